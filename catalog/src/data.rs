@@ -1,0 +1,202 @@
+//! The catalog records and their loading from the CSV files in `data/`.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::fold::fold;
+
+const MUNICIPALITIES_CSV: &str = include_str!("../data/municipalities.csv");
+const STATES_CSV: &str = include_str!("../data/states.csv");
+
+/// A municipality (or island, or non-municipalised area) of DIVIPOLA.
+///
+/// Serialises to the API's Municipality shape; the other fields stay internal.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Municipality {
+    pub code: String,
+    pub name: String,
+    pub short_name: String,
+    pub state_code: String,
+    pub state_name: String,
+    pub state_iso2: String,
+    /// Populated-centre code: `code` + `000`. Shipping providers address cities with it.
+    pub dane8: String,
+    #[serde(skip)]
+    pub capital: bool,
+    #[serde(skip)]
+    pub(crate) folded_name: String,
+    #[serde(skip)]
+    pub(crate) folded_short: String,
+}
+
+/// A department, or the capital district (code `11`).
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct State {
+    pub code: String,
+    pub name: String,
+    pub short_name: String,
+    pub iso2: String,
+}
+
+/// The loaded catalog with its lookup indexes.
+pub struct Catalog {
+    pub municipalities: Vec<Municipality>,
+    pub states: Vec<State>,
+    /// Derived from the data files, so it changes only when the data does.
+    pub version: String,
+    by_code: HashMap<String, usize>,
+    /// Folded official name and folded short name → municipality indexes.
+    pub(crate) by_folded_name: HashMap<String, Vec<usize>>,
+}
+
+/// The catalog, parsed on first use and shared for the life of the process.
+pub fn catalog() -> &'static Catalog {
+    static CATALOG: LazyLock<Catalog> = LazyLock::new(Catalog::load);
+    &CATALOG
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MunicipalityRow {
+    code: String,
+    name: String,
+    short_name: String,
+    state_code: String,
+    state_name: String,
+    state_iso2: String,
+    capital: bool,
+}
+
+impl Catalog {
+    fn load() -> Catalog {
+        let states: Vec<State> = csv::Reader::from_reader(STATES_CSV.as_bytes())
+            .deserialize()
+            .collect::<Result<_, _>>()
+            .expect("embedded states.csv is valid");
+        let rows: Vec<MunicipalityRow> = csv::Reader::from_reader(MUNICIPALITIES_CSV.as_bytes())
+            .deserialize()
+            .collect::<Result<_, _>>()
+            .expect("embedded municipalities.csv is valid");
+        let municipalities: Vec<Municipality> = rows
+            .into_iter()
+            .map(|r| Municipality {
+                dane8: format!("{}000", r.code),
+                folded_name: fold(&r.name),
+                folded_short: fold(&r.short_name),
+                code: r.code,
+                name: r.name,
+                short_name: r.short_name,
+                state_code: r.state_code,
+                state_name: r.state_name,
+                state_iso2: r.state_iso2,
+                capital: r.capital,
+            })
+            .collect();
+
+        let mut by_code = HashMap::new();
+        let mut by_folded_name: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, m) in municipalities.iter().enumerate() {
+            by_code.insert(m.code.clone(), i);
+            by_folded_name.entry(m.folded_name.clone()).or_default().push(i);
+            if m.folded_short != m.folded_name {
+                by_folded_name.entry(m.folded_short.clone()).or_default().push(i);
+            }
+        }
+
+        let digest = Sha256::new()
+            .chain_update(MUNICIPALITIES_CSV)
+            .chain_update(STATES_CSV)
+            .finalize();
+        let version = format!("divipola-{}", &hex::encode(digest)[..12]);
+
+        Catalog { municipalities, states, version, by_code, by_folded_name }
+    }
+
+    /// The municipality with this 5-digit code.
+    pub fn municipality(&self, code: &str) -> Option<&Municipality> {
+        self.by_code.get(code).map(|&i| &self.municipalities[i])
+    }
+
+    /// The state with this 2-digit code.
+    pub fn state(&self, code: &str) -> Option<&State> {
+        self.states.iter().find(|s| s.code == code)
+    }
+
+    /// A state named by a person: its official name, short name, code (`5` or `05`)
+    /// or ISO 3166-2 code (with or without `CO-`), compared folded.
+    pub fn state_by_hint(&self, hint: &str) -> Option<&State> {
+        let hint = hint.trim();
+        if let Some(code) = normalise_state_code(hint) {
+            return self.state(&code);
+        }
+        let folded = fold(hint);
+        let iso = folded.strip_prefix("co-").or(folded.strip_prefix("co ")).unwrap_or(&folded);
+        self.states.iter().find(|s| {
+            fold(&s.name) == folded || fold(&s.short_name) == folded || fold(&s.iso2) == iso
+        })
+    }
+}
+
+/// `5` → `05`, `05` → `05`; anything that is not one or two ASCII digits → `None`.
+pub fn normalise_state_code(text: &str) -> Option<String> {
+    match text.as_bytes() {
+        [d] if d.is_ascii_digit() => Some(format!("0{}", *d as char)),
+        [a, b] if a.is_ascii_digit() && b.is_ascii_digit() => Some(text.to_string()),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_match_the_spec() {
+        let c = catalog();
+        assert_eq!(c.municipalities.len(), 1122);
+        assert_eq!(c.states.len(), 33);
+    }
+
+    #[test]
+    fn dane8_is_code_plus_000() {
+        let m = catalog().municipality("05001").unwrap();
+        assert_eq!(m.dane8, "05001000");
+        assert_eq!(m.short_name, "Medellín");
+        assert!(m.capital);
+    }
+
+    #[test]
+    fn state_hints_accept_names_codes_and_iso() {
+        let c = catalog();
+        for hint in ["Antioquia", "antioquia", "5", "05", "ANT", "CO-ANT"] {
+            assert_eq!(c.state_by_hint(hint).map(|s| s.code.as_str()), Some("05"), "{hint}");
+        }
+        assert_eq!(c.state_by_hint("Bogotá").unwrap().code, "11");
+        assert_eq!(c.state_by_hint("Bogota D.C.").unwrap().code, "11");
+        assert_eq!(c.state_by_hint("San Andres").unwrap().code, "88");
+        assert!(c.state_by_hint("Texas").is_none());
+        assert!(c.state_by_hint("98").is_none());
+    }
+
+    #[test]
+    fn version_derives_from_the_data() {
+        let v = &catalog().version;
+        assert!(v.starts_with("divipola-") && v.len() == "divipola-".len() + 12, "{v}");
+    }
+
+    /// The spec says 66 names are shared; that figure holds when names are compared
+    /// without case but with accents (Chimá and Chima count as two names).
+    #[test]
+    fn sixty_six_names_are_shared() {
+        let mut groups: HashMap<String, usize> = HashMap::new();
+        for m in &catalog().municipalities {
+            *groups.entry(m.name.to_lowercase()).or_default() += 1;
+        }
+        assert_eq!(groups.values().filter(|&&n| n > 1).count(), 66);
+    }
+}

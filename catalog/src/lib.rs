@@ -1,0 +1,22 @@
+//! The DIVIPOLA catalog of Colombia: 1,122 municipalities and 33 states, embedded
+//! in the binary, with the text rules every module shares.
+//!
+//! Layout, one concept per file:
+//! - [`data`]: the records and the loaded [`Catalog`] (built once, on first use);
+//! - [`fold`]: how text is compared (case, accents, punctuation);
+//! - [`search`]: the `q` / `state` / `limit` search behind `GET /catalogs/municipalities`;
+//! - [`resolve`]: city resolution (`resolved` / `ambiguous` / `fuzzy` / `none` /
+//!   `invalid_code`), the one place where a city typed by a person becomes a code.
+//!
+//! The crate is pure: no I/O, no clock, no HTTP. See `README.md` for the data's
+//! provenance and the normalisation rules.
+
+pub mod data;
+pub mod fold;
+pub mod resolve;
+pub mod search;
+
+pub use data::{Catalog, Municipality, State, catalog};
+pub use fold::fold;
+pub use resolve::{CityInput, Resolution, Status, is_colombia};
+pub use search::SearchError;

@@ -1,0 +1,278 @@
+//! City resolution: turning `{cityCode?, city?, state?, country?}` into a municipality.
+//!
+//! The rules, in order:
+//! 1. A `country` that is not Colombia leaves the city as free text ([`Resolution::Foreign`]).
+//! 2. A `cityCode` is the source of truth: it must be a code of the catalog, else
+//!    `invalid_code` with no candidates. `city` and `state` are then ignored.
+//! 3. A `city` is folded and compared with every official and short name. One match
+//!    (within the `state` hint's state, when the hint names one) resolves it; several
+//!    are `ambiguous`. A name that exists only outside the hinted state is `ambiguous`
+//!    too, with those municipalities as candidates: city and state disagree.
+//! 4. No exact match: names within a small edit distance, or containing the input
+//!    as whole words, are `fuzzy` candidates, nearest first; nothing near is `none`.
+//!
+//! It never picks a best candidate: anything but one exact match is unresolved.
+
+use crate::data::{Catalog, Municipality};
+use crate::fold::fold;
+
+/// Most candidates returned with an unresolved city.
+pub const MAX_CANDIDATES: usize = 10;
+
+/// What a client sent about a location.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CityInput<'a> {
+    pub city_code: Option<&'a str>,
+    pub city: Option<&'a str>,
+    pub state: Option<&'a str>,
+    pub country: Option<&'a str>,
+}
+
+/// Why a city did not resolve; the API's `status` / `reason` value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Ambiguous,
+    Fuzzy,
+    None,
+    InvalidCode,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ambiguous => "ambiguous",
+            Status::Fuzzy => "fuzzy",
+            Status::None => "none",
+            Status::InvalidCode => "invalid_code",
+        }
+    }
+}
+
+/// The outcome of resolving a [`CityInput`].
+#[derive(Debug, Clone)]
+pub enum Resolution<'c> {
+    /// Exactly one municipality.
+    Resolved(&'c Municipality),
+    /// Outside Colombia: `city` is kept as free text, with no code.
+    Foreign { city: Option<String> },
+    /// Not resolvable; the client must resend a `cityCode` chosen from `candidates`.
+    Unresolved { status: Status, candidates: Vec<&'c Municipality> },
+    /// Neither `cityCode` nor `city` was given (a lone `state` is only a hint).
+    Absent,
+}
+
+/// `true` for an absent or empty country, or Colombia written as `Colombia`, `CO`
+/// or `COL` in any case, with or without accents.
+pub fn is_colombia(country: Option<&str>) -> bool {
+    match country.map(fold) {
+        None => true,
+        Some(c) => matches!(c.as_str(), "" | "colombia" | "co" | "col" | "republica de colombia"),
+    }
+}
+
+impl Catalog {
+    /// Resolves a location as described in the module docs.
+    pub fn resolve(&self, input: CityInput<'_>) -> Resolution<'_> {
+        if !is_colombia(input.country) {
+            return Resolution::Foreign { city: non_empty(input.city).map(str::to_string) };
+        }
+        if let Some(code) = non_empty(input.city_code) {
+            return match self.municipality(code) {
+                Some(m) => Resolution::Resolved(m),
+                None => unresolved(Status::InvalidCode, Vec::new()),
+            };
+        }
+        let Some(city) = non_empty(input.city) else {
+            return Resolution::Absent;
+        };
+        let hint = non_empty(input.state).and_then(|s| self.state_by_hint(s));
+        let in_hint = |m: &&Municipality| hint.is_none_or(|s| m.state_code == s.code);
+        let folded = fold(city);
+
+        let exact: Vec<&Municipality> = self
+            .by_folded_name
+            .get(&folded)
+            .map(|ids| ids.iter().map(|&i| &self.municipalities[i]).collect())
+            .unwrap_or_default();
+        if !exact.is_empty() {
+            let hinted: Vec<&Municipality> = exact.iter().copied().filter(in_hint).collect();
+            return match hinted.as_slice() {
+                [one] => Resolution::Resolved(one),
+                [] => unresolved(Status::Ambiguous, exact),
+                _ => unresolved(Status::Ambiguous, hinted),
+            };
+        }
+
+        let near = self.near_names(&folded);
+        let hinted: Vec<&Municipality> = near.iter().copied().filter(in_hint).collect();
+        let candidates = if hinted.is_empty() { near } else { hinted };
+        if candidates.is_empty() {
+            unresolved(Status::None, candidates)
+        } else {
+            unresolved(Status::Fuzzy, candidates)
+        }
+    }
+
+    /// Municipalities whose name is near `folded`, nearest first.
+    fn near_names(&self, folded: &str) -> Vec<&Municipality> {
+        let len = folded.chars().count();
+        let max_distance = match len {
+            0..=3 => 0,
+            4..=5 => 1,
+            6..=9 => 2,
+            _ => 3,
+        };
+        let mut scored: Vec<(usize, &Municipality)> = self
+            .municipalities
+            .iter()
+            .filter_map(|m| {
+                let distance = [&m.folded_name, &m.folded_short]
+                    .into_iter()
+                    .map(|name| {
+                        if len >= 4 && contains_words(name, folded) {
+                            0
+                        } else {
+                            strsim::damerau_levenshtein(folded, name)
+                        }
+                    })
+                    .min()?;
+                (distance <= max_distance && (len >= 4 || distance == 0)).then_some((distance, m))
+            })
+            .collect();
+        scored.sort_by(|(da, a), (db, b)| {
+            (da, !a.capital, &a.folded_short, &a.code).cmp(&(db, !b.capital, &b.folded_short, &b.code))
+        });
+        scored.into_iter().map(|(_, m)| m).collect()
+    }
+}
+
+/// `Some` trimmed text, or `None` when absent or blank.
+fn non_empty(s: Option<&str>) -> Option<&str> {
+    s.map(str::trim).filter(|s| !s.is_empty())
+}
+
+fn unresolved(status: Status, mut candidates: Vec<&Municipality>) -> Resolution<'_> {
+    candidates.truncate(MAX_CANDIDATES);
+    Resolution::Unresolved { status, candidates }
+}
+
+/// `words` stands in `name` as whole words (`"indias"` in `"cartagena de indias"`).
+fn contains_words(name: &str, words: &str) -> bool {
+    name.match_indices(words).any(|(at, _)| {
+        let before = name[..at].chars().next_back();
+        let after = name[at + words.len()..].chars().next();
+        before.is_none_or(|c| c == ' ') && after.is_none_or(|c| c == ' ')
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::catalog;
+
+    fn city(city: &str, state: Option<&str>) -> Resolution<'static> {
+        catalog().resolve(CityInput { city: Some(city), state, ..Default::default() })
+    }
+
+    fn status_and_codes(r: Resolution<'_>) -> (Status, Vec<String>) {
+        match r {
+            Resolution::Unresolved { status, candidates } => {
+                (status, candidates.iter().map(|m| m.code.clone()).collect())
+            }
+            other => panic!("expected unresolved, got {other:?}"),
+        }
+    }
+
+    fn resolved_code(r: Resolution<'_>) -> String {
+        match r {
+            Resolution::Resolved(m) => m.code.clone(),
+            other => panic!("expected resolved, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_code_resolves_and_wins_over_the_city() {
+        let r = catalog().resolve(CityInput {
+            city_code: Some("05001"),
+            city: Some("Cali"),
+            ..Default::default()
+        });
+        assert_eq!(resolved_code(r), "05001");
+    }
+
+    #[test]
+    fn an_unknown_code_is_invalid_code_without_candidates() {
+        for code in ["99999", "5001", "abcde"] {
+            let r = catalog().resolve(CityInput { city_code: Some(code), ..Default::default() });
+            assert_eq!(status_and_codes(r), (Status::InvalidCode, vec![]));
+        }
+    }
+
+    #[test]
+    fn unique_names_resolve_in_any_case_or_accent() {
+        assert_eq!(resolved_code(city("medellin", None)), "05001");
+        assert_eq!(resolved_code(city("MEDELLÍN", None)), "05001");
+        assert_eq!(resolved_code(city("Bogotá, D.C.", None)), "11001");
+        assert_eq!(resolved_code(city("Bogota", None)), "11001");
+        assert_eq!(resolved_code(city("Cartagena", None)), "13001");
+        assert_eq!(resolved_code(city("Cartagena de Indias", None)), "13001");
+    }
+
+    #[test]
+    fn shared_names_are_ambiguous_until_a_state_hint_picks_one() {
+        let (status, codes) = status_and_codes(city("Villanueva", None));
+        assert_eq!(status, Status::Ambiguous);
+        assert_eq!(codes.len(), 4);
+        for hint in ["Casanare", "85", "CAS", "casanare"] {
+            assert_eq!(resolved_code(city("Villanueva", Some(hint))), "85440", "{hint}");
+        }
+    }
+
+    #[test]
+    fn a_state_hint_that_disagrees_is_ambiguous_with_the_real_places() {
+        let (status, codes) = status_and_codes(city("Medellín", Some("Cundinamarca")));
+        assert_eq!((status, codes), (Status::Ambiguous, vec!["05001".to_string()]));
+    }
+
+    #[test]
+    fn misspellings_are_fuzzy_with_the_intended_city_first() {
+        for (typo, code) in [("Medelin", "05001"), ("Barranquila", "08001"), ("Bogta", "11001")] {
+            let (status, codes) = status_and_codes(city(typo, None));
+            assert_eq!(status, Status::Fuzzy, "{typo}");
+            assert_eq!(codes[0], code, "{typo}");
+        }
+    }
+
+    #[test]
+    fn unrelated_words_are_none() {
+        for word in ["Springfield", "xyzzy", "qq"] {
+            assert_eq!(status_and_codes(city(word, None)), (Status::None, vec![]), "{word}");
+        }
+    }
+
+    #[test]
+    fn foreign_countries_keep_the_city_as_text() {
+        let r = catalog().resolve(CityInput {
+            city: Some("Quito"),
+            country: Some("Ecuador"),
+            ..Default::default()
+        });
+        assert!(matches!(r, Resolution::Foreign { city: Some(c) } if c == "Quito"));
+    }
+
+    #[test]
+    fn colombia_has_many_spellings() {
+        for c in [None, Some(""), Some("Colombia"), Some("COLOMBIA"), Some("co"), Some("COL"), Some("Colómbia")] {
+            assert!(is_colombia(c), "{c:?}");
+        }
+        for c in [Some("Ecuador"), Some("US"), Some("Venezuela")] {
+            assert!(!is_colombia(c), "{c:?}");
+        }
+    }
+
+    #[test]
+    fn nothing_to_resolve_without_city_or_code() {
+        let r = catalog().resolve(CityInput { state: Some("Antioquia"), ..Default::default() });
+        assert!(matches!(r, Resolution::Absent));
+    }
+}
