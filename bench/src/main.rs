@@ -1,1 +1,135 @@
-fn main(){}
+//! `crm-load`: drives a running host over loopback and prints requests per second
+//! and latency percentiles.
+//!
+//! Each of `--connections` keeps one HTTP/1.1 keep-alive connection and sends
+//! requests back to back for `--duration` seconds (after `--warmup`). Request
+//! bodies may contain `{n}`, replaced by a number unique to the request, so a
+//! write benchmark can create distinct records. Non-2xx/3xx answers are counted
+//! as errors and reported.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use clap::Parser;
+use http_body_util::{BodyExt, Full};
+use hyper::Request;
+use hyper_util::rt::TokioIo;
+use tokio::net::TcpStream;
+
+#[derive(Debug, Parser, Clone)]
+#[command(name = "crm-load", about = "HTTP/1.1 load generator for crm-host")]
+struct Args {
+    /// Full URL, e.g. http://127.0.0.1:8080/api/me
+    url: String,
+    #[arg(short, long, default_value_t = 64)]
+    connections: usize,
+    /// Measured seconds.
+    #[arg(short, long, default_value_t = 10.0)]
+    duration: f64,
+    /// Unmeasured seconds first.
+    #[arg(long, default_value_t = 1.0)]
+    warmup: f64,
+    #[arg(short = 'X', long, default_value = "GET")]
+    method: String,
+    /// `Name: value`; repeatable.
+    #[arg(short = 'H', long = "header")]
+    headers: Vec<String>,
+    /// Request body; `{n}` is replaced by a unique number.
+    #[arg(short, long)]
+    body: Option<String>,
+    /// Worker threads of the generator.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+}
+
+fn main() {
+    let args = Args::parse();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(args.threads.max(1))
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(run(args));
+}
+
+struct Shared {
+    counter: AtomicU64,
+    errors: AtomicU64,
+}
+
+async fn run(args: Args) {
+    let uri: hyper::Uri = args.url.parse().expect("a valid URL");
+    let authority = uri.authority().expect("URL with host:port").clone();
+    let shared = Arc::new(Shared { counter: AtomicU64::new(0), errors: AtomicU64::new(0) });
+    let start = Instant::now();
+    let measure_from = start + Duration::from_secs_f64(args.warmup);
+    let end = measure_from + Duration::from_secs_f64(args.duration);
+
+    let mut tasks = Vec::new();
+    for _ in 0..args.connections {
+        let (args, uri, authority, shared) = (args.clone(), uri.clone(), authority.clone(), shared.clone());
+        tasks.push(tokio::spawn(async move {
+            let stream = TcpStream::connect(authority.as_str()).await.expect("connect");
+            stream.set_nodelay(true).ok();
+            let (mut sender, conn) =
+                hyper::client::conn::http1::handshake(TokioIo::new(stream)).await.expect("handshake");
+            tokio::spawn(conn);
+            let mut latencies = Vec::with_capacity(100_000);
+            loop {
+                let now = Instant::now();
+                if now >= end {
+                    break;
+                }
+                let n = shared.counter.fetch_add(1, Ordering::Relaxed);
+                let mut req =
+                    Request::builder().method(args.method.as_str()).uri(uri.path_and_query().unwrap().as_str());
+                req = req.header("host", authority.as_str());
+                for h in &args.headers {
+                    if let Some((k, v)) = h.split_once(':') {
+                        req = req.header(k.trim(), v.trim());
+                    }
+                }
+                let body = args.body.as_ref().map(|b| b.replace("{n}", &n.to_string())).unwrap_or_default();
+                let req = req.body(Full::new(Bytes::from(body))).expect("request");
+                sender.ready().await.expect("connection ready");
+                let res = sender.send_request(req).await.expect("response");
+                let status = res.status();
+                let _ = res.into_body().collect().await;
+                if now >= measure_from {
+                    latencies.push(now.elapsed());
+                    if !(status.is_success() || status.is_redirection()) {
+                        shared.errors.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            }
+            latencies
+        }));
+    }
+    let mut all = Vec::new();
+    for t in tasks {
+        all.extend(t.await.expect("worker"));
+    }
+    all.sort();
+    let n = all.len();
+    let pct = |p: f64| all.get(((n as f64 * p) as usize).min(n.saturating_sub(1))).copied().unwrap_or_default();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "{} {}  connections={}  duration={:.0}s  requests={}  errors={}",
+        args.method,
+        args.url,
+        args.connections,
+        args.duration,
+        n,
+        shared.errors.load(Ordering::Relaxed)
+    );
+    println!(
+        "req/s={:.0}  p50={:.2}ms  p90={:.2}ms  p99={:.2}ms  max={:.2}ms",
+        n as f64 / args.duration,
+        ms(pct(0.50)),
+        ms(pct(0.90)),
+        ms(pct(0.99)),
+        ms(all.last().copied().unwrap_or_default())
+    );
+}

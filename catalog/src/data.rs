@@ -108,10 +108,7 @@ impl Catalog {
             }
         }
 
-        let digest = Sha256::new()
-            .chain_update(MUNICIPALITIES_CSV)
-            .chain_update(STATES_CSV)
-            .finalize();
+        let digest = Sha256::new().chain_update(MUNICIPALITIES_CSV).chain_update(STATES_CSV).finalize();
         let version = format!("divipola-{}", &hex::encode(digest)[..12]);
 
         Catalog { municipalities, states, version, by_code, by_folded_name }
@@ -136,9 +133,7 @@ impl Catalog {
         }
         let folded = fold(hint);
         let iso = folded.strip_prefix("co-").or(folded.strip_prefix("co ")).unwrap_or(&folded);
-        self.states.iter().find(|s| {
-            fold(&s.name) == folded || fold(&s.short_name) == folded || fold(&s.iso2) == iso
-        })
+        self.states.iter().find(|s| fold(&s.name) == folded || fold(&s.short_name) == folded || fold(&s.iso2) == iso)
     }
 }
 

@@ -106,11 +106,7 @@ impl Catalog {
         let near = self.near_names(&folded);
         let hinted: Vec<&Municipality> = near.iter().copied().filter(in_hint).collect();
         let candidates = if hinted.is_empty() { near } else { hinted };
-        if candidates.is_empty() {
-            unresolved(Status::None, candidates)
-        } else {
-            unresolved(Status::Fuzzy, candidates)
-        }
+        if candidates.is_empty() { unresolved(Status::None, candidates) } else { unresolved(Status::Fuzzy, candidates) }
     }
 
     /// Municipalities whose name is near `folded`, nearest first.
@@ -192,11 +188,7 @@ mod tests {
 
     #[test]
     fn a_code_resolves_and_wins_over_the_city() {
-        let r = catalog().resolve(CityInput {
-            city_code: Some("05001"),
-            city: Some("Cali"),
-            ..Default::default()
-        });
+        let r = catalog().resolve(CityInput { city_code: Some("05001"), city: Some("Cali"), ..Default::default() });
         assert_eq!(resolved_code(r), "05001");
     }
 
@@ -252,11 +244,7 @@ mod tests {
 
     #[test]
     fn foreign_countries_keep_the_city_as_text() {
-        let r = catalog().resolve(CityInput {
-            city: Some("Quito"),
-            country: Some("Ecuador"),
-            ..Default::default()
-        });
+        let r = catalog().resolve(CityInput { city: Some("Quito"), country: Some("Ecuador"), ..Default::default() });
         assert!(matches!(r, Resolution::Foreign { city: Some(c) } if c == "Quito"));
     }
 

@@ -94,9 +94,7 @@ impl Search {
 
     /// Runs the search.
     pub fn run<'c>(&self, catalog: &'c Catalog) -> Vec<&'c Municipality> {
-        let in_state = |m: &&Municipality| {
-            self.state_code.as_deref().is_none_or(|s| m.state_code == s)
-        };
+        let in_state = |m: &&Municipality| self.state_code.as_deref().is_none_or(|s| m.state_code == s);
         let limit = self.effective_limit();
         let Some(query) = &self.query else {
             return catalog.municipalities.iter().filter(in_state).take(limit).collect();
@@ -106,11 +104,9 @@ impl Search {
             .iter()
             .filter(in_state)
             .filter_map(|m| {
-                let prefix = m.folded_name.starts_with(query.as_str())
-                    || m.folded_short.starts_with(query.as_str());
-                let inside = prefix
-                    || m.folded_name.contains(query.as_str())
-                    || m.folded_short.contains(query.as_str());
+                let prefix = m.folded_name.starts_with(query.as_str()) || m.folded_short.starts_with(query.as_str());
+                let inside =
+                    prefix || m.folded_name.contains(query.as_str()) || m.folded_short.contains(query.as_str());
                 let rank = match (m.capital, prefix) {
                     _ if !inside => return None,
                     (true, _) => 0,
@@ -120,9 +116,7 @@ impl Search {
                 Some((rank, m))
             })
             .collect();
-        hits.sort_by(|(ra, a), (rb, b)| {
-            (ra, &a.folded_short, &a.code).cmp(&(rb, &b.folded_short, &b.code))
-        });
+        hits.sort_by(|(ra, a), (rb, b)| (ra, &a.folded_short, &a.code).cmp(&(rb, &b.folded_short, &b.code)));
         hits.into_iter().take(limit).map(|(_, m)| m).collect()
     }
 }
@@ -147,8 +141,8 @@ mod tests {
         assert!(hits[..first_non_capital].iter().all(|m| m.capital));
         assert!(hits[first_non_capital..].iter().all(|m| !m.capital));
         let rest = &hits[first_non_capital..];
-        let first_inside = rest.iter().position(|m| !m.folded_short.starts_with("san")
-            && !m.folded_name.starts_with("san")).unwrap();
+        let first_inside =
+            rest.iter().position(|m| !m.folded_short.starts_with("san") && !m.folded_name.starts_with("san")).unwrap();
         assert!(rest[first_inside..].iter().all(|m| !m.folded_name.starts_with("san")));
     }
 
@@ -178,16 +172,10 @@ mod tests {
     fn bad_state_and_limit_are_refused() {
         let c = catalog();
         for state in ["98", "00", "123", "x", ""] {
-            assert_eq!(
-                Search::parse(c, None, Some(state), None).unwrap_err().code(),
-                "STATE_UNKNOWN"
-            );
+            assert_eq!(Search::parse(c, None, Some(state), None).unwrap_err().code(), "STATE_UNKNOWN");
         }
         for limit in ["0", "1201", "-1", "abc", "2.5", ""] {
-            assert_eq!(
-                Search::parse(c, None, None, Some(limit)).unwrap_err().code(),
-                "LIMIT_INVALID"
-            );
+            assert_eq!(Search::parse(c, None, None, Some(limit)).unwrap_err().code(), "LIMIT_INVALID");
         }
     }
 

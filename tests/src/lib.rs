@@ -1,1 +1,249 @@
+//! Black-box test harness: starts the real `crm-host` binary on loopback ports
+//! (port 0, read back from its output) with a temporary data dir, and talks HTTP.
+//!
+//! The binary is `target/<profile>/crm-host` beside the test executable, or
+//! `CRM_HOST_BIN`. `cargo test --workspace` builds it before any test runs.
 
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+pub use reqwest::{Method, StatusCode};
+pub use serde_json::{Value, json};
+
+/// The admin token every test host runs with.
+pub const ADMIN_TOKEN: &str = "test-admin-token";
+
+/// A running host. Killed when dropped.
+pub struct Host {
+    child: Option<Child>,
+    pub api: String,
+    pub admin: String,
+    /// The `*` token of the demo organization (first start of a data dir only).
+    pub demo_token: Option<String>,
+    pub demo_org: Option<String>,
+    /// Everything the host printed on stdout up to readiness.
+    pub stdout: Vec<String>,
+    data_dir: PathBuf,
+    _temp: Option<tempfile::TempDir>,
+    pub client: reqwest::Client,
+}
+
+/// A response, read whole.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: reqwest::header::HeaderMap,
+    pub text: String,
+}
+
+impl Reply {
+    /// The body as JSON (`Null` when empty or not JSON).
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.text).unwrap_or(Value::Null)
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+}
+
+pub fn host_binary() -> PathBuf {
+    if let Ok(bin) = std::env::var("CRM_HOST_BIN") {
+        return bin.into();
+    }
+    let exe = std::env::current_exe().expect("test executable path");
+    let profile_dir = exe.parent().and_then(Path::parent).expect("target/<profile>/deps");
+    let bin = profile_dir.join(format!("crm-host{}", std::env::consts::EXE_SUFFIX));
+    assert!(bin.exists(), "{} is missing: run `cargo test --workspace` (or cargo build -p crm-host)", bin.display());
+    bin
+}
+
+impl Host {
+    /// A host on a fresh data dir with default settings.
+    pub async fn start() -> Host {
+        Host::start_with(&[]).await
+    }
+
+    /// A host on a fresh data dir with extra environment variables.
+    pub async fn start_with(env: &[(&str, &str)]) -> Host {
+        let temp = tempfile::tempdir().expect("temp dir");
+        let dir = temp.path().to_path_buf();
+        let mut host = Host::start_in(&dir, env).await;
+        host._temp = Some(temp);
+        host
+    }
+
+    /// A host on `data_dir` (which the caller keeps), e.g. to restart on the same data.
+    pub async fn start_in(data_dir: &Path, env: &[(&str, &str)]) -> Host {
+        let mut cmd = Command::new(host_binary());
+        cmd.args(["serve", "--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--data-dir"])
+            .arg(data_dir)
+            .env("CRM_ADMIN_TOKEN", ADMIN_TOKEN)
+            .env_remove("CRM_LISTEN")
+            .env_remove("CRM_ADMIN_LISTEN")
+            .env_remove("CRM_DATA_DIR")
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd.spawn().expect("start crm-host");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = mpsc::channel::<String>();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        let mut lines = Vec::new();
+        let (mut api, mut admin) = (None, None);
+        let mut demo_token = None;
+        let mut demo_org = None;
+        while api.is_none() || admin.is_none() {
+            let line = rx.recv_timeout(Duration::from_secs(20)).expect("crm-host printed its addresses");
+            if let Some(url) = line.strip_prefix("crm-host: API listening on ") {
+                api = Some(url.to_string());
+            } else if let Some(url) = line.strip_prefix("crm-host: admin API listening on ") {
+                admin = Some(url.to_string());
+            }
+            lines.push(line);
+        }
+        let client = reqwest::Client::new();
+        let api = api.unwrap();
+        // Ready means bootstrap is done: collect what it printed.
+        for _ in 0..200 {
+            if let Ok(r) = client.get(format!("{api}/readyz")).send().await
+                && r.status() == StatusCode::OK
+            {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        while let Ok(line) = rx.recv_timeout(Duration::from_millis(50)) {
+            lines.push(line);
+        }
+        for line in &lines {
+            if let Some(t) = line.strip_prefix("crm-host: demo API token (shown once): ") {
+                demo_token = Some(t.to_string());
+            }
+            if let Some(o) = line.strip_prefix("crm-host: created the demo organization ") {
+                demo_org = Some(o.to_string());
+            }
+        }
+        std::thread::spawn(move || while rx.recv().is_ok() {});
+        Host {
+            child: Some(child),
+            api,
+            admin: admin.unwrap(),
+            demo_token,
+            demo_org,
+            stdout: lines,
+            data_dir: data_dir.to_path_buf(),
+            _temp: None,
+            client,
+        }
+    }
+
+    pub fn data_dir(&self) -> &Path {
+        &self.data_dir
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().expect("running").id()
+    }
+
+    /// `kill -9`: no chance to flush anything.
+    pub fn kill9(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// SIGTERM, then waits for the exit; returns whether it exited with success.
+    pub fn terminate(&mut self) -> bool {
+        let mut child = self.child.take().expect("running");
+        let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
+        assert!(status.success());
+        child.wait().expect("wait").success()
+    }
+
+    /// A request on the public API with an optional token (as Bearer).
+    pub async fn call(&self, method: Method, path: &str, token: Option<&str>, body: Option<&Value>) -> Reply {
+        let mut req = self.client.request(method, format!("{}{}", self.api, path));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            req = req.json(b);
+        }
+        read(req).await
+    }
+
+    pub async fn get(&self, path: &str, token: &str) -> Reply {
+        self.call(Method::GET, path, Some(token), None).await
+    }
+
+    pub async fn post(&self, path: &str, token: &str, body: &Value) -> Reply {
+        self.call(Method::POST, path, Some(token), Some(body)).await
+    }
+
+    /// A raw request on the public API, for header-level tests.
+    pub fn request(&self, method: Method, path: &str) -> reqwest::RequestBuilder {
+        self.client.request(method, format!("{}{}", self.api, path))
+    }
+
+    /// An admin API call with the admin token.
+    pub async fn admin(&self, method: Method, path: &str, body: Option<&Value>) -> Reply {
+        let mut req = self.client.request(method, format!("{}{}", self.admin, path)).bearer_auth(ADMIN_TOKEN);
+        if let Some(b) = body {
+            req = req.json(b);
+        }
+        read(req).await
+    }
+
+    /// Creates an organization; returns its id.
+    pub async fn create_org(&self, body: Value) -> String {
+        let r = self.admin(Method::POST, "/admin/orgs", Some(&body)).await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+        r.json()["id"].as_str().unwrap().to_string()
+    }
+
+    /// Creates a token with these permissions; returns its text.
+    pub async fn create_token(&self, org: &str, permissions: &[&str]) -> String {
+        self.create_token_with(org, json!({ "name": "test", "permissions": permissions })).await.1
+    }
+
+    /// Creates a token from a full body; returns (id, text).
+    pub async fn create_token_with(&self, org: &str, body: Value) -> (String, String) {
+        let r = self.admin(Method::POST, &format!("/admin/orgs/{org}/tokens"), Some(&body)).await;
+        assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+        let v = r.json();
+        (v["id"].as_str().unwrap().to_string(), v["token"].as_str().unwrap().to_string())
+    }
+
+    /// A new organization (plan `pro` unless the body says) and a `*` token for it.
+    pub async fn org_with_token(&self, body: Value) -> (String, String) {
+        let org = self.create_org(body).await;
+        let token = self.create_token(&org, &["*"]).await;
+        (org, token)
+    }
+}
+
+async fn read(req: reqwest::RequestBuilder) -> Reply {
+    let r = req.send().await.expect("request sent");
+    let status = r.status();
+    let headers = r.headers().clone();
+    let text = r.text().await.expect("body read");
+    Reply { status, headers, text }
+}
+
+impl Drop for Host {
+    fn drop(&mut self) {
+        self.kill9();
+    }
+}

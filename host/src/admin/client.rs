@@ -1,0 +1,179 @@
+//! `crm-host admin ...`: a thin command-line client of the admin API.
+//!
+//! The admin token comes from `CRM_ADMIN_TOKEN`, else from the data dir of the
+//! host (where the first start stored the generated one).
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use serde_json::{Value, json};
+
+use crate::bootstrap;
+
+#[derive(Debug, Args)]
+pub struct AdminArgs {
+    /// Base URL of the admin API.
+    #[arg(long, env = "CRM_ADMIN_URL", default_value = "http://127.0.0.1:8081")]
+    url: String,
+    /// The host's data dir, to read a generated admin token from.
+    #[arg(long, env = "CRM_DATA_DIR", default_value = "./data")]
+    data_dir: PathBuf,
+    #[command(subcommand)]
+    command: AdminCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum AdminCommand {
+    /// Organizations.
+    #[command(subcommand)]
+    Orgs(OrgsCommand),
+    /// Users of an organization.
+    #[command(subcommand)]
+    Users(UsersCommand),
+    /// API tokens of an organization.
+    #[command(subcommand)]
+    Tokens(TokensCommand),
+    /// Any admin call, e.g. `call PATCH /admin/orgs/ID '{"plan":"free"}'`.
+    Call { method: String, path: String, body: Option<String> },
+}
+
+#[derive(Debug, Subcommand)]
+enum OrgsCommand {
+    List,
+    Create {
+        #[arg(long)]
+        name: String,
+        #[arg(long)]
+        plan: Option<String>,
+    },
+    Show {
+        id: String,
+    },
+    Update {
+        id: String,
+        #[arg(long)]
+        name: Option<String>,
+        #[arg(long)]
+        plan: Option<String>,
+        /// `module=on` or `module=off`; repeatable.
+        #[arg(long = "module")]
+        modules: Vec<String>,
+        #[arg(long)]
+        contact_limit: Option<u64>,
+    },
+    Delete {
+        id: String,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum UsersCommand {
+    Create {
+        org: String,
+        #[arg(long)]
+        email: String,
+        #[arg(long)]
+        first_name: Option<String>,
+        #[arg(long)]
+        last_name: Option<String>,
+        #[arg(long)]
+        role: Option<String>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum TokensCommand {
+    Create {
+        org: String,
+        #[arg(long)]
+        name: String,
+        /// Repeatable; defaults to `*`.
+        #[arg(long = "permission", default_value = "*")]
+        permissions: Vec<String>,
+        #[arg(long)]
+        expires_at: Option<String>,
+        #[arg(long)]
+        user_id: Option<String>,
+    },
+    Revoke {
+        org: String,
+        id: String,
+    },
+}
+
+/// Runs one admin command; prints the answer's JSON. Fails on a non-2xx answer.
+pub async fn run(args: AdminArgs) -> Result<(), Box<dyn std::error::Error>> {
+    let (method, path, body) = request_of(args.command)?;
+    let token = std::env::var("CRM_ADMIN_TOKEN")
+        .ok()
+        .filter(|t| !t.trim().is_empty())
+        .or_else(|| bootstrap::read_admin_token(&args.data_dir))
+        .ok_or("no admin token: set CRM_ADMIN_TOKEN or --data-dir to the host's data dir")?;
+    let client = reqwest::Client::new();
+    let url = format!("{}{}", args.url.trim_end_matches('/'), path);
+    let mut request = client.request(method.parse()?, &url).bearer_auth(token.trim());
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    let response = request.send().await.map_err(|e| format!("cannot reach the admin API at {url}: {e}"))?;
+    let status = response.status();
+    let text = response.text().await?;
+    let shown = serde_json::from_str::<Value>(&text)
+        .map(|v| serde_json::to_string_pretty(&v).unwrap_or_default())
+        .unwrap_or(text);
+    if status.is_success() {
+        if !shown.is_empty() {
+            println!("{shown}");
+        }
+        Ok(())
+    } else {
+        Err(format!("{status}: {shown}").into())
+    }
+}
+
+fn request_of(command: AdminCommand) -> Result<(String, String, Option<Value>), String> {
+    let call = |m: &str, p: String, b: Option<Value>| Ok((m.to_string(), p, b));
+    match command {
+        AdminCommand::Orgs(OrgsCommand::List) => call("GET", "/admin/orgs".into(), None),
+        AdminCommand::Orgs(OrgsCommand::Create { name, plan }) => {
+            call("POST", "/admin/orgs".into(), Some(json!({ "name": name, "plan": plan })))
+        }
+        AdminCommand::Orgs(OrgsCommand::Show { id }) => call("GET", format!("/admin/orgs/{id}"), None),
+        AdminCommand::Orgs(OrgsCommand::Update { id, name, plan, modules, contact_limit }) => {
+            let mut body = json!({});
+            if let Some(name) = name {
+                body["name"] = json!(name);
+            }
+            if let Some(plan) = plan {
+                body["plan"] = json!(plan);
+            }
+            for m in modules {
+                let (module, state) = m.split_once('=').ok_or(format!("--module {m}: use module=on or module=off"))?;
+                body["modules"][module] = json!(matches!(state, "on" | "true" | "1"));
+            }
+            if let Some(n) = contact_limit {
+                body["limits"] = json!({ "contacts": n });
+            }
+            call("PATCH", format!("/admin/orgs/{id}"), Some(body))
+        }
+        AdminCommand::Orgs(OrgsCommand::Delete { id }) => call("DELETE", format!("/admin/orgs/{id}"), None),
+        AdminCommand::Users(UsersCommand::Create { org, email, first_name, last_name, role }) => call(
+            "POST",
+            format!("/admin/orgs/{org}/users"),
+            Some(json!({ "email": email, "firstName": first_name, "lastName": last_name, "role": role })),
+        ),
+        AdminCommand::Tokens(TokensCommand::Create { org, name, permissions, expires_at, user_id }) => call(
+            "POST",
+            format!("/admin/orgs/{org}/tokens"),
+            Some(json!({ "name": name, "permissions": permissions, "expiresAt": expires_at, "userId": user_id })),
+        ),
+        AdminCommand::Tokens(TokensCommand::Revoke { org, id }) => {
+            call("DELETE", format!("/admin/orgs/{org}/tokens/{id}"), None)
+        }
+        AdminCommand::Call { method, path, body } => {
+            let body =
+                body.map(|b| serde_json::from_str(&b).map_err(|e| format!("the body is not JSON: {e}"))).transpose()?;
+            call(&method.to_uppercase(), path, body)
+        }
+    }
+}

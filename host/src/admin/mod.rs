@@ -1,0 +1,95 @@
+//! The admin API: a separate listener that stands in for "the app" (creating
+//! organizations, users and tokens). Every call needs `Authorization: Bearer
+//! <admin token>`; [`client`] is the `crm-host admin` command's side of it.
+
+pub mod client;
+mod orgs;
+
+use std::sync::Arc;
+
+use http::{Method, StatusCode};
+
+use crate::app::App;
+use crate::http::router::{Match, Params, Router};
+use crate::http::{ApiError, ApiRequest, Response};
+use crate::secrets;
+
+#[derive(Clone, Copy)]
+enum Call {
+    ListOrgs,
+    CreateOrg,
+    GetOrg,
+    UpdateOrg,
+    DeleteOrg,
+    CreateUser,
+    CreateToken,
+    RevokeToken,
+}
+
+fn routes() -> Router<Call> {
+    let mut r = Router::default();
+    r.add(Method::GET, "/admin/orgs", Call::ListOrgs);
+    r.add(Method::POST, "/admin/orgs", Call::CreateOrg);
+    r.add(Method::GET, "/admin/orgs/{org}", Call::GetOrg);
+    r.add(Method::PATCH, "/admin/orgs/{org}", Call::UpdateOrg);
+    r.add(Method::DELETE, "/admin/orgs/{org}", Call::DeleteOrg);
+    r.add(Method::POST, "/admin/orgs/{org}/users", Call::CreateUser);
+    r.add(Method::POST, "/admin/orgs/{org}/tokens", Call::CreateToken);
+    r.add(Method::DELETE, "/admin/orgs/{org}/tokens/{token}", Call::RevokeToken);
+    r
+}
+
+/// Serves one request on the admin listener.
+pub async fn dispatch(app: &Arc<App>, req: ApiRequest) -> Response {
+    if req.path == "/healthz" {
+        return crate::ops::healthz();
+    }
+    let result = match authorized(app, &req) {
+        Err(e) => Err(e),
+        Ok(()) => match routes().find(&req.method, &req.path) {
+            Match::Found(call, params) => serve(app, *call, &req, &params).await,
+            Match::MethodNotAllowed => Err(ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "METHOD_NOT_ALLOWED",
+                format!("{} is not allowed on {}", req.method, req.path),
+            )),
+            Match::NotFound => Err(ApiError::not_found(&format!("Route {} {}", req.method, req.path))),
+        },
+    };
+    result.unwrap_or_else(ApiError::into_response)
+}
+
+fn authorized(app: &App, req: &ApiRequest) -> Result<(), ApiError> {
+    let presented = req
+        .header("authorization")
+        .and_then(|v| v.trim().split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim());
+    match presented {
+        None => Err(ApiError::unauthorized(
+            "ADMIN_TOKEN_MISSING",
+            "The admin API needs Authorization: Bearer <admin token>",
+        )),
+        Some(token) if secrets::matches(token, &app.admin_token_digest) => Ok(()),
+        Some(_) => Err(ApiError::unauthorized("ADMIN_TOKEN_INVALID", "The admin token is not valid")),
+    }
+}
+
+async fn serve(app: &Arc<App>, call: Call, req: &ApiRequest, params: &Params) -> Result<Response, ApiError> {
+    let param = |name: &str| params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()).unwrap_or("");
+    let response = match call {
+        Call::ListOrgs => orgs::list(app)?,
+        Call::CreateOrg => orgs::create(app, req)?,
+        Call::GetOrg => orgs::get(app, param("org"))?,
+        Call::UpdateOrg => orgs::update(app, param("org"), req)?,
+        Call::DeleteOrg => orgs::delete(app, param("org"))?,
+        Call::CreateUser => orgs::create_user(app, param("org"), req)?,
+        Call::CreateToken => orgs::create_token(app, param("org"), req)?,
+        Call::RevokeToken => orgs::revoke_token(app, param("org"), param("token"))?,
+    };
+    // Durable before acknowledged: every admin write is on disk before its 2xx.
+    if req.method != Method::GET {
+        app.store.durable().await?;
+    }
+    Ok(response)
+}

@@ -1,0 +1,92 @@
+//! `GET /api/catalogs/municipalities` and `GET /api/catalogs/states`.
+//!
+//! Answers are cacheable: `ETag` is the catalog version plus a hash of the
+//! normalised filters, so equal searches share a tag and a new catalog changes
+//! every tag; `If-None-Match` with that tag (alone, in a list, or `*`) is a 304.
+//!
+//! The catalog never changes while the process runs, so a rendered answer is a pure
+//! function of its filters: [`RENDERED`] keeps recent ones (bounded in bytes).
+
+use std::collections::HashMap;
+use std::sync::{LazyLock, RwLock};
+
+use bytes::Bytes;
+use crm_catalog::catalog;
+use crm_catalog::search::Search;
+use http::StatusCode;
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use crate::app::App;
+use crate::auth::Caller;
+use crate::http::router::Params;
+use crate::http::{ApiError, ApiRequest, Response};
+
+const CACHE_CONTROL: &str = "public, max-age=86400";
+
+/// Most bytes of rendered bodies kept; past it the cache starts over.
+const RENDERED_MAX_BYTES: usize = 16 << 20;
+
+/// Rendered bodies by canonical filters, with their ETag.
+static RENDERED: LazyLock<RwLock<Rendered>> = LazyLock::new(Default::default);
+
+#[derive(Default)]
+struct Rendered {
+    entries: HashMap<String, (String, Bytes)>,
+    bytes: usize,
+}
+
+pub fn municipalities(_: &App, _: &Caller, req: &ApiRequest, _: &Params) -> Result<Response, ApiError> {
+    let cat = catalog();
+    let search = Search::parse(cat, req.query_first("q"), req.query_first("state"), req.query_first("limit"))
+        .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.code(), e.message()))?;
+    cached(req, &format!("municipalities?{}", search.canonical()), || {
+        let data = search.run(cat);
+        json!({ "success": true, "version": cat.version, "count": data.len(), "data": data })
+    })
+}
+
+pub fn states(_: &App, _: &Caller, req: &ApiRequest, _: &Params) -> Result<Response, ApiError> {
+    let cat = catalog();
+    cached(
+        req,
+        "states",
+        || json!({ "success": true, "version": cat.version, "count": cat.states.len(), "data": cat.states }),
+    )
+}
+
+/// A 304 when the client's copy is current, else the body `render` makes; both
+/// with the caching headers.
+fn cached(req: &ApiRequest, filters: &str, render: impl FnOnce() -> serde_json::Value) -> Result<Response, ApiError> {
+    let version = &catalog().version;
+    let hit = RENDERED.read().expect("cache lock").entries.get(filters).cloned();
+    let (etag, body) = hit.unwrap_or_else(|| {
+        let etag = format!("\"{version}-{}\"", &hex::encode(Sha256::digest(filters.as_bytes()))[..16]);
+        let body = Bytes::from(serde_json::to_vec(&render()).expect("catalog serialises"));
+        let mut cache = RENDERED.write().expect("cache lock");
+        if cache.bytes + body.len() > RENDERED_MAX_BYTES {
+            *cache = Rendered::default();
+        }
+        cache.bytes += body.len();
+        cache.entries.insert(filters.to_string(), (etag.clone(), body.clone()));
+        (etag, body)
+    });
+    let response = if if_none_match(req, &etag) {
+        Response::empty(StatusCode::NOT_MODIFIED)
+    } else {
+        Response::json_bytes(StatusCode::OK, body)
+    };
+    Ok(response
+        .with_header(http::header::ETAG, &etag)
+        .with_header(http::header::CACHE_CONTROL, CACHE_CONTROL)
+        .with_header(http::HeaderName::from_static("x-catalog-version"), version))
+}
+
+/// Whether `If-None-Match` names `etag` (weak or strong) or is `*`.
+fn if_none_match(req: &ApiRequest, etag: &str) -> bool {
+    req.headers
+        .get_all(http::header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.split(',').map(str::trim).any(|tag| tag == "*" || tag.trim_start_matches("W/") == etag))
+}

@@ -1,0 +1,43 @@
+//! The `crm-host` command line: `serve` runs the service, `admin` talks to its admin API.
+
+use clap::{Parser, Subcommand};
+
+use crate::admin::client::AdminArgs;
+use crate::config::Config;
+
+#[derive(Debug, Parser)]
+#[command(name = "crm-host", version, about = "The CRM edge service: the external REST API and its admin API")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Run the service.
+    Serve(Config),
+    /// Call the admin API of a running host.
+    Admin(AdminArgs),
+}
+
+pub fn main() -> std::process::ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
+        .with_writer(std::io::stderr)
+        .init();
+    let runtime = tokio::runtime::Runtime::new().expect("start the tokio runtime");
+    let outcome = runtime.block_on(async {
+        match cli.command {
+            Command::Serve(config) => crate::server::serve(config).await,
+            Command::Admin(args) => crate::admin::client::run(args).await,
+        }
+    });
+    match outcome {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("crm-host: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

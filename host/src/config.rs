@@ -1,0 +1,35 @@
+//! `crm-host serve` configuration: every flag is also read from its environment
+//! variable (the README's configuration table lists them).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::Args;
+use clap::builder::BoolishValueParser;
+
+#[derive(Debug, Clone, Args)]
+pub struct Config {
+    /// Address of the public API (`/api`, `/healthz`, `/readyz`). Port 0 picks a free port.
+    #[arg(long, env = "CRM_LISTEN", default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+
+    /// Address of the admin API.
+    #[arg(long, env = "CRM_ADMIN_LISTEN", default_value = "127.0.0.1:8081")]
+    pub admin_listen: SocketAddr,
+
+    /// Where the store and the generated admin token live.
+    #[arg(long, env = "CRM_DATA_DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
+
+    /// A folder of extra Wasm components (added, or replacing a first-party one by name).
+    #[arg(long, env = "CRM_PLUGINS_DIR")]
+    pub plugins_dir: Option<PathBuf>,
+
+    /// Refuse API calls of organizations whose plan lacks the `api` module.
+    #[arg(long, env = "CRM_ENFORCE_API_MODULE", default_value = "true", value_parser = BoolishValueParser::new(), action = clap::ArgAction::Set)]
+    pub enforce_api_module: bool,
+
+    /// Largest request body accepted, in bytes (larger ones get 413).
+    #[arg(long, env = "CRM_MAX_BODY_BYTES", default_value_t = 1 << 20)]
+    pub max_body_bytes: usize,
+}

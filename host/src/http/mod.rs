@@ -1,0 +1,12 @@
+//! HTTP plumbing shared by the public and the admin listeners: the request as
+//! handlers see it, responses, error bodies, and path routing.
+
+pub mod error;
+pub mod extract;
+pub mod request;
+pub mod response;
+pub mod router;
+
+pub use error::ApiError;
+pub use request::ApiRequest;
+pub use response::Response;

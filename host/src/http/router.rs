@@ -1,0 +1,136 @@
+//! Path routing: patterns like `/contacts/{id}` matched segment by segment.
+
+use http::Method;
+
+/// One segment of a pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Segment {
+    Literal(String),
+    Param(String),
+}
+
+/// A compiled path pattern.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pattern {
+    text: String,
+    segments: Vec<Segment>,
+}
+
+impl Pattern {
+    /// `"/contacts/{id}"` → literal `contacts`, parameter `id`.
+    pub fn parse(text: &str) -> Pattern {
+        let segments = split(text)
+            .map(|s| match s.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                Some(name) => Segment::Param(name.to_string()),
+                None => Segment::Literal(s.to_string()),
+            })
+            .collect();
+        Pattern { text: text.to_string(), segments }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The path parameters when `path` matches.
+    pub fn matches(&self, path: &str) -> Option<Params> {
+        let mut params = Vec::new();
+        let mut parts = split(path);
+        for segment in &self.segments {
+            let part = parts.next()?;
+            match segment {
+                Segment::Literal(lit) if lit == part => {}
+                Segment::Literal(_) => return None,
+                Segment::Param(name) => {
+                    let value = percent_decode(part)?;
+                    params.push((name.clone(), value));
+                }
+            }
+        }
+        parts.next().is_none().then_some(params)
+    }
+}
+
+/// Path parameters, in pattern order.
+pub type Params = Vec<(String, String)>;
+
+fn split(path: &str) -> impl Iterator<Item = &str> {
+    path.split('/').filter(|s| !s.is_empty())
+}
+
+fn percent_decode(segment: &str) -> Option<String> {
+    percent_encoding::percent_decode_str(segment).decode_utf8().ok().map(|s| s.into_owned())
+}
+
+/// What a lookup found.
+pub enum Match<'r, T> {
+    Found(&'r T, Params),
+    /// The path exists, with other methods.
+    MethodNotAllowed,
+    NotFound,
+}
+
+/// A route table.
+pub struct Router<T> {
+    routes: Vec<(Method, Pattern, T)>,
+}
+
+impl<T> Default for Router<T> {
+    fn default() -> Self {
+        Router { routes: Vec::new() }
+    }
+}
+
+impl<T> Router<T> {
+    pub fn add(&mut self, method: Method, pattern: &str, target: T) {
+        self.routes.push((method, Pattern::parse(pattern), target));
+    }
+
+    /// Finds the first route for `method` and `path`. Literal routes are tried before
+    /// patterns with parameters, so `/contacts/search` beats `/contacts/{id}`.
+    pub fn find(&self, method: &Method, path: &str) -> Match<'_, T> {
+        let mut path_seen = false;
+        let by_specificity =
+            self.routes.iter().filter(|(_, p, _)| p.segments.iter().all(|s| matches!(s, Segment::Literal(_)))).chain(
+                self.routes.iter().filter(|(_, p, _)| p.segments.iter().any(|s| matches!(s, Segment::Param(_)))),
+            );
+        for (m, pattern, target) in by_specificity {
+            if let Some(params) = pattern.matches(path) {
+                if m == method {
+                    return Match::Found(target, params);
+                }
+                path_seen = true;
+            }
+        }
+        if path_seen { Match::MethodNotAllowed } else { Match::NotFound }
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (&Method, &Pattern, &T)> {
+        self.routes.iter().map(|(m, p, t)| (m, p, t))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn params_are_extracted_and_decoded() {
+        let p = Pattern::parse("/contacts/{id}");
+        assert_eq!(p.matches("/contacts/abc"), Some(vec![("id".into(), "abc".into())]));
+        assert_eq!(p.matches("/contacts/a%20b"), Some(vec![("id".into(), "a b".into())]));
+        assert_eq!(p.matches("/contacts"), None);
+        assert_eq!(p.matches("/contacts/abc/x"), None);
+    }
+
+    #[test]
+    fn literals_win_and_methods_are_told_apart() {
+        let mut r = Router::default();
+        r.add(Method::GET, "/contacts/{id}", 1);
+        r.add(Method::GET, "/contacts/search", 2);
+        assert!(matches!(r.find(&Method::GET, "/contacts/search"), Match::Found(2, _)));
+        assert!(matches!(r.find(&Method::GET, "/contacts/x"), Match::Found(1, _)));
+        assert!(matches!(r.find(&Method::POST, "/contacts/x"), Match::MethodNotAllowed));
+        assert!(matches!(r.find(&Method::GET, "/nope"), Match::NotFound));
+    }
+}

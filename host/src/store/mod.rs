@@ -1,0 +1,96 @@
+//! The key-value store behind everything the host keeps.
+//!
+//! [`Store`] is the small set of operations every caller needs; [`sled_store`] is
+//! the default engine. Data lives in [`Namespace`]s: one for the host's own
+//! records (organizations, tokens) and one per organization, so an organization's
+//! keys cannot be reached from another one and are dropped together.
+//!
+//! Writes are applied in memory at once; [`Store::durable`] waits until everything
+//! written so far is on disk. Handlers call it before answering a write with a 2xx
+//! (see [`group_commit`] for why that stays cheap under load).
+
+pub mod group_commit;
+pub mod sled_store;
+
+use std::future::Future;
+use std::pin::Pin;
+
+pub use sled_store::SledStore;
+
+/// Where a key lives.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Namespace(String);
+
+impl Namespace {
+    /// The host's own records: organizations, tokens, bootstrap markers.
+    pub fn system() -> Namespace {
+        Namespace("sys".into())
+    }
+
+    /// One organization's data.
+    pub fn org(org_id: &str) -> Namespace {
+        Namespace(format!("org/{org_id}"))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A store failure: I/O or corruption. Callers answer 500.
+#[derive(Debug)]
+pub struct StoreError(pub String);
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "store error: {}", self.0)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// One write of an atomic batch.
+#[derive(Debug, Clone)]
+pub enum BatchOp {
+    Put(Vec<u8>, Vec<u8>),
+    Delete(Vec<u8>),
+}
+
+/// The answer of a compare-and-swap that lost: the value found instead.
+pub type Conflict = Option<Vec<u8>>;
+
+pub type KeyValue = (Vec<u8>, Vec<u8>);
+
+/// A key-value engine. Every operation is scoped to one namespace.
+pub trait Store: Send + Sync + 'static {
+    fn get(&self, ns: &Namespace, key: &[u8]) -> StoreResult<Option<Vec<u8>>>;
+
+    fn put(&self, ns: &Namespace, key: &[u8], value: &[u8]) -> StoreResult<()>;
+
+    fn delete(&self, ns: &Namespace, key: &[u8]) -> StoreResult<()>;
+
+    /// Sets `key` to `new` (`None` deletes) only if it currently holds `expected`
+    /// (`None` = absent). On a lost race, returns `Ok(Err(current))`.
+    fn compare_and_swap(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        expected: Option<&[u8]>,
+        new: Option<&[u8]>,
+    ) -> StoreResult<Result<(), Conflict>>;
+
+    /// Up to `limit` pairs whose key starts with `prefix`, in key order, from
+    /// `start` (inclusive) when given.
+    fn scan(&self, ns: &Namespace, prefix: &[u8], start: Option<&[u8]>, limit: usize) -> StoreResult<Vec<KeyValue>>;
+
+    /// Applies every op or none.
+    fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()>;
+
+    /// Removes a namespace and all its keys.
+    fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()>;
+
+    /// Resolves once every write made before the call is on disk.
+    fn durable(&self) -> Pin<Box<dyn Future<Output = StoreResult<()>> + Send + '_>>;
+}

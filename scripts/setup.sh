@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Installs what the build needs beyond a bare rustup + cargo: the rustfmt and
+# clippy components and the wasm32-wasip2 target the Wasm components build for.
+# Idempotent; fast when everything is already there.
+set -euo pipefail
+if command -v rustup >/dev/null 2>&1; then
+  installed_components=$(rustup component list --installed 2>/dev/null || true)
+  for component in rustfmt clippy; do
+    grep -q "^${component}" <<<"$installed_components" || rustup component add "$component"
+  done
+  rustup target list --installed | grep -qx wasm32-wasip2 || rustup target add wasm32-wasip2
+fi
