@@ -2,32 +2,68 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use http::Method;
 
 use crate::api::ApiRoutes;
+use crate::api::components::is_admin_route;
 use crate::config::Config;
+use crate::http::router::Router;
+use crate::plugins::{LoadedModule, Runtime};
 use crate::store::Store;
 use crate::tenancy::Tenancy;
+
+/// A component route served on the admin API, with its call deadline.
+pub struct AdminModuleRoute {
+    pub module: Arc<LoadedModule>,
+    pub deadline: Duration,
+}
 
 pub struct App {
     pub config: Config,
     pub store: Arc<dyn Store>,
     pub tenancy: Tenancy,
+    pub runtime: Arc<Runtime>,
     pub api: ApiRoutes,
+    /// Component routes under `/admin/`, served as `/admin/orgs/{org}/...`.
+    pub admin_module_routes: Router<AdminModuleRoute>,
     /// SHA-256 of the admin token.
     pub admin_token_digest: String,
     ready: AtomicBool,
 }
 
 impl App {
-    pub fn new(config: Config, store: Arc<dyn Store>, admin_token_digest: String) -> App {
-        App {
+    /// Builds the route tables from the loaded modules.
+    pub fn new(
+        config: Config,
+        store: Arc<dyn Store>,
+        runtime: Arc<Runtime>,
+        admin_token_digest: String,
+    ) -> Result<App, String> {
+        let deadline = Duration::from_millis(config.component_deadline_ms);
+        let modules: Vec<Arc<LoadedModule>> = runtime.modules().cloned().collect();
+        let api = crate::api::routes(&modules, deadline)?;
+        let mut admin_module_routes = Router::default();
+        for module in &modules {
+            for route in module.routes.iter().filter(|r| is_admin_route(&r.path)) {
+                let method = route.method.parse::<Method>().map_err(|e| e.to_string())?;
+                let deadline = route.deadline_ms.map_or(deadline, |ms| Duration::from_millis(ms.into()));
+                admin_module_routes
+                    .try_add(method, &route.path, AdminModuleRoute { module: module.clone(), deadline })
+                    .map_err(|e| format!("module {}: {e}", module.name))?;
+            }
+        }
+        Ok(App {
             config,
             tenancy: Tenancy::new(store.clone()),
             store,
-            api: crate::api::routes(),
+            runtime,
+            api,
+            admin_module_routes,
             admin_token_digest,
             ready: AtomicBool::new(false),
-        }
+        })
     }
 
     pub fn is_ready(&self) -> bool {

@@ -21,6 +21,11 @@ pub struct Config {
     #[arg(long, env = "CRM_DATA_DIR", default_value = "./data")]
     pub data_dir: PathBuf,
 
+    /// Where compiled components are cached (default: `<data-dir>/cache`). Safe to
+    /// share between hosts of one build: entries are keyed by content and engine.
+    #[arg(long, env = "CRM_CACHE_DIR")]
+    pub cache_dir: Option<PathBuf>,
+
     /// A folder of extra Wasm components (added, or replacing a first-party one by name).
     #[arg(long, env = "CRM_PLUGINS_DIR")]
     pub plugins_dir: Option<PathBuf>,
@@ -32,4 +37,12 @@ pub struct Config {
     /// Largest request body accepted, in bytes (larger ones get 413).
     #[arg(long, env = "CRM_MAX_BODY_BYTES", default_value_t = 1 << 20)]
     pub max_body_bytes: usize,
+
+    /// How long one component call may run, unless its route declares otherwise.
+    #[arg(long, env = "CRM_COMPONENT_DEADLINE_MS", default_value_t = 5000)]
+    pub component_deadline_ms: u64,
+
+    /// Largest linear memory of one component instance, in MiB.
+    #[arg(long, env = "CRM_COMPONENT_MEMORY_MB", default_value_t = 64)]
+    pub component_memory_mb: usize,
 }

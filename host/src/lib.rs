@@ -7,6 +7,9 @@
 //! - handlers answer with [`http::Response`] or an [`http::ApiError`] (the spec's
 //!   error bodies, written in one place).
 //!
+//! Module routes are served by WebAssembly components through [`plugins`] (the
+//! wasmtime runtime, the WIT bindings and the host imports).
+//!
 //! Around it: [`store`] (the key-value store, sled behind a trait, group-committed
 //! flushes), [`tenancy`] (organizations, plans, users, tokens), [`admin`] (the
 //! admin API and its CLI client), [`bootstrap`] (first start), [`ops`] (health),
@@ -23,6 +26,7 @@ pub mod config;
 pub mod http;
 pub mod ids;
 pub mod ops;
+pub mod plugins;
 pub mod secrets;
 pub mod server;
 pub mod store;

@@ -12,6 +12,7 @@ use warp::Filter;
 use crate::app::App;
 use crate::config::Config;
 use crate::http::{ApiRequest, Response, extract};
+use crate::plugins::{self, Runtime};
 use crate::store::{SledStore, Store};
 use crate::{admin, api, bootstrap, ops, secrets};
 
@@ -23,7 +24,19 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
             .map_err(|e| format!("cannot open the store in {}: {e}", config.data_dir.display()))?,
     );
     let admin_token = bootstrap::admin_token(&config.data_dir)?;
-    let app = Arc::new(App::new(config.clone(), store.clone(), secrets::digest(&admin_token)));
+    let runtime = Runtime::new(store.clone(), config.component_memory_mb << 20)
+        .map_err(|e| format!("cannot start the Wasm runtime: {e:#}"))?;
+    let loading = Instant::now();
+    let cache_dir = config.cache_dir.clone().unwrap_or_else(|| config.data_dir.join("cache"));
+    let modules = plugins::loader::load_all(&runtime, &cache_dir, config.plugins_dir.as_deref())
+        .await
+        .map_err(|e| format!("cannot load the components: {e}"))?;
+    for m in &modules {
+        tracing::info!(module = m.name, version = m.version, source = ?m.source, routes = m.routes.len(), "component loaded");
+    }
+    runtime.set_modules(modules);
+    tracing::info!(millis = loading.elapsed().as_millis() as u64, "components ready");
+    let app = Arc::new(App::new(config.clone(), store.clone(), runtime, secrets::digest(&admin_token))?);
 
     let public =
         TcpListener::bind(config.listen).await.map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;

@@ -61,6 +61,21 @@ pub fn host_binary() -> PathBuf {
     bin
 }
 
+/// One compiled-component cache for every test host: compiling takes seconds
+/// in a debug build, and entries are keyed by content, so sharing is safe.
+pub fn shared_cache_dir() -> PathBuf {
+    host_binary().parent().expect("target/<profile>").join("component-cache")
+}
+
+/// A component built from `plugins/` (e.g. `misbehave`, `partner_hello`).
+pub fn built_component(file_stem: &str) -> PathBuf {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../target/plugins/wasm32-wasip2/release")
+        .join(format!("{file_stem}.wasm"));
+    assert!(path.exists(), "{} is missing: build the host first (its build script builds plugins/)", path.display());
+    path
+}
+
 impl Host {
     /// A host on a fresh data dir with default settings.
     pub async fn start() -> Host {
@@ -76,16 +91,35 @@ impl Host {
         host
     }
 
+    /// A host on a fresh data dir with these components in its `--plugins-dir`.
+    pub async fn start_with_plugins(components: &[&str], env: &[(&str, &str)]) -> Host {
+        let temp = tempfile::tempdir().expect("temp dir");
+        let plugins = temp.path().join("plugins");
+        std::fs::create_dir_all(&plugins).unwrap();
+        for stem in components {
+            std::fs::copy(built_component(stem), plugins.join(format!("{stem}.wasm"))).unwrap();
+        }
+        let data = temp.path().join("data");
+        let mut env: Vec<(&str, &str)> = env.to_vec();
+        let plugins_text = plugins.display().to_string();
+        env.push(("CRM_PLUGINS_DIR", &plugins_text));
+        let mut host = Host::start_in(&data, &env).await;
+        host._temp = Some(temp);
+        host
+    }
+
     /// A host on `data_dir` (which the caller keeps), e.g. to restart on the same data.
     pub async fn start_in(data_dir: &Path, env: &[(&str, &str)]) -> Host {
         let mut cmd = Command::new(host_binary());
         cmd.args(["serve", "--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--data-dir"])
             .arg(data_dir)
+            .env_remove("CRM_PLUGINS_DIR")
             .env("CRM_ADMIN_TOKEN", ADMIN_TOKEN)
             .env_remove("CRM_LISTEN")
             .env_remove("CRM_ADMIN_LISTEN")
             .env_remove("CRM_DATA_DIR")
             .env("RUST_LOG", "warn")
+            .env("CRM_CACHE_DIR", shared_cache_dir())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
         for (k, v) in env {
@@ -104,7 +138,7 @@ impl Host {
         let mut demo_token = None;
         let mut demo_org = None;
         while api.is_none() || admin.is_none() {
-            let line = rx.recv_timeout(Duration::from_secs(20)).expect("crm-host printed its addresses");
+            let line = rx.recv_timeout(Duration::from_secs(120)).expect("crm-host printed its addresses");
             if let Some(url) = line.strip_prefix("crm-host: API listening on ") {
                 api = Some(url.to_string());
             } else if let Some(url) = line.strip_prefix("crm-host: admin API listening on ") {

@@ -158,3 +158,27 @@ async fn a_304_still_needs_a_valid_token() {
     let r = host.request(Method::GET, "/api/catalogs/states").header("If-None-Match", &etag).send().await.unwrap();
     assert_eq!(r.status(), 401);
 }
+
+#[tokio::test]
+async fn resolution_statuses_through_the_resolve_endpoint() {
+    let (host, token) = host_and_token().await;
+    let resolve = |q: &'static str| {
+        let (host, token) = (&host, &token);
+        async move { host.get(&format!("/api/catalogs/resolve?{q}"), token).await.json() }
+    };
+    let r = resolve("city=medellin").await;
+    assert_eq!((r["status"].clone(), r["data"]["code"].clone()), (json!("resolved"), json!("05001")));
+    let r = resolve("city=Villanueva").await;
+    assert_eq!(r["status"], "ambiguous");
+    assert_eq!(r["candidates"].as_array().unwrap().len(), 4);
+    let r = resolve("city=Villanueva&state=Casanare").await;
+    assert_eq!(r["data"]["code"], "85440");
+    let r = resolve("city=Barranquila").await;
+    assert_eq!((r["status"].clone(), r["candidates"][0]["code"].clone()), (json!("fuzzy"), json!("08001")));
+    let r = resolve("city=Springfield").await;
+    assert_eq!((r["status"].clone(), r["candidates"].clone()), (json!("none"), json!([])));
+    let r = resolve("cityCode=99999").await;
+    assert_eq!((r["status"].clone(), r["candidates"].clone()), (json!("invalid_code"), json!([])));
+    let r = resolve("city=Quito&country=Ecuador").await;
+    assert_eq!((r["status"].clone(), r["data"]["city"].clone()), (json!("foreign"), json!("Quito")));
+}

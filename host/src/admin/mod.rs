@@ -3,6 +3,7 @@
 //! <admin token>`; [`client`] is the `crm-host admin` command's side of it.
 
 pub mod client;
+mod modules;
 mod orgs;
 
 use std::sync::Arc;
@@ -24,6 +25,7 @@ enum Call {
     CreateUser,
     CreateToken,
     RevokeToken,
+    ListPlugins,
 }
 
 fn routes() -> Router<Call> {
@@ -36,6 +38,7 @@ fn routes() -> Router<Call> {
     r.add(Method::POST, "/admin/orgs/{org}/users", Call::CreateUser);
     r.add(Method::POST, "/admin/orgs/{org}/tokens", Call::CreateToken);
     r.add(Method::DELETE, "/admin/orgs/{org}/tokens/{token}", Call::RevokeToken);
+    r.add(Method::GET, "/admin/plugins", Call::ListPlugins);
     r
 }
 
@@ -53,7 +56,7 @@ pub async fn dispatch(app: &Arc<App>, req: ApiRequest) -> Response {
                 "METHOD_NOT_ALLOWED",
                 format!("{} is not allowed on {}", req.method, req.path),
             )),
-            Match::NotFound => Err(ApiError::not_found(&format!("Route {} {}", req.method, req.path))),
+            Match::NotFound => modules::forward(app, &req).await,
         },
     };
     result.unwrap_or_else(ApiError::into_response)
@@ -86,6 +89,7 @@ async fn serve(app: &Arc<App>, call: Call, req: &ApiRequest, params: &Params) ->
         Call::CreateUser => orgs::create_user(app, param("org"), req)?,
         Call::CreateToken => orgs::create_token(app, param("org"), req)?,
         Call::RevokeToken => orgs::revoke_token(app, param("org"), param("token"))?,
+        Call::ListPlugins => modules::list(app),
     };
     // Durable before acknowledged: every admin write is on disk before its 2xx.
     if req.method != Method::GET {

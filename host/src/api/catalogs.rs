@@ -55,6 +55,34 @@ pub fn states(_: &App, _: &Caller, req: &ApiRequest, _: &Params) -> Result<Respo
     )
 }
 
+/// `GET /api/catalogs/resolve?city=&state=&cityCode=&country=`: the city
+/// resolution every module applies, for a client to check a location first.
+/// Always 200: `{success, status, data?, candidates}` where `status` is
+/// `resolved`, `foreign`, `absent`, or an unresolved status.
+pub fn resolve(_: &App, _: &Caller, req: &ApiRequest, _: &Params) -> Result<Response, ApiError> {
+    let input = crm_catalog::CityInput {
+        city_code: req.query_first("cityCode"),
+        city: req.query_first("city"),
+        state: req.query_first("state"),
+        country: req.query_first("country"),
+    };
+    let body = match catalog().resolve(input) {
+        crm_catalog::Resolution::Resolved(m) => {
+            json!({ "success": true, "status": "resolved", "data": m, "candidates": [] })
+        }
+        crm_catalog::Resolution::Foreign { city } => {
+            json!({ "success": true, "status": "foreign", "data": { "city": city }, "candidates": [] })
+        }
+        crm_catalog::Resolution::Absent => {
+            json!({ "success": true, "status": "absent", "data": null, "candidates": [] })
+        }
+        crm_catalog::Resolution::Unresolved { status, candidates } => {
+            json!({ "success": true, "status": status.as_str(), "data": null, "candidates": candidates })
+        }
+    };
+    Ok(Response::json(StatusCode::OK, &body))
+}
+
 /// A 304 when the client's copy is current, else the body `render` makes; both
 /// with the caching headers.
 fn cached(req: &ApiRequest, filters: &str, render: impl FnOnce() -> serde_json::Value) -> Result<Response, ApiError> {

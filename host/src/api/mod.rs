@@ -10,9 +10,11 @@
 //! 5. the route's plan module, e.g. `shipping` (403 `PLAN_MODULE_REQUIRED`).
 
 mod catalogs;
+pub mod components;
 mod me;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use http::{Method, StatusCode};
 
@@ -20,10 +22,18 @@ use crate::app::App;
 use crate::auth::{self, Caller};
 use crate::http::router::{Match, Params, Router};
 use crate::http::{ApiError, ApiRequest, Response};
+use crate::plugins::LoadedModule;
 use crate::tenancy::permissions;
 
 /// A handler served by the host itself.
 pub type NativeHandler = fn(&App, &Caller, &ApiRequest, &Params) -> Result<Response, ApiError>;
+
+/// Who serves a route.
+pub enum Handler {
+    Native(NativeHandler),
+    /// A module component, with the deadline of one call.
+    Component(Arc<LoadedModule>, Duration),
+}
 
 /// What a route requires and who serves it.
 pub struct Route {
@@ -33,28 +43,60 @@ pub struct Route {
     pub module: Option<String>,
     /// Skip the `api` module check (only `/me`).
     pub api_module_exempt: bool,
-    pub handler: NativeHandler,
+    pub handler: Handler,
 }
 
 pub type ApiRoutes = Router<Route>;
 
-/// The host's own routes.
-pub fn routes() -> ApiRoutes {
+/// The host's own routes plus every public route of the modules. Two modules
+/// claiming one route, or a module claiming a host route, stop the start.
+pub fn routes(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<ApiRoutes, String> {
     let mut r = Router::default();
-    let any_token = |handler, api_module_exempt| Route { permission: None, module: None, api_module_exempt, handler };
-    r.add(Method::GET, "/me", any_token(me::get as NativeHandler, true));
-    r.add(Method::GET, "/catalogs/municipalities", any_token(catalogs::municipalities, false));
-    r.add(Method::GET, "/catalogs/states", any_token(catalogs::states, false));
-    r
+    let native = |handler: NativeHandler, api_module_exempt| Route {
+        permission: None,
+        module: None,
+        api_module_exempt,
+        handler: Handler::Native(handler),
+    };
+    r.try_add(Method::GET, "/me", native(me::get, true))?;
+    r.try_add(Method::GET, "/catalogs/municipalities", native(catalogs::municipalities, false))?;
+    r.try_add(Method::GET, "/catalogs/states", native(catalogs::states, false))?;
+    r.try_add(Method::GET, "/catalogs/resolve", native(catalogs::resolve, false))?;
+    for module in modules {
+        for route in module.routes.iter().filter(|r| !components::is_admin_route(&r.path)) {
+            let method = route.method.parse::<Method>().map_err(|e| e.to_string())?;
+            let deadline = route.deadline_ms.map_or(default_deadline, |ms| Duration::from_millis(ms.into()));
+            r.try_add(
+                method,
+                &route.path,
+                Route {
+                    permission: route.permission.clone(),
+                    module: route.module.clone(),
+                    api_module_exempt: false,
+                    handler: Handler::Component(module.clone(), deadline),
+                },
+            )
+            .map_err(|e| format!("module {}: {e}", module.name))?;
+        }
+    }
+    Ok(r)
 }
 
 /// Serves a request whose path starts with `/api`.
 pub async fn dispatch(app: &Arc<App>, req: ApiRequest) -> Response {
-    match checked(app, &req) {
-        Ok((route, caller, params)) => (route.handler)(app, &caller, &req, &params),
-        Err(e) => Err(e),
-    }
-    .unwrap_or_else(ApiError::into_response)
+    let (route, caller, params) = match checked(app, &req) {
+        Ok(found) => found,
+        Err(e) => return e.into_response(),
+    };
+    let served = match &route.handler {
+        Handler::Native(handler) => handler(app, &caller, &req, &params),
+        Handler::Component(module, deadline) => {
+            let path = req.path.strip_prefix("/api").unwrap_or(&req.path).to_string();
+            let ctx = components::context(&caller, &req.request_id);
+            Ok(components::call(app, module, ctx, &req, path, params, *deadline).await)
+        }
+    };
+    served.unwrap_or_else(ApiError::into_response)
 }
 
 fn checked<'a>(app: &'a App, req: &ApiRequest) -> Result<(&'a Route, Caller, Params), ApiError> {

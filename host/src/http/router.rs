@@ -32,6 +32,17 @@ impl Pattern {
         &self.text
     }
 
+    /// The pattern with parameter names erased.
+    fn shape(&self) -> Vec<Option<&str>> {
+        self.segments
+            .iter()
+            .map(|s| match s {
+                Segment::Literal(l) => Some(l.as_str()),
+                Segment::Param(_) => None,
+            })
+            .collect()
+    }
+
     /// The path parameters when `path` matches.
     pub fn matches(&self, path: &str) -> Option<Params> {
         let mut params = Vec::new();
@@ -86,6 +97,17 @@ impl<T> Router<T> {
         self.routes.push((method, Pattern::parse(pattern), target));
     }
 
+    /// Adds a route unless one with the same method and shape exists
+    /// (`/contacts/{id}` and `/contacts/{key}` have one shape).
+    pub fn try_add(&mut self, method: Method, pattern: &str, target: T) -> Result<(), String> {
+        let new = Pattern::parse(pattern);
+        if self.routes.iter().any(|(m, p, _)| *m == method && p.shape() == new.shape()) {
+            return Err(format!("the route {method} {pattern} is declared twice"));
+        }
+        self.routes.push((method, new, target));
+        Ok(())
+    }
+
     /// Finds the first route for `method` and `path`. Literal routes are tried before
     /// patterns with parameters, so `/contacts/search` beats `/contacts/{id}`.
     pub fn find(&self, method: &Method, path: &str) -> Match<'_, T> {
@@ -132,5 +154,13 @@ mod tests {
         assert!(matches!(r.find(&Method::GET, "/contacts/x"), Match::Found(1, _)));
         assert!(matches!(r.find(&Method::POST, "/contacts/x"), Match::MethodNotAllowed));
         assert!(matches!(r.find(&Method::GET, "/nope"), Match::NotFound));
+    }
+
+    #[test]
+    fn one_shape_is_declared_once() {
+        let mut r = Router::default();
+        r.try_add(Method::GET, "/contacts/{id}", 1).unwrap();
+        assert!(r.try_add(Method::GET, "/contacts/{key}", 2).is_err());
+        assert!(r.try_add(Method::PUT, "/contacts/{id}", 3).is_ok());
     }
 }

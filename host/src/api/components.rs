@@ -1,0 +1,96 @@
+//! Handing a request to a module component and its answer back.
+//!
+//! The host has already authenticated and checked the request; the component
+//! gets the caller, the path below `/api` (or below `/admin/orgs/{org}` for
+//! admin routes) and the request without its credentials.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use http::{HeaderName, HeaderValue, StatusCode};
+
+use crate::app::App;
+use crate::auth::Caller;
+use crate::http::router::Params;
+use crate::http::{ApiError, ApiRequest, Response};
+use crate::plugins::bindings::platform::crm::plugin::types;
+use crate::plugins::{CallContext, LoadedModule};
+use crate::tenancy::Org;
+
+/// Headers a component never sees: the caller's credentials.
+const WITHHELD: &[&str] = &["authorization", "x-api-key", "cookie", "proxy-authorization"];
+
+/// A component route served on the admin API rather than the public one.
+pub fn is_admin_route(path: &str) -> bool {
+    path == "/admin" || path.starts_with("/admin/")
+}
+
+pub fn context(caller: &Caller, request_id: &str) -> CallContext {
+    CallContext {
+        org: caller.org.clone(),
+        token_id: caller.token.id.clone(),
+        user_id: caller.token.user_id.clone(),
+        permissions: caller.token.permissions.clone(),
+        request_id: request_id.to_string(),
+    }
+}
+
+/// The context of an admin call on `org`: all permissions, token id `admin`.
+pub fn admin_context(org: Org, request_id: &str) -> CallContext {
+    CallContext {
+        org,
+        token_id: "admin".into(),
+        user_id: None,
+        permissions: vec!["*".into()],
+        request_id: request_id.to_string(),
+    }
+}
+
+/// Calls `module` and makes its writes durable before answering.
+pub async fn call(
+    app: &Arc<App>,
+    module: &LoadedModule,
+    ctx: CallContext,
+    req: &ApiRequest,
+    path: String,
+    params: Params,
+    deadline: Duration,
+) -> Response {
+    let request = types::Request {
+        method: req.method.as_str().to_string(),
+        path,
+        path_params: params,
+        query: req.query.clone(),
+        headers: req
+            .headers
+            .iter()
+            .filter(|(name, _)| !WITHHELD.contains(&name.as_str()))
+            .filter_map(|(name, value)| Some((name.as_str().to_string(), value.to_str().ok()?.to_string())))
+            .collect(),
+        body: req.body.to_vec(),
+    };
+    let request_id = ctx.request_id.clone();
+    match app.runtime.handle(module, ctx, request, deadline).await {
+        Ok((response, wrote)) => {
+            if wrote && let Err(e) = app.store.durable().await {
+                return ApiError::from(e).into_response();
+            }
+            into_response(response)
+        }
+        Err(e) => {
+            tracing::error!(module = module.name, request_id, error = %format!("{e:#}"), "component call failed");
+            ApiError::internal().into_response()
+        }
+    }
+}
+
+fn into_response(r: types::Response) -> Response {
+    let status = StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let headers = r
+        .headers
+        .into_iter()
+        .filter_map(|(k, v)| Some((HeaderName::from_bytes(k.as_bytes()).ok()?, HeaderValue::from_str(&v).ok()?)))
+        .filter(|(k, _)| k != "x-request-id" && k != "content-length")
+        .collect();
+    Response { status, headers, body: r.body.into() }
+}

@@ -1,0 +1,120 @@
+//! Requests and responses as components see them, and the error envelope.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use crate::types::{Request, Response};
+
+/// The first value of a query parameter.
+pub fn query_first<'r>(req: &'r Request, key: &str) -> Option<&'r str> {
+    req.query.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+}
+
+/// Every value of a query parameter, in order.
+pub fn query_all<'r>(req: &'r Request, key: &str) -> Vec<&'r str> {
+    req.query.iter().filter(|(k, _)| k == key).map(|(_, v)| v.as_str()).collect()
+}
+
+/// A path parameter of the route pattern.
+pub fn path_param<'r>(req: &'r Request, name: &str) -> Option<&'r str> {
+    req.path_params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+}
+
+/// A JSON response.
+pub fn json_response(status: u16, body: &impl Serialize) -> Response {
+    Response {
+        status,
+        headers: vec![("content-type".into(), "application/json".into())],
+        body: serde_json::to_vec(body).unwrap_or_default(),
+    }
+}
+
+/// An error answer in the spec's envelope: `{success: false, message, code, ...extra}`.
+#[derive(Debug, Clone)]
+pub struct Error {
+    pub status: u16,
+    pub body: Map<String, Value>,
+}
+
+impl Error {
+    pub fn new(status: u16, code: &str, message: impl Into<String>) -> Error {
+        let mut body = Map::new();
+        body.insert("success".into(), Value::Bool(false));
+        body.insert("message".into(), Value::String(message.into()));
+        body.insert("code".into(), Value::String(code.into()));
+        Error { status, body }
+    }
+
+    /// An error whose body has no `code`, only an `error` text (some contact rows).
+    pub fn text(status: u16, error: &str) -> Error {
+        let mut body = Map::new();
+        body.insert("success".into(), Value::Bool(false));
+        body.insert("error".into(), Value::String(error.into()));
+        body.insert("message".into(), Value::String(error.into()));
+        Error { status, body }
+    }
+
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> Error {
+        self.body.insert(key.into(), value.into());
+        self
+    }
+
+    pub fn validation(message: impl Into<String>, details: impl Into<Value>) -> Error {
+        Error::new(400, "VALIDATION_ERROR", message).with("details", details)
+    }
+
+    pub fn not_found(what: &str) -> Error {
+        Error::new(404, "NOT_FOUND", format!("{what} not found"))
+    }
+
+    pub fn internal(detail: impl std::fmt::Display) -> Error {
+        crate::runtime::log(crate::runtime::Level::Error, &detail.to_string());
+        Error::new(500, "INTERNAL_SERVER_ERROR", "Internal server error")
+    }
+
+    pub fn into_response(self) -> Response {
+        json_response(self.status, &Value::Object(self.body))
+    }
+}
+
+impl From<crate::store::Error> for Error {
+    fn from(e: crate::store::Error) -> Error {
+        Error::internal(format!("store: {e}"))
+    }
+}
+
+/// Turns a handler's result into a response.
+pub fn respond(result: Result<Response, Error>) -> Response {
+    result.unwrap_or_else(Error::into_response)
+}
+
+/// The body as a JSON object; a 400 that says what is wrong otherwise.
+pub fn json_object(req: &Request) -> Result<Map<String, Value>, Error> {
+    match parse_json::<Value>(&req.body)? {
+        Value::Object(map) => Ok(map),
+        _ => Err(Error::validation("The request body must be a JSON object", json!({}))),
+    }
+}
+
+/// Parses a JSON body into `T` with the host's error codes.
+pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, Error> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Err(Error::new(400, "INVALID_JSON", "The request body is empty"));
+    }
+    serde_json::from_slice(body).map_err(|e| match e.classify() {
+        serde_json::error::Category::Data => {
+            Error::validation(format!("The request body has an invalid field: {e}"), e.to_string())
+        }
+        _ => Error::new(400, "INVALID_JSON", format!("The request body is not valid JSON: {e}")),
+    })
+}
+
+/// `{success, data, pagination: {total, page, limit, pages}}`.
+pub fn page_response(data: Vec<Value>, total: usize, page: usize, limit: usize) -> Response {
+    let pages = total.div_ceil(limit.max(1));
+    json_response(
+        200,
+        &json!({ "success": true, "data": data, "pagination": { "total": total, "page": page, "limit": limit, "pages": pages } }),
+    )
+}

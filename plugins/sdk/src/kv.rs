@@ -1,0 +1,61 @@
+//! Typed JSON records on the component's store.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::http::Error;
+use crate::store;
+
+pub fn get<T: DeserializeOwned>(key: &str) -> Result<Option<T>, Error> {
+    match store::get(key.as_bytes())? {
+        None => Ok(None),
+        Some(bytes) => {
+            serde_json::from_slice(&bytes).map(Some).map_err(|e| Error::internal(format!("corrupt {key}: {e}")))
+        }
+    }
+}
+
+pub fn put<T: Serialize>(key: &str, value: &T) -> Result<(), Error> {
+    Ok(store::put(key.as_bytes(), &serde_json::to_vec(value).map_err(Error::internal)?)?)
+}
+
+/// Claims `key` for `owner` if it is free (or already `owner`'s).
+/// Returns the current owner when another one holds it.
+pub fn claim(key: &str, owner: &str) -> Result<Option<String>, Error> {
+    loop {
+        if store::compare_and_swap(key.as_bytes(), None, Some(owner.as_bytes()))? {
+            return Ok(None);
+        }
+        match store::get(key.as_bytes())? {
+            Some(current) if current == owner.as_bytes() => return Ok(None),
+            Some(current) => return Ok(Some(String::from_utf8_lossy(&current).into_owned())),
+            None => continue, // released between the two calls: try again
+        }
+    }
+}
+
+/// Releases `key` if `owner` holds it.
+pub fn release(key: &str, owner: &str) -> Result<(), Error> {
+    store::compare_and_swap(key.as_bytes(), Some(owner.as_bytes()), None)?;
+    Ok(())
+}
+
+/// Every value under `prefix`, in key order, read in pages.
+pub fn scan_all(prefix: &str) -> Result<Vec<(String, Vec<u8>)>, Error> {
+    const PAGE: u32 = 1000;
+    let mut out = Vec::new();
+    let mut start: Option<Vec<u8>> = None;
+    loop {
+        let page = store::scan(prefix.as_bytes(), start.as_deref(), PAGE)?;
+        let n = page.len();
+        for (k, v) in page {
+            let mut next = k.clone();
+            next.push(0);
+            start = Some(next);
+            out.push((String::from_utf8_lossy(&k).into_owned(), v));
+        }
+        if n < PAGE as usize {
+            return Ok(out);
+        }
+    }
+}

@@ -1,0 +1,67 @@
+//! A module that misbehaves on purpose, for the host's containment tests:
+//! `GET /misbehave/loop` never returns, `/misbehave/alloc` allocates without end,
+//! `/misbehave/trap` traps, `/misbehave/ok` answers with the header names it was given.
+
+mod bindings {
+    wit_bindgen::generate!({
+        path: "../../../wit",
+        world: "module",
+        with: {
+            "crm:plugin/types@1.0.0": crm_sdk::types,
+            "crm:plugin/store@1.0.0": crm_sdk::store,
+            "crm:plugin/catalog@1.0.0": crm_sdk::catalog,
+            "crm:plugin/runtime@1.0.0": crm_sdk::runtime,
+            "crm:plugin/tenant@1.0.0": crm_sdk::tenant,
+        },
+    });
+}
+
+use bindings::exports::crm::plugin::handler::Guest;
+use crm_sdk::http::json_response;
+use crm_sdk::types::{Caller, ModuleInfo, Request, Response, Route};
+
+struct Misbehave;
+
+fn route(path: &str, deadline_ms: Option<u32>) -> Route {
+    Route { method: "GET".into(), path: path.into(), permission: None, module: None, deadline_ms }
+}
+
+impl Guest for Misbehave {
+    fn describe() -> ModuleInfo {
+        ModuleInfo {
+            name: "misbehave".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            routes: vec![
+                route("/misbehave/loop", Some(300)),
+                route("/misbehave/alloc", None),
+                route("/misbehave/trap", None),
+                route("/misbehave/ok", None),
+            ],
+        }
+    }
+
+    fn handle(_caller: Caller, req: Request) -> Response {
+        match req.path.as_str() {
+            "/misbehave/loop" => {
+                let mut n: u64 = 0;
+                loop {
+                    n = std::hint::black_box(n.wrapping_add(1));
+                }
+            }
+            "/misbehave/alloc" => {
+                let mut hoard: Vec<Vec<u8>> = Vec::new();
+                loop {
+                    hoard.push(vec![1u8; 1 << 20]);
+                    std::hint::black_box(&hoard);
+                }
+            }
+            "/misbehave/trap" => unreachable!("trap on purpose"),
+            _ => {
+                let headers: Vec<&str> = req.headers.iter().map(|(k, _)| k.as_str()).collect();
+                json_response(200, &serde_json::json!({ "ok": true, "headers": headers }))
+            }
+        }
+    }
+}
+
+bindings::export!(Misbehave with_types_in bindings);

@@ -1,0 +1,143 @@
+//! The plugin runtime: components from `--plugins-dir`, containment of
+//! misbehaving ones, tenant isolation of the component store.
+
+use std::time::{Duration, Instant};
+
+use crm_tests::*;
+
+#[tokio::test]
+async fn a_trap_an_endless_allocation_and_an_endless_loop_are_500_for_that_request_only() {
+    let host = Host::start_with_plugins(&["misbehave"], &[]).await;
+    let token = host.demo_token.clone().unwrap();
+    for path in ["/api/misbehave/trap", "/api/misbehave/alloc", "/api/misbehave/loop"] {
+        let started = Instant::now();
+        let r = host.get(path, &token).await;
+        assert_eq!(r.status, 500, "{path}");
+        assert_eq!(
+            r.json(),
+            json!({ "success": false, "message": "Internal server error", "code": "INTERNAL_SERVER_ERROR" }),
+            "{path}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(3), "{path} took {:?}", started.elapsed());
+        // The host and the component go on.
+        assert_eq!(host.get("/api/misbehave/ok", &token).await.status, 200, "after {path}");
+        assert_eq!(host.get("/api/me", &token).await.status, 200, "after {path}");
+    }
+}
+
+#[tokio::test]
+async fn other_requests_keep_their_latency_while_a_component_loops() {
+    let host = Host::start_with_plugins(&["misbehave"], &[]).await;
+    let token = host.demo_token.clone().unwrap();
+    let looping = {
+        let (client, url, token) = (host.client.clone(), format!("{}/api/misbehave/loop", host.api), token.clone());
+        tokio::spawn(async move { client.get(url).bearer_auth(token).send().await.unwrap().status() })
+    };
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let started = Instant::now();
+    for _ in 0..5 {
+        assert_eq!(host.get("/api/misbehave/ok", &token).await.status, 200);
+    }
+    assert!(started.elapsed() < Duration::from_millis(250), "5 calls took {:?} beside a loop", started.elapsed());
+    assert_eq!(looping.await.unwrap(), 500);
+}
+
+#[tokio::test]
+async fn a_partner_component_adds_a_route_and_replaces_nothing() {
+    let host = Host::start_with_plugins(&["partner_hello"], &[]).await;
+    let plugins = host.admin(Method::GET, "/admin/plugins", None).await;
+    assert_eq!(plugins.status, 200);
+    let list = plugins.json()["data"].as_array().unwrap().clone();
+    let hello = list.iter().find(|p| p["name"] == "partner-hello").expect("listed");
+    assert_eq!(hello["kind"], "module");
+    assert_eq!(hello["version"], "1.0.0");
+    assert!(hello["source"].as_str().unwrap().ends_with("partner_hello.wasm"));
+    assert_eq!(hello["hash"].as_str().unwrap().len(), 64);
+    assert_eq!(hello["routes"][0]["path"], "/hello");
+    assert_eq!(hello["routes"][0]["permission"], "hello:read");
+    let contacts = list.iter().find(|p| p["name"] == "contacts").expect("the first-party module stays");
+    assert_eq!(contacts["source"], "embedded");
+
+    let token = host.demo_token.clone().unwrap();
+    let r = host.get("/api/hello", &token).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json()["calls"], 1);
+}
+
+#[tokio::test]
+async fn component_routes_get_the_permission_and_plan_checks() {
+    let host = Host::start_with_plugins(&["partner_hello"], &[]).await;
+    let org = host.create_org(json!({ "name": "Acme" })).await;
+    let reader = host.create_token(&org, &["contacts:read"]).await;
+    let r = host.get("/api/hello", &reader).await;
+    assert_eq!(r.status, 403);
+    assert_eq!(
+        r.json(),
+        json!({
+            "success": false,
+            "message": "This token lacks the permission hello:read",
+            "code": "INSUFFICIENT_API_PERMISSIONS",
+            "requiredPermission": "hello:read",
+            "availablePermissions": ["contacts:read"],
+        })
+    );
+    let wildcard = host.create_token(&org, &["hello:*"]).await;
+    assert_eq!(host.get("/api/hello", &wildcard).await.status, 200, "resource:* grants the resource");
+    // The api module comes before the permission.
+    let (_, free) = host.org_with_token(json!({ "name": "Free", "plan": "free" })).await;
+    let r = host.get("/api/hello", &free).await;
+    assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (403, json!("PLAN_MODULE_REQUIRED")));
+    let free_org = host.create_org(json!({ "name": "Free 2", "plan": "free" })).await;
+    let free_reader = host.create_token(&free_org, &["contacts:read"]).await;
+    assert_eq!(host.get("/api/hello", &free_reader).await.json()["code"], "PLAN_MODULE_REQUIRED");
+}
+
+#[tokio::test]
+async fn a_component_store_is_scoped_to_the_calling_organization() {
+    let host = Host::start_with_plugins(&["partner_hello"], &[]).await;
+    let (a, token_a) = host.org_with_token(json!({ "name": "A" })).await;
+    let (_, token_b) = host.org_with_token(json!({ "name": "B" })).await;
+    assert_eq!(host.get("/api/hello", &token_a).await.json()["calls"], 1);
+    assert_eq!(host.get("/api/hello", &token_a).await.json()["calls"], 2);
+    let b = host.get("/api/hello", &token_b).await.json();
+    assert_eq!(b["calls"], 1, "B does not see A's counter");
+    assert_ne!(b["hello"], a);
+}
+
+#[tokio::test]
+async fn a_component_never_sees_the_callers_credentials() {
+    let host = Host::start_with_plugins(&["misbehave"], &[]).await;
+    let token = host.demo_token.clone().unwrap();
+    let r = host
+        .request(Method::GET, "/api/misbehave/ok")
+        .bearer_auth(&token)
+        .header("X-API-Key", &token)
+        .header("X-Custom", "kept")
+        .send()
+        .await
+        .unwrap();
+    let body: Value = r.json().await.unwrap();
+    let headers: Vec<&str> = body["headers"].as_array().unwrap().iter().map(|h| h.as_str().unwrap()).collect();
+    assert!(headers.contains(&"x-custom"), "{headers:?}");
+    assert!(!headers.contains(&"authorization") && !headers.contains(&"x-api-key"), "{headers:?}");
+}
+
+#[tokio::test]
+async fn an_invalid_component_stops_the_start_with_its_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugins = dir.path().join("plugins");
+    std::fs::create_dir_all(&plugins).unwrap();
+    std::fs::write(plugins.join("broken.wasm"), b"not wasm at all").unwrap();
+    let out = std::process::Command::new(host_binary())
+        .args(["serve", "--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--data-dir"])
+        .arg(dir.path().join("data"))
+        .arg("--plugins-dir")
+        .arg(&plugins)
+        .env("CRM_ADMIN_TOKEN", ADMIN_TOKEN)
+        .env("CRM_CACHE_DIR", shared_cache_dir())
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("broken.wasm"), "{stderr}");
+}
