@@ -226,6 +226,10 @@ impl runtime::Host for HostState {
 }
 
 impl tenant::Host for HostState {
+    async fn organization_id(&mut self) -> String {
+        self.ctx.as_ref().map(|c| c.org.id.clone()).unwrap_or_default()
+    }
+
     async fn contact_limit(&mut self) -> Option<u64> {
         self.ctx.as_ref().and_then(|c| c.org.contact_limit())
     }

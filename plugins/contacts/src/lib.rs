@@ -1,3 +1,27 @@
+//! The contacts module: contacts, companies and conversations.
+//!
+//! Layout: [`upsert`] holds the upsert rules (the one place forms, import and
+//! shipments reach through the `contacts` export), [`edit`] get and put by id,
+//! [`list`] the filters, [`input`] body parsing, [`location`] strict city
+//! resolution (shared with [`companies`]), [`identity`] DIAN document types
+//! and numbers, [`unique`] the compare-and-swap claims, [`conversations`]
+//! linking, [`record`] the stored shape and its two API forms.
+//!
+//! Store keys (scoped by the host to this organization and module):
+//! `c/<id>` contacts, `u/email/<email>` and `u/mobile/<digits>` unique claims,
+//! `meta/contacts` the count, `company/<id>`, `conv/<id>`.
+
+mod companies;
+mod conversations;
+mod edit;
+mod identity;
+mod input;
+mod list;
+mod location;
+mod record;
+mod unique;
+mod upsert;
+
 mod bindings {
     wit_bindgen::generate!({
         path: "../../wit",
@@ -11,23 +35,78 @@ mod bindings {
         },
     });
 }
+
 use bindings::exports::crm::plugin::{contacts, handler};
-use crm_sdk::types::{Caller, ModuleInfo, Request, Response};
+use crm_sdk::http::{Error, json_response, path_param, respond};
+use crm_sdk::types::{Caller, ModuleInfo, Request, Response, Route};
+
 struct Contacts;
+
+fn route(method: &str, path: &str, permission: Option<&str>) -> Route {
+    Route {
+        method: method.into(),
+        path: path.into(),
+        permission: permission.map(Into::into),
+        module: Some("contacts".into()),
+        deadline_ms: None,
+    }
+}
+
 impl handler::Guest for Contacts {
     fn describe() -> ModuleInfo {
-        ModuleInfo { name: "contacts".into(), version: env!("CARGO_PKG_VERSION").into(), routes: vec![] }
+        ModuleInfo {
+            name: "contacts".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            routes: vec![
+                route("GET", "/contacts", Some("contacts:read")),
+                route("POST", "/contacts", Some("contacts:write")),
+                route("GET", "/contacts/{id}", Some("contacts:read")),
+                route("PUT", "/contacts/{id}", Some("contacts:write")),
+                route("GET", "/companies", Some("companies:read")),
+                route("POST", "/companies", Some("companies:write")),
+                route("GET", "/companies/{id}", Some("companies:read")),
+                route("PUT", "/companies/{id}", Some("companies:write")),
+                route("GET", "/conversations", Some("conversations:read")),
+                // Served on the admin API as POST /admin/orgs/{org}/conversations.
+                route("POST", "/admin/conversations", None),
+            ],
+        }
     }
-    fn handle(_c: Caller, _r: Request) -> Response {
-        crm_sdk::http::json_response(200, &serde_json::json!({}))
+
+    fn handle(_caller: Caller, req: Request) -> Response {
+        let id = path_param(&req, "id").unwrap_or_default().to_string();
+        respond(match (req.method.as_str(), req.path.as_str()) {
+            ("GET", "/contacts") => list::list(&req),
+            ("POST", "/contacts") => {
+                let outcome = upsert::upsert(&req.body);
+                Ok(json_response(outcome.status, &outcome.body))
+            }
+            ("GET", p) if p.starts_with("/contacts/") => edit::get(&id),
+            ("PUT", p) if p.starts_with("/contacts/") => edit::put(&req, &id),
+            ("GET", "/companies") => companies::list(&req),
+            ("POST", "/companies") => companies::create(&req),
+            ("GET", p) if p.starts_with("/companies/") => companies::get(&id),
+            ("PUT", p) if p.starts_with("/companies/") => companies::update(&req, &id),
+            ("GET", "/conversations") => conversations::list(&req),
+            ("POST", "/admin/conversations") => conversations::create(&req),
+            _ => Err(Error::not_found("Route")),
+        })
     }
 }
+
 impl contacts::Guest for Contacts {
-    fn upsert(_body: String) -> contacts::UpsertOutcome {
-        todo!()
+    fn upsert(body: String) -> contacts::UpsertOutcome {
+        let outcome = upsert::upsert(body.as_bytes());
+        contacts::UpsertOutcome {
+            status: outcome.status,
+            contact_id: outcome.contact_id,
+            body: outcome.body.to_string(),
+        }
     }
-    fn get(_id: String) -> Option<String> {
-        None
+
+    fn get(id: String) -> Option<String> {
+        edit::find(&id).ok().map(|c| c.flattened().to_string())
     }
 }
+
 bindings::export!(Contacts with_types_in bindings);

@@ -1,0 +1,175 @@
+//! Companies: a name, the same strict location as contacts, custom properties.
+
+use std::collections::BTreeMap;
+
+use crm_sdk::http::{self, Error, json_response};
+use crm_sdk::types::{Request, Response};
+use crm_sdk::{kv, runtime};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use crate::location::{self, Location, LocationInput};
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Company {
+    pub id: String,
+    pub name: String,
+    pub city: Option<String>,
+    pub city_code: Option<String>,
+    pub state: Option<String>,
+    pub state_code: Option<String>,
+    pub country: Option<String>,
+    pub custom: BTreeMap<String, Value>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+pub fn key(id: &str) -> String {
+    format!("company/{id}")
+}
+
+impl Company {
+    fn to_json(&self) -> Value {
+        let mut out = Map::new();
+        out.insert("id".into(), json!(self.id));
+        out.insert("name".into(), json!(self.name));
+        out.insert("city".into(), json!(self.city.clone().unwrap_or_default()));
+        out.insert("cityCode".into(), json!(self.city_code.clone().unwrap_or_default()));
+        out.insert("state".into(), json!(self.state.clone().unwrap_or_default()));
+        out.insert("stateCode".into(), json!(self.state_code.clone().unwrap_or_default()));
+        out.insert("country".into(), json!(self.country));
+        for (k, v) in &self.custom {
+            out.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+        out.insert("createdAt".into(), json!(self.created_at));
+        out.insert("updatedAt".into(), json!(self.updated_at));
+        Value::Object(out)
+    }
+
+    fn set_location(&mut self, l: Location) {
+        self.city = l.city;
+        self.city_code = l.city_code;
+        self.state = l.state;
+        self.state_code = l.state_code;
+        self.country = l.country;
+    }
+}
+
+/// The company a contact names, with the spec's two error texts.
+pub fn existing_for_contact(id: &str) -> Result<Company, Error> {
+    if !is_id(id) {
+        return Err(Error::text(400, "Invalid companyId"));
+    }
+    kv::get(&key(id))?.ok_or_else(|| Error::text(400, "Company not found or does not belong to this organization"))
+}
+
+pub fn is_id(text: &str) -> bool {
+    text.len() == 24 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+const SERVER_OWNED: &[&str] = &["_id", "id", "organizationId", "stateCode", "createdAt", "updatedAt"];
+const LOCATION: &[&str] = &["city", "cityCode", "state", "country"];
+
+fn text_field(body: &Map<String, Value>, field: &str) -> Result<Option<String>, Error> {
+    match body.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) if s.chars().count() <= 500 => Ok(Some(s.clone())),
+        Some(_) => Err(Error::validation(
+            format!("{field} must be a string of at most 500 characters"),
+            json!({ "field": field }),
+        )),
+    }
+}
+
+/// Applies a body to a company (location first, so nothing changes on a city error).
+fn apply(company: &mut Company, body: &Map<String, Value>, clear_on_empty_city: bool) -> Result<(), Error> {
+    let input = LocationInput {
+        city: text_field(body, "city")?,
+        city_code: text_field(body, "cityCode")?,
+        state: text_field(body, "state")?,
+        country: text_field(body, "country")?,
+    };
+    let location = location::resolve(&input, clear_on_empty_city)?;
+    if let Some(name) = text_field(body, "name")? {
+        let name = name.trim().to_string();
+        if name.is_empty() {
+            return Err(Error::validation("name must not be empty", json!({ "field": "name" })));
+        }
+        company.name = name;
+    }
+    for (k, v) in body {
+        if k == "name" || SERVER_OWNED.contains(&k.as_str()) || LOCATION.contains(&k.as_str()) {
+            continue;
+        }
+        match v {
+            Value::Null => {
+                company.custom.remove(k);
+            }
+            Value::String(_) | Value::Number(_) | Value::Bool(_) if k.len() <= 64 => {
+                company.custom.insert(k.clone(), v.clone());
+            }
+            _ => {
+                return Err(Error::validation(
+                    format!("{k} must be a string, number or boolean"),
+                    json!({ "field": k }),
+                ));
+            }
+        }
+    }
+    if company.custom.len() > 100 {
+        return Err(Error::validation("At most 100 custom properties", json!({})));
+    }
+    if let Some(l) = location {
+        company.set_location(l);
+    }
+    Ok(())
+}
+
+/// `POST /companies`.
+pub fn create(req: &Request) -> Result<Response, Error> {
+    let body = http::json_object(req)?;
+    let now = runtime::now();
+    let mut company = Company { id: runtime::new_id(), created_at: now.clone(), updated_at: now, ..Company::default() };
+    apply(&mut company, &body, false)?;
+    if company.name.is_empty() {
+        return Err(Error::validation("name is required", json!({ "field": "name" })));
+    }
+    kv::put(&key(&company.id), &company)?;
+    Ok(json_response(201, &json!({ "success": true, "message": "Company created", "data": company.to_json() })))
+}
+
+/// `PUT /companies/{id}`.
+pub fn update(req: &Request, id: &str) -> Result<Response, Error> {
+    let mut company = find(id)?;
+    let body = http::json_object(req)?;
+    apply(&mut company, &body, true)?;
+    company.updated_at = runtime::now();
+    kv::put(&key(&company.id), &company)?;
+    Ok(json_response(200, &json!({ "success": true, "message": "Company updated", "data": company.to_json() })))
+}
+
+/// `GET /companies/{id}`.
+pub fn get(id: &str) -> Result<Response, Error> {
+    Ok(json_response(200, &json!({ "success": true, "data": find(id)?.to_json() })))
+}
+
+fn find(id: &str) -> Result<Company, Error> {
+    let found = if is_id(id) { kv::get::<Company>(&key(id))? } else { None };
+    found.ok_or_else(|| Error::not_found("Company"))
+}
+
+/// `GET /companies`: newest first; `search` matches the name (case-insensitive).
+pub fn list(req: &Request) -> Result<Response, Error> {
+    let (page, limit) = crate::list::page_and_limit(req, 100, 1000);
+    let search = http::query_first(req, "search").map(str::to_lowercase).filter(|s| !s.is_empty());
+    let mut all: Vec<Company> = kv::scan_all("company/")?
+        .into_iter()
+        .filter_map(|(_, v)| serde_json::from_slice::<Company>(&v).ok())
+        .filter(|c| search.as_deref().is_none_or(|s| c.name.to_lowercase().contains(s)))
+        .collect();
+    all.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
+    let total = all.len();
+    let data = all.iter().skip((page - 1) * limit).take(limit).map(Company::to_json).collect();
+    Ok(http::page_response(data, total, page, limit))
+}

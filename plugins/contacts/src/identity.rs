@@ -1,0 +1,136 @@
+//! Identity documents: the tax authority's (DIAN) document type codes, the
+//! spellings people use for them, and how each number is validated.
+//!
+//! Only NIT (31) carries a check digit, computed with DIAN's modulo-11 weights.
+
+use crm_sdk::http::Error;
+
+/// DIAN codes, their names, and the folded spellings that mean them.
+const TYPES: &[(&str, &str, &[&str])] = &[
+    ("11", "Registro civil", &["rc", "registrocivil", "registrocivildenacimiento"]),
+    ("12", "Tarjeta de identidad", &["ti", "tarjetadeidentidad", "tarjetaidentidad"]),
+    ("13", "Cédula de ciudadanía", &["cc", "cedula", "ceduladeciudadania", "cedulaciudadania", "cedulaciudadana"]),
+    ("21", "Tarjeta de extranjería", &["te", "tarjetadeextranjeria", "tarjetaextranjeria"]),
+    ("22", "Cédula de extranjería", &["ce", "ceduladeextranjeria", "cedulaextranjeria"]),
+    ("31", "NIT", &["nit"]),
+    ("41", "Pasaporte", &["pa", "pp", "pas", "pasaporte", "passport"]),
+    (
+        "42",
+        "Documento de identificación extranjero",
+        &["die", "documentodeidentificacionextranjero", "documentoextranjero"],
+    ),
+    ("47", "PEP", &["pep", "permisoespecialdepermanencia"]),
+    ("48", "PPT", &["ppt", "permisoporprotecciontemporal", "permisodeprotecciontemporal"]),
+    ("50", "NIT de otro país", &["nitdeotropais", "nitextranjero", "nitotropais"]),
+    ("91", "NUIP", &["nuip"]),
+];
+
+/// DIAN's weights for the NIT check digit, applied from the rightmost digit.
+const NIT_WEIGHTS: [u32; 15] = [3, 7, 13, 17, 19, 23, 29, 37, 41, 43, 47, 53, 59, 67, 71];
+
+/// Lower case, accents and punctuation removed: `C.C.` → `cc`, `Cédula` → `cedula`.
+fn squash(text: &str) -> String {
+    text.chars()
+        .filter_map(|c| match c {
+            'á' | 'Á' => Some('a'),
+            'é' | 'É' => Some('e'),
+            'í' | 'Í' => Some('i'),
+            'ó' | 'Ó' => Some('o'),
+            'ú' | 'Ú' | 'ü' | 'Ü' => Some('u'),
+            'ñ' | 'Ñ' => Some('n'),
+            c if c.is_ascii_alphanumeric() => Some(c.to_ascii_lowercase()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The DIAN code for a document type as a person wrote it, or the 422 body.
+pub fn resolve_type(input: &str) -> Result<&'static str, Error> {
+    let key = squash(input);
+    if let Some((code, _, _)) = TYPES.iter().find(|(code, _, names)| *code == key || names.contains(&key.as_str())) {
+        return Ok(code);
+    }
+    let hints: Vec<&str> = match key.as_str() {
+        k if k.contains("cedula") => vec!["13", "22"],
+        k if k.contains("nit") => vec!["31", "50"],
+        k if k.contains("tarjeta") => vec!["12", "21"],
+        k if k.contains("permiso") => vec!["47", "48"],
+        k if k.contains("pasap") || k.contains("passp") => vec!["41"],
+        k if k.contains("registro") => vec!["11"],
+        _ => vec![],
+    };
+    let mut err =
+        Error::new(422, "ID_TYPE_UNRESOLVED", format!("The document type {input:?} cannot be mapped to a DIAN code"))
+            .with("error", "ID_TYPE_UNRESOLVED");
+    if !hints.is_empty() {
+        let candidates: Vec<serde_json::Value> = hints
+            .iter()
+            .filter_map(|h| TYPES.iter().find(|(c, _, _)| c == h))
+            .map(|(code, name, _)| serde_json::json!({ "code": code, "name": name }))
+            .collect();
+        err = err.with("candidates", candidates);
+    }
+    Err(err)
+}
+
+/// The number in its stored form, or 400 `INVALID_ID_NUMBER`.
+pub fn validate_number(id_type: &str, number: &str) -> Result<String, Error> {
+    let invalid = |why: &str| {
+        Error::new(
+            400,
+            "INVALID_ID_NUMBER",
+            format!("idNumber is not a valid number for document type {id_type}: {why}"),
+        )
+        .with("error", "INVALID_ID_NUMBER")
+        .with("field", "idNumber")
+    };
+    let trimmed = number.trim();
+    let digits_only = |min: usize, max: usize| {
+        let d: String = trimmed.chars().filter(|c| !matches!(c, '.' | ' ')).collect();
+        if d.len() < min || d.len() > max || !d.bytes().all(|b| b.is_ascii_digit()) {
+            Err(invalid(&format!("{min} to {max} digits expected")))
+        } else {
+            Ok(d)
+        }
+    };
+    let alphanumeric = |min: usize, max: usize| {
+        let a: String = trimmed.chars().filter(|c| !matches!(c, ' ' | '-')).collect::<String>().to_uppercase();
+        if a.len() < min || a.len() > max || !a.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            Err(invalid(&format!("{min} to {max} letters or digits expected")))
+        } else {
+            Ok(a)
+        }
+    };
+    match id_type {
+        "11" => digits_only(6, 11),
+        "12" | "91" => digits_only(10, 11),
+        "13" => digits_only(5, 10),
+        "22" => digits_only(5, 12),
+        "31" => nit(trimmed).ok_or_else(|| invalid("the check digit does not match")),
+        "21" | "42" | "47" | "48" | "50" => alphanumeric(3, 20),
+        "41" => alphanumeric(5, 20),
+        _ => alphanumeric(1, 30),
+    }
+}
+
+/// A NIT with its check digit, as `900123456-8`, `9001234568` or `900.123.456-8`;
+/// its canonical form `900123456-8` when the check digit is right.
+fn nit(text: &str) -> Option<String> {
+    let cleaned: String = text.chars().filter(|c| !matches!(c, '.' | ' ' | ',')).collect();
+    let (base, dv) = match cleaned.split_once('-') {
+        Some((base, dv)) => (base.to_string(), dv.to_string()),
+        None if cleaned.len() >= 2 => {
+            (cleaned[..cleaned.len() - 1].to_string(), cleaned[cleaned.len() - 1..].to_string())
+        }
+        None => return None,
+    };
+    if !(6..=15).contains(&base.len()) || !base.bytes().all(|b| b.is_ascii_digit()) || dv.len() != 1 {
+        return None;
+    }
+    let sum: u32 = base.bytes().rev().zip(NIT_WEIGHTS).map(|(b, w)| u32::from(b - b'0') * w).sum();
+    let expected = match sum % 11 {
+        r @ (0 | 1) => r,
+        r => 11 - r,
+    };
+    (dv.parse::<u32>().ok()? == expected).then(|| format!("{base}-{expected}"))
+}

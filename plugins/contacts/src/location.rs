@@ -1,0 +1,104 @@
+//! Strict location, shared by contacts and companies: a `cityCode`, or a
+//! `city` (with `state` as a hint) that the catalog resolves without ambiguity.
+//! The catalog decides; this file only maps its answer onto stored fields and
+//! the city error body.
+
+use crm_sdk::catalog::{self, CityInput, Resolution, UnresolvedStatus};
+use crm_sdk::http::Error;
+use serde_json::{Value, json};
+
+/// The location keys of a request body, as sent (`Some("")` is "sent empty").
+#[derive(Debug, Clone, Default)]
+pub struct LocationInput {
+    pub city: Option<String>,
+    pub city_code: Option<String>,
+    pub state: Option<String>,
+    pub country: Option<String>,
+}
+
+/// The stored location fields.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Location {
+    pub city: Option<String>,
+    pub city_code: Option<String>,
+    pub state: Option<String>,
+    pub state_code: Option<String>,
+    pub country: Option<String>,
+}
+
+fn non_empty(s: &Option<String>) -> Option<&str> {
+    s.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+/// What a body does to the stored location: `None` leaves it untouched.
+///
+/// `clear_on_empty_city`: an empty-string `city` clears city, code and state
+/// (`PUT`); otherwise an empty `city` counts as absent.
+pub fn resolve(input: &LocationInput, clear_on_empty_city: bool) -> Result<Option<Location>, Error> {
+    let country = non_empty(&input.country).map(str::to_string);
+    if clear_on_empty_city
+        && input.city.as_deref().is_some_and(|c| c.trim().is_empty())
+        && non_empty(&input.city_code).is_none()
+    {
+        return Ok(Some(Location { country, ..Location::default() }));
+    }
+    if non_empty(&input.city).is_none() && non_empty(&input.city_code).is_none() {
+        // Nothing to resolve; a lone `state` is only a hint.
+        return Ok(None);
+    }
+    let resolution = catalog::resolve(&CityInput {
+        city_code: non_empty(&input.city_code).map(str::to_string),
+        city: non_empty(&input.city).map(str::to_string),
+        state: non_empty(&input.state).map(str::to_string),
+        country: country.clone(),
+    });
+    match resolution {
+        Resolution::Resolved(m) => Ok(Some(Location {
+            city: Some(m.short_name),
+            city_code: Some(m.code),
+            state: Some(m.state_name),
+            state_code: Some(m.state_code),
+            country: country.or(Some("Colombia".into())),
+        })),
+        Resolution::Foreign(city) => Ok(Some(Location {
+            city,
+            city_code: None,
+            state: non_empty(&input.state).map(str::to_string),
+            state_code: None,
+            country,
+        })),
+        Resolution::Absent => Ok(None),
+        Resolution::Unresolved(u) => {
+            let (status, code, http, message) = match u.status {
+                UnresolvedStatus::InvalidCode => {
+                    ("invalid_code", "INVALID_CITY_CODE", 400, "cityCode is not a municipality code of the catalog")
+                }
+                UnresolvedStatus::Ambiguous => (
+                    "ambiguous",
+                    "CITY_UNRESOLVED",
+                    422,
+                    "The city matches several municipalities: resend with a cityCode from candidates",
+                ),
+                UnresolvedStatus::Fuzzy => (
+                    "fuzzy",
+                    "CITY_UNRESOLVED",
+                    422,
+                    "The city is not in the catalog as written: resend with a cityCode from candidates",
+                ),
+                UnresolvedStatus::None => ("none", "CITY_UNRESOLVED", 422, "The city is not in the catalog"),
+            };
+            let input_text =
+                if status == "invalid_code" { non_empty(&input.city_code) } else { non_empty(&input.city) };
+            let candidates: Vec<Value> = u
+                .candidates
+                .iter()
+                .map(|m| json!({ "code": m.code, "shortName": m.short_name, "stateName": m.state_name, "stateCode": m.state_code }))
+                .collect();
+            Err(Error::new(http, code, message)
+                .with("error", code)
+                .with("input", input_text.unwrap_or_default())
+                .with("status", status)
+                .with("candidates", candidates))
+        }
+    }
+}

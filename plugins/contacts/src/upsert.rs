@@ -1,0 +1,282 @@
+//! `POST /contacts` (and the `contacts.upsert` export): rules 1–10 of the spec.
+//!
+//! Order: body → identity present (rule 1) → plan limit before the lookup
+//! (rule 5) → lookup by email, then mobile (rule 2) → company, identity
+//! document, location, conversation checks (rules 6–10), all before any write →
+//! update (200, unflattened) or create (201, flattened).
+//!
+//! Unique keys (email, mobile) and the conversation link are claimed with
+//! compare-and-swap before the record is written; a create that loses a race
+//! gives its claims back and runs again as an update of the winner.
+
+use crm_sdk::http::{self, Error};
+use crm_sdk::{kv, runtime, tenant};
+use serde_json::{Value, json};
+
+use crate::companies::{self, Company};
+use crate::conversations;
+use crate::identity;
+use crate::input::{self, ContactInput};
+use crate::location::{self, Location};
+use crate::record::{self, Contact};
+use crate::unique::{self, email_key, mobile_key};
+
+/// What the checks produced, ready to apply.
+pub struct Checked {
+    location: Option<Location>,
+    id_type: Option<String>,
+    id_number: Option<String>,
+    company: Option<Company>,
+}
+
+/// Rules 6, 8, 9: everything that can refuse the body, without writing.
+pub fn check(input: &ContactInput, stored_id_type: Option<&str>, clear_on_empty_city: bool) -> Result<Checked, Error> {
+    let company = input.company_id.as_deref().map(companies::existing_for_contact).transpose()?;
+    let id_type = input.id_type.as_deref().map(identity::resolve_type).transpose()?.map(str::to_string);
+    let id_number = match (&input.id_number, id_type.as_deref().or(stored_id_type)) {
+        (Some(number), Some(kind)) => Some(identity::validate_number(kind, number)?),
+        (Some(number), None) => Some(number.clone()),
+        (None, _) => None,
+    };
+    let location = location::resolve(&input.location, clear_on_empty_city)?;
+    Ok(Checked { location, id_type, id_number, company })
+}
+
+/// Copies the body's fields onto a contact.
+pub fn apply(c: &mut Contact, input: &ContactInput, checked: Checked) {
+    let set = |field: &mut Option<String>, value: &Option<String>| {
+        if let Some(v) = value {
+            *field = Some(v.clone()).filter(|v| !v.is_empty());
+        }
+    };
+    set(&mut c.email, &input.email);
+    set(&mut c.mobile, &input.mobile);
+    set(&mut c.phone, &input.phone);
+    set(&mut c.first_name, &input.first_name);
+    set(&mut c.last_name, &input.last_name);
+    set(&mut c.company, &input.company);
+    if let Some(company) = checked.company {
+        c.company_id = Some(company.id);
+        if input.company.is_none() {
+            c.company = Some(company.name);
+        }
+    }
+    if let Some(l) = checked.location {
+        c.city = l.city;
+        c.city_code = l.city_code;
+        c.state = l.state;
+        c.state_code = l.state_code;
+        if l.country.is_some() {
+            c.country = l.country;
+        }
+    } else if let Some(country) = input.location.country.as_ref().filter(|s| !s.trim().is_empty()) {
+        c.country = Some(country.trim().to_string());
+    }
+    if checked.id_type.is_some() {
+        c.id_type = checked.id_type;
+    }
+    if checked.id_number.is_some() {
+        c.id_number = checked.id_number;
+    }
+    set(&mut c.linked_conversation_id, &input.linked_conversation_id);
+    if let Some(tags) = &input.tags {
+        c.tags = tags.clone();
+    }
+    for (k, v) in &input.custom {
+        if v.is_null() {
+            c.custom.remove(k);
+        } else {
+            c.custom.insert(k.clone(), v.clone());
+        }
+    }
+}
+
+/// The outcome of an upsert: status, the contact's id, and the JSON body.
+pub struct Outcome {
+    pub status: u16,
+    pub contact_id: Option<String>,
+    pub body: Value,
+}
+
+pub fn upsert(body: &[u8]) -> Outcome {
+    match run(body) {
+        Ok((contact, true)) => Outcome {
+            status: 201,
+            contact_id: Some(contact.id.clone()),
+            body: json!({ "success": true, "message": "Contact created", "data": contact.flattened() }),
+        },
+        Ok((contact, false)) => Outcome {
+            status: 200,
+            contact_id: Some(contact.id.clone()),
+            body: json!({
+                "success": true,
+                "message": "Contact updated",
+                "contact": contact.unflattened(&tenant::organization_id()),
+            }),
+        },
+        Err(e) => Outcome { status: e.status, contact_id: None, body: Value::Object(e.body) },
+    }
+}
+
+/// Returns the contact and whether it was created.
+fn run(body: &[u8]) -> Result<(Contact, bool), Error> {
+    let body = match http::parse_json::<Value>(body)? {
+        Value::Object(map) => map,
+        _ => return Err(Error::validation("The request body must be a JSON object", json!({}))),
+    };
+    let input = input::parse(&body)?;
+    if input.email.is_none() && input.mobile.is_none() && input.linked_conversation_id.is_none() {
+        return Err(Error::text(
+            400,
+            "At least one of email, mobile (or whatsapp_phone) or linkedConversationId is required",
+        ));
+    }
+    let limit = tenant::contact_limit();
+    if let Some(limit) = limit
+        && unique::count()? >= limit
+    {
+        return Err(unique::limit_reached(limit));
+    }
+    for _ in 0..8 {
+        let found = lookup(&input)?;
+        let checked = check(&input, found.as_ref().and_then(|c| c.id_type.as_deref()), false)?;
+        if let Some(conv) = &input.linked_conversation_id {
+            let conversation = conversations::get(conv)?.ok_or_else(conversations::not_found)?;
+            if let Some(holder) = conversation.contact_id
+                && found.as_ref().is_none_or(|c| c.id != holder)
+            {
+                return Err(conversations::already_linked(&holder));
+            }
+        }
+        match found {
+            Some(contact) => return update(contact, &input, checked).map(|c| (c, false)),
+            None => {
+                if let Some(created) = create(&input, checked, limit)? {
+                    return Ok((created, true));
+                }
+                // Lost a race for the email or mobile: the winner exists now.
+            }
+        }
+    }
+    Err(Error::internal("an upsert kept losing races"))
+}
+
+/// Rule 2: exact email (trimmed, case-sensitive), then the mobile's digits.
+fn lookup(input: &ContactInput) -> Result<Option<Contact>, Error> {
+    if let Some(email) = &input.email
+        && let Some(id) = unique::owner(&email_key(email))?
+        && let Some(c) = load_claimed(&id)?
+    {
+        return Ok(Some(c));
+    }
+    if let Some(mobile) = &input.mobile
+        && let Some(id) = unique::owner(&mobile_key(mobile))?
+        && let Some(c) = load_claimed(&id)?
+    {
+        return Ok(Some(c));
+    }
+    Ok(None)
+}
+
+/// A claim is made just before its record is written: wait a moment for it.
+/// `None` when the record never appears (a claim left by a crash).
+fn load_claimed(id: &str) -> Result<Option<Contact>, Error> {
+    for _ in 0..50 {
+        if let Some(c) = kv::get::<Contact>(&record::key(id))? {
+            return Ok(Some(c));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    Ok(None)
+}
+
+/// Claims `key` for `id`, taking it over from a contact that does not exist.
+/// `false` when a live contact holds it.
+fn claim_live(key: &str, id: &str) -> Result<bool, Error> {
+    match unique::claim(key, id)? {
+        None => Ok(true),
+        Some(other) if load_claimed(&other)?.is_some() => Ok(false),
+        Some(other) => {
+            Ok(crm_sdk::store::compare_and_swap(key.as_bytes(), Some(other.as_bytes()), Some(id.as_bytes()))?)
+        }
+    }
+}
+
+/// Creates a contact; `None` when a concurrent request won its email or mobile.
+fn create(input: &ContactInput, checked: Checked, limit: Option<u64>) -> Result<Option<Contact>, Error> {
+    let id = runtime::new_id();
+    unique::reserve_slot(limit)?;
+    let keys: Vec<String> =
+        input.email.iter().map(|e| email_key(e)).chain(input.mobile.iter().map(|m| mobile_key(m))).collect();
+    let mut claimed: Vec<&String> = Vec::new();
+    let undo = |claimed: &[&String]| -> Result<(), Error> {
+        for key in claimed {
+            unique::release(key, &id)?;
+        }
+        unique::release_slot()
+    };
+    for key in &keys {
+        if !claim_live(key, &id)? {
+            undo(&claimed)?;
+            return Ok(None);
+        }
+        claimed.push(key);
+    }
+    if let Some(conv) = &input.linked_conversation_id
+        && let Err(e) = conversations::link(conv, &id)
+    {
+        undo(&claimed)?;
+        return Err(e);
+    }
+    let now = runtime::now();
+    let mut contact = Contact { id: id.clone(), created_at: now.clone(), updated_at: now, ..Contact::default() };
+    apply(&mut contact, input, checked);
+    if let Err(e) = kv::put(&record::key(&contact.id), &contact) {
+        if let Some(conv) = &input.linked_conversation_id {
+            conversations::unlink(conv, &contact.id)?;
+        }
+        undo(&claimed)?;
+        return Err(e);
+    }
+    Ok(Some(contact))
+}
+
+/// Updates a found contact; a new email or mobile must not belong to another one.
+pub fn update(mut contact: Contact, input: &ContactInput, checked: Checked) -> Result<Contact, Error> {
+    let changes = [
+        (input.email.as_deref().map(email_key), contact.email.as_deref().map(email_key), "email"),
+        (input.mobile.as_deref().map(mobile_key), contact.mobile.as_deref().map(mobile_key), "mobile"),
+    ];
+    let mut moved: Vec<(String, Option<String>)> = Vec::new();
+    for (new, old, field) in changes {
+        let Some(new) = new.filter(|n| Some(n) != old.as_ref()) else { continue };
+        if !claim_live(&new, &contact.id)? {
+            for (key, _) in &moved {
+                unique::release(key, &contact.id)?;
+            }
+            let holder = unique::owner(&new)?.unwrap_or_default();
+            return Err(Error::new(409, "CONTACT_CONFLICT", format!("Another contact already has this {field}"))
+                .with("field", field)
+                .with("contactId", holder));
+        }
+        moved.push((new, old));
+    }
+    if let Some(conv) = &input.linked_conversation_id
+        && contact.linked_conversation_id.as_deref() != Some(conv)
+        && let Err(e) = conversations::link(conv, &contact.id)
+    {
+        for (key, _) in &moved {
+            unique::release(key, &contact.id)?;
+        }
+        return Err(e);
+    }
+    apply(&mut contact, input, checked);
+    contact.updated_at = runtime::now();
+    kv::put(&record::key(&contact.id), &contact)?;
+    for (_, old) in moved {
+        if let Some(old) = old {
+            unique::release(&old, &contact.id)?;
+        }
+    }
+    Ok(contact)
+}
