@@ -1,0 +1,125 @@
+//! `GET /api/contacts`: pagination, search, filters one by one and combined, sorting.
+
+use crm_tests::*;
+
+async fn seeded() -> (Host, String) {
+    let host = Host::start().await;
+    let token = host.demo_token.clone().unwrap();
+    for body in [
+        json!({ "email": "ana@acme.co", "firstName": "Ana", "lastName": "Gómez", "cityCode": "05001", "company": "Acme", "plan": "gold", "tier": "A" }),
+        json!({ "email": "bruno@beta.co", "firstName": "Bruno", "cityCode": "05088", "plan": "silver" }),
+        json!({ "mobile": "3001112233", "firstName": "Carla", "cityCode": "76001", "plan": "Gold" }),
+        json!({ "email": "dario@acme.co", "firstName": "Darío", "cityCode": "11001", "company": "Acme (Bogotá)" }),
+        json!({ "email": "eva@x.co", "firstName": "Eva", "phone": "6015550000", "plan": "gold.*" }),
+    ] {
+        let r = host.post("/api/contacts", &token, &body).await;
+        assert_eq!(r.status, 201, "{}", r.text);
+    }
+    (host, token)
+}
+
+fn names(r: &Reply) -> Vec<String> {
+    r.json()["data"].as_array().unwrap().iter().map(|c| c["firstName"].as_str().unwrap().to_string()).collect()
+}
+
+#[tokio::test]
+async fn pagination_defaults_clamps_and_counts() {
+    let (host, token) = seeded().await;
+    let r = host.get("/api/contacts", &token).await;
+    assert_eq!(r.json()["pagination"], json!({ "total": 5, "page": 1, "limit": 100, "pages": 1 }));
+    assert_eq!(names(&r), ["Eva", "Darío", "Carla", "Bruno", "Ana"], "newest first by default");
+    let r = host.get("/api/contacts?limit=2&page=2", &token).await;
+    assert_eq!(r.json()["pagination"], json!({ "total": 5, "page": 2, "limit": 2, "pages": 3 }));
+    assert_eq!(names(&r), ["Carla", "Bruno"]);
+    assert_eq!(host.get("/api/contacts?limit=5000", &token).await.json()["pagination"]["limit"], 1000);
+    assert_eq!(host.get("/api/contacts?limit=0", &token).await.json()["pagination"]["limit"], 1);
+    assert_eq!(host.get("/api/contacts?limit=-7", &token).await.json()["pagination"]["limit"], 1);
+    assert_eq!(host.get("/api/contacts?page=0", &token).await.json()["pagination"]["page"], 1);
+    let r = host.get("/api/contacts?page=9", &token).await;
+    assert_eq!((r.json()["data"].clone(), r.json()["pagination"]["total"].clone()), (json!([]), json!(5)));
+}
+
+#[tokio::test]
+async fn search_is_case_insensitive_literal_and_covers_the_named_fields() {
+    let (host, token) = seeded().await;
+    assert_eq!(names(&host.get("/api/contacts?search=ACME", &token).await), ["Darío", "Ana"], "company and email");
+    assert_eq!(names(&host.get("/api/contacts?search=g%C3%B3mez", &token).await), ["Ana"], "last name");
+    assert_eq!(names(&host.get("/api/contacts?search=1112", &token).await), ["Carla"], "mobile");
+    assert_eq!(names(&host.get("/api/contacts?search=555", &token).await), ["Eva"], "phone");
+    assert_eq!(names(&host.get("/api/contacts?search=(bogot", &token).await), ["Darío"], "literal: ( is not a pattern");
+    assert!(names(&host.get("/api/contacts?search=.*", &token).await).is_empty());
+}
+
+#[tokio::test]
+async fn property_filters_or_within_a_key_and_across_keys() {
+    let (host, token) = seeded().await;
+    assert_eq!(
+        names(&host.get("/api/contacts?plan=gold", &token).await),
+        ["Eva", "Carla", "Ana"],
+        "contains, case-insensitive"
+    );
+    assert_eq!(
+        names(&host.get("/api/contacts?plan=gold&matchMode=exact", &token).await),
+        ["Ana"],
+        "exact is case-sensitive"
+    );
+    assert_eq!(names(&host.get("/api/contacts?plan=gold.*&matchMode=exact", &token).await), ["Eva"], "literal");
+    assert_eq!(
+        names(&host.get("/api/contacts?plan=gold&plan=silver&matchMode=exact", &token).await),
+        ["Bruno", "Ana"],
+        "repeat = OR"
+    );
+    assert_eq!(names(&host.get("/api/contacts?plan=gold&tier=A", &token).await), ["Ana"], "keys = AND");
+}
+
+#[tokio::test]
+async fn city_and_state_codes_are_repeatable() {
+    let (host, token) = seeded().await;
+    assert_eq!(names(&host.get("/api/contacts?cityCode=05001&matchMode=exact", &token).await), ["Ana"]);
+    assert_eq!(names(&host.get("/api/contacts?cityCode=05001&cityCode=76001", &token).await), ["Carla", "Ana"]);
+    assert_eq!(
+        names(&host.get("/api/contacts?stateCode=05&matchMode=exact", &token).await),
+        ["Bruno", "Ana"],
+        "the whole state"
+    );
+    assert_eq!(names(&host.get("/api/contacts?stateCode=05&search=bruno", &token).await), ["Bruno"], "combined");
+    assert_eq!(host.get("/api/contacts?cityCode=5001", &token).await.status, 400);
+}
+
+#[tokio::test]
+async fn missing_and_exists() {
+    let (host, token) = seeded().await;
+    assert_eq!(names(&host.get("/api/contacts?missing=email", &token).await), ["Carla"]);
+    assert_eq!(names(&host.get("/api/contacts?exists=company", &token).await), ["Darío", "Ana"]);
+    let comma = names(&host.get("/api/contacts?missing=plan,company", &token).await);
+    assert_eq!(comma, names(&host.get("/api/contacts?missing=plan&missing=company", &token).await));
+    assert!(comma.is_empty(), "everyone has a plan or a company: {comma:?}");
+    assert_eq!(names(&host.get("/api/contacts?missing=company", &token).await), ["Eva", "Carla", "Bruno"]);
+    assert_eq!(names(&host.get("/api/contacts?exists=plan&missing=cityCode", &token).await), ["Eva"]);
+}
+
+#[tokio::test]
+async fn sorting_and_creation_dates() {
+    let (host, token) = seeded().await;
+    assert_eq!(
+        names(&host.get("/api/contacts?sortOrder=asc", &token).await),
+        ["Ana", "Bruno", "Carla", "Darío", "Eva"]
+    );
+    // Updating Ana moves her to the front by updatedAt.
+    host.post("/api/contacts", &token, &json!({ "email": "ana@acme.co", "tier": "B" })).await;
+    assert_eq!(names(&host.get("/api/contacts?sortBy=updatedAt", &token).await)[0], "Ana");
+    let all = host.get("/api/contacts?sortOrder=asc", &token).await.json();
+    let created: Vec<String> =
+        all["data"].as_array().unwrap().iter().map(|c| c["createdAt"].as_str().unwrap().to_string()).collect();
+    let from = &created[1];
+    let r = host.get(&format!("/api/contacts?createdFrom={from}&createdTo={}&sortOrder=asc", created[3]), &token).await;
+    assert_eq!(names(&r), ["Bruno", "Carla", "Darío"], "both bounds inclusive");
+    let today = &created[0][..10];
+    let r = host.get(&format!("/api/contacts?createdTo={today}"), &token).await;
+    assert_eq!(r.json()["pagination"]["total"], 0, "a date-only createdTo is midnight UTC, not the end of the day");
+    let r = host.get(&format!("/api/contacts?createdFrom={today}"), &token).await;
+    assert_eq!(r.json()["pagination"]["total"], 5);
+    for bad in ["sortBy=name", "sortOrder=up", "matchMode=regex", "createdFrom=yesterday"] {
+        assert_eq!(host.get(&format!("/api/contacts?{bad}"), &token).await.status, 400, "{bad}");
+    }
+}

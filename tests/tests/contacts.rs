@@ -1,0 +1,345 @@
+//! The contacts module through the real host: upsert rules 1–10, get, put.
+
+use crm_tests::*;
+
+async fn setup() -> (Host, String) {
+    let host = Host::start().await;
+    let token = host.demo_token.clone().unwrap();
+    (host, token)
+}
+
+async fn upsert(host: &Host, token: &str, body: Value) -> Reply {
+    host.post("/api/contacts", token, &body).await
+}
+
+#[tokio::test]
+async fn create_answers_201_flattened_then_the_same_email_updates_with_200_unflattened() {
+    let (host, token) = setup().await;
+    let r = upsert(&host, &token, json!({ "email": "  ana@acme.co ", "first_name": "Ana", "cityCode": "05001" })).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let body = r.json();
+    assert_eq!(body["success"], true);
+    assert!(body["message"].is_string());
+    let data = &body["data"];
+    let id = data["id"].as_str().unwrap().to_string();
+    assert_eq!(data["email"], "ana@acme.co", "trimmed");
+    assert_eq!(data["firstName"], "Ana");
+    assert_eq!(data["fullName"], "Ana");
+    assert_eq!(
+        (&data["city"], &data["cityCode"], &data["state"], &data["stateCode"]),
+        (&json!("Medellín"), &json!("05001"), &json!("Antioquia"), &json!("05"))
+    );
+    assert_eq!(data["leadScore"], 0);
+    assert_eq!(data["tags"], json!([]));
+    assert_eq!(data["attribution"], Value::Null);
+    assert!(data["createdAt"].as_str().unwrap().ends_with('Z'));
+    assert!(body.get("duplicate").is_none() && data.get("duplicate").is_none());
+
+    let r = upsert(&host, &token, json!({ "email": "ana@acme.co", "lastName": "Gómez" })).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let body = r.json();
+    assert!(body.get("duplicate").is_none());
+    assert!(body["message"].is_string());
+    let contact = &body["contact"];
+    assert_eq!(contact["_id"], id);
+    assert_eq!(contact["organizationId"], host.demo_org.clone().unwrap());
+    let props = contact["properties"].as_array().unwrap();
+    let prop = |k: &str| props.iter().find(|p| p["key"] == k).map(|p| p["value"].clone());
+    assert_eq!(prop("lastName"), Some(json!("Gómez")));
+    assert_eq!(prop("firstName"), Some(json!("Ana")), "other fields are kept");
+    assert_eq!(prop("cityCode"), Some(json!("05001")), "no location sent: location untouched");
+    assert!(props.iter().all(|p| p["isVisible"] == true));
+    assert!(contact["leadScore"].is_number() && contact["createdAt"].is_string() && contact["updatedAt"].is_string());
+}
+
+#[tokio::test]
+async fn lookup_is_case_sensitive_email_then_mobile_digits() {
+    let (host, token) = setup().await;
+    let first = upsert(&host, &token, json!({ "email": "Ana@acme.co", "whatsapp_phone": "+57 300-123-4567" })).await;
+    assert_eq!(first.status, 201);
+    assert_eq!(first.json()["data"]["mobile"], "573001234567", "digits only");
+    // Another case of the email is another contact.
+    let other = upsert(&host, &token, json!({ "email": "ana@acme.co" })).await;
+    assert_eq!(other.status, 201);
+    // The mobile, written differently, finds the first one.
+    let by_mobile = upsert(&host, &token, json!({ "mobile": "57 (300) 123 4567", "firstName": "Ana" })).await;
+    assert_eq!(by_mobile.status, 200, "{}", by_mobile.text);
+    assert_eq!(by_mobile.json()["contact"]["_id"], first.json()["data"]["id"]);
+}
+
+#[tokio::test]
+async fn an_email_mobile_or_conversation_is_required() {
+    let (host, token) = setup().await;
+    let r = upsert(&host, &token, json!({ "firstName": "Nobody" })).await;
+    assert_eq!(r.status, 400);
+    let body = r.json();
+    assert_eq!(body["success"], false);
+    assert!(body["error"].as_str().unwrap().contains("email"));
+    let list = host.get("/api/contacts", &token).await.json();
+    assert_eq!(list["pagination"]["total"], 0, "nothing written");
+}
+
+#[tokio::test]
+async fn the_plan_limit_is_checked_before_the_lookup() {
+    let host = Host::start().await;
+    let (_, token) = host.org_with_token(json!({ "name": "Tiny", "limits": { "contacts": 2 } })).await;
+    assert_eq!(upsert(&host, &token, json!({ "email": "a@x.co" })).await.status, 201);
+    assert_eq!(upsert(&host, &token, json!({ "email": "b@x.co" })).await.status, 201);
+    let r = upsert(&host, &token, json!({ "email": "c@x.co" })).await;
+    assert_eq!(r.status, 403);
+    assert_eq!(r.json()["code"], "PLAN_LIMIT_REACHED");
+    let r = upsert(&host, &token, json!({ "email": "a@x.co", "firstName": "A" })).await;
+    assert_eq!(r.status, 403, "even an update of an existing contact is blocked at the limit");
+}
+
+#[tokio::test]
+async fn cities_resolve_strictly_and_nothing_is_written_on_failure() {
+    let (host, token) = setup().await;
+    let r = upsert(&host, &token, json!({ "email": "a@x.co", "city": "Villanueva" })).await;
+    assert_eq!(r.status, 422);
+    let body = r.json();
+    assert_eq!((body["error"].clone(), body["code"].clone()), (json!("CITY_UNRESOLVED"), json!("CITY_UNRESOLVED")));
+    assert_eq!(body["status"], "ambiguous");
+    assert_eq!(body["input"], "Villanueva");
+    assert_eq!(body["candidates"].as_array().unwrap().len(), 4);
+    assert_eq!(
+        body["candidates"][0].as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["code", "shortName", "stateName", "stateCode"]
+    );
+    let r = upsert(&host, &token, json!({ "email": "a@x.co", "city": "Medelin" })).await;
+    assert_eq!((r.status.as_u16(), r.json()["status"].clone()), (422, json!("fuzzy")));
+    assert_eq!(r.json()["candidates"][0]["code"], "05001");
+    let r = upsert(&host, &token, json!({ "email": "a@x.co", "city": "Springfield" })).await;
+    assert_eq!((r.status.as_u16(), r.json()["status"].clone()), (422, json!("none")));
+    let r = upsert(&host, &token, json!({ "email": "a@x.co", "cityCode": "99999" })).await;
+    assert_eq!(r.status, 400);
+    let body = r.json();
+    assert_eq!(
+        (body["code"].clone(), body["status"].clone(), body["candidates"].clone()),
+        (json!("INVALID_CITY_CODE"), json!("invalid_code"), json!([]))
+    );
+    assert_eq!(host.get("/api/contacts", &token).await.json()["pagination"]["total"], 0, "nothing written");
+
+    // The state hint disambiguates; a sent stateCode is ignored (always computed).
+    let r = upsert(
+        &host,
+        &token,
+        json!({ "email": "a@x.co", "city": "villanueva", "state": "Casanare", "stateCode": "99" }),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let data = r.json()["data"].clone();
+    assert_eq!(
+        (data["cityCode"].clone(), data["stateCode"].clone(), data["city"].clone()),
+        (json!("85440"), json!("85"), json!("Villanueva"))
+    );
+}
+
+#[tokio::test]
+async fn a_foreign_country_keeps_the_city_as_text() {
+    let (host, token) = setup().await;
+    let r = upsert(&host, &token, json!({ "email": "q@x.ec", "city": "Quito", "country": "Ecuador" })).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let data = r.json()["data"].clone();
+    assert_eq!(
+        (data["city"].clone(), data["cityCode"].clone(), data["stateCode"].clone()),
+        (json!("Quito"), json!(""), json!(""))
+    );
+}
+
+#[tokio::test]
+async fn company_ids_must_be_valid_and_of_this_organization() {
+    let (host, token) = setup().await;
+    let r = upsert(&host, &token, json!({ "email": "a@x.co", "companyId": "nope" })).await;
+    assert_eq!(r.status, 400);
+    assert_eq!(r.json()["error"], "Invalid companyId");
+    let r = upsert(&host, &token, json!({ "email": "a@x.co", "companyId": "aaaaaaaaaaaaaaaaaaaaaaaa" })).await;
+    assert_eq!(r.status, 400);
+    assert_eq!(r.json()["error"], "Company not found or does not belong to this organization");
+    // Another organization's company is not found either.
+    let (_, other) = host.org_with_token(json!({ "name": "Other" })).await;
+    let theirs = host.post("/api/companies", &other, &json!({ "name": "Theirs" })).await.json()["data"]["id"].clone();
+    let r = upsert(&host, &token, json!({ "email": "a@x.co", "companyId": theirs })).await;
+    assert_eq!(r.json()["error"], "Company not found or does not belong to this organization");
+    let ours = host.post("/api/companies", &token, &json!({ "name": "Acme SAS" })).await.json()["data"]["id"].clone();
+    let r = upsert(&host, &token, json!({ "email": "a@x.co", "companyId": ours })).await;
+    assert_eq!(r.status, 201);
+    assert_eq!((r.json()["data"]["companyId"].clone(), r.json()["data"]["company"].clone()), (ours, json!("Acme SAS")));
+}
+
+#[tokio::test]
+async fn identity_documents_map_and_validate() {
+    let (host, token) = setup().await;
+    for (n, (id_type, number, code, stored)) in [
+        ("CC", "1020304050", "13", "1020304050"),
+        ("C.C.", "52.123.456", "13", "52123456"),
+        ("cédula de extranjería", "123456", "22", "123456"),
+        ("NIT", "900123456-8", "31", "900123456-8"),
+        ("31", "9001234568", "31", "900123456-8"),
+        ("nit", "900.123.456-8", "31", "900123456-8"),
+        ("pasaporte", "ab123456", "41", "AB123456"),
+        ("PPT", "1234567", "48", "1234567"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let r = upsert(&host, &token, json!({ "email": format!("d{n}@x.co"), "idType": id_type, "idNumber": number }))
+            .await;
+        assert_eq!(r.status, 201, "{id_type} {number}: {}", r.text);
+        assert_eq!(
+            (r.json()["data"]["idType"].clone(), r.json()["data"]["idNumber"].clone()),
+            (json!(code), json!(stored)),
+            "{id_type}"
+        );
+    }
+    for (id_type, number) in [("NIT", "900123456-7"), ("CC", "12ab"), ("CC", "123"), ("TI", "12345")] {
+        let r = upsert(&host, &token, json!({ "email": "bad@x.co", "idType": id_type, "idNumber": number })).await;
+        assert_eq!(r.status, 400, "{id_type} {number}");
+        let body = r.json();
+        assert_eq!((body["code"].clone(), body["field"].clone()), (json!("INVALID_ID_NUMBER"), json!("idNumber")));
+    }
+    let r = upsert(&host, &token, json!({ "email": "bad@x.co", "idType": "cedula rara", "idNumber": "1" })).await;
+    assert_eq!(r.status, 422);
+    let body = r.json();
+    assert_eq!(
+        (body["code"].clone(), body["error"].clone()),
+        (json!("ID_TYPE_UNRESOLVED"), json!("ID_TYPE_UNRESOLVED"))
+    );
+    assert!(body["candidates"].as_array().is_some_and(|c| !c.is_empty()), "a hint gives candidates");
+    let r = upsert(&host, &token, json!({ "email": "bad@x.co", "idType": "zzz" })).await;
+    assert_eq!(r.status, 422);
+    assert!(r.json().get("candidates").is_none(), "no hint, no candidates");
+}
+
+#[tokio::test]
+async fn conversations_link_once() {
+    let (host, token) = setup().await;
+    let org = host.demo_org.clone().unwrap();
+    let conv = host
+        .admin(
+            Method::POST,
+            &format!("/admin/orgs/{org}/conversations"),
+            Some(&json!({ "channel": "whatsapp", "name": "Lead" })),
+        )
+        .await;
+    assert_eq!(conv.status, 201, "{}", conv.text);
+    let conv = conv.json()["id"].as_str().unwrap().to_string();
+    // A conversation alone is enough to create a lead.
+    let a = upsert(&host, &token, json!({ "linkedConversationId": conv, "firstName": "Lead" })).await;
+    assert_eq!(a.status, 201, "{}", a.text);
+    let a_id = a.json()["data"]["id"].clone();
+    let r = upsert(&host, &token, json!({ "email": "b@x.co", "linkedConversationId": conv })).await;
+    assert_eq!(r.status, 409);
+    assert_eq!(
+        (r.json()["code"].clone(), r.json()["contactId"].clone()),
+        (json!("CONVERSATION_ALREADY_LINKED"), a_id.clone())
+    );
+    let r =
+        upsert(&host, &token, json!({ "email": "c@x.co", "linkedConversationId": "aaaaaaaaaaaaaaaaaaaaaaaa" })).await;
+    assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (404, json!("CONVERSATION_NOT_FOUND")));
+    let total = host.get("/api/contacts", &token).await.json()["pagination"]["total"].clone();
+    assert_eq!(total, 1, "nothing written by the refused calls");
+    let list = host.get("/api/conversations", &token).await.json();
+    assert_eq!(list["data"][0]["contactId"], a_id);
+    assert_eq!(list["data"][0]["contact"]["fullName"], "Lead");
+}
+
+#[tokio::test]
+async fn clients_cannot_write_server_owned_fields() {
+    let (host, token) = setup().await;
+    let r = upsert(
+        &host,
+        &token,
+        json!({ "email": "a@x.co", "_id": "evil", "id": "evil", "organizationId": "evil", "leadScore": 99,
+                "createdAt": "2000-01-01T00:00:00.000Z", "stateCode": "99", "favoriteColor": "blue" }),
+    )
+    .await;
+    assert_eq!(r.status, 201);
+    let data = r.json()["data"].clone();
+    assert_ne!(data["id"], "evil");
+    assert_eq!(data["leadScore"], 0);
+    assert_ne!(data["createdAt"], "2000-01-01T00:00:00.000Z");
+    assert_eq!(data["stateCode"], "");
+    assert_eq!(data["favoriteColor"], "blue", "other string keys are custom properties");
+}
+
+#[tokio::test]
+async fn get_and_put_by_id() {
+    let (host, token) = setup().await;
+    let id =
+        upsert(&host, &token, json!({ "email": "a@x.co", "city": "Cali", "idType": "CC", "idNumber": "12345678" }))
+            .await
+            .json()["data"]["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+    let r = host.get(&format!("/api/contacts/{id}"), &token).await;
+    assert_eq!((r.status.as_u16(), r.json()["data"]["cityCode"].clone()), (200, json!("76001")));
+    assert_eq!(host.get("/api/contacts/aaaaaaaaaaaaaaaaaaaaaaaa", &token).await.status, 404);
+    assert_eq!(host.get("/api/contacts/not-an-id", &token).await.status, 404);
+
+    let put = |body: Value| {
+        let (host, token, id) = (&host, &token, &id);
+        async move { host.call(Method::PUT, &format!("/api/contacts/{id}"), Some(token), Some(&body)).await }
+    };
+    let r = put(json!({ "firstName": "Ana", "city": "Barranquilla" })).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(
+        (r.json()["data"]["cityCode"].clone(), r.json()["data"]["firstName"].clone()),
+        (json!("08001"), json!("Ana"))
+    );
+    let r = put(json!({ "city": "Villanueva" })).await;
+    assert_eq!(r.status, 422, "the same city rules");
+    let r = put(json!({ "city": "" })).await;
+    assert_eq!(r.status, 200);
+    let data = r.json()["data"].clone();
+    assert_eq!(
+        (data["city"].clone(), data["cityCode"].clone(), data["state"].clone(), data["stateCode"].clone()),
+        (json!(""), json!(""), json!(""), json!(""))
+    );
+    // Only an idType present in the request is evaluated; the stored one stays.
+    let r = put(json!({ "firstName": "Ana María" })).await;
+    assert_eq!(r.status, 200);
+    let r = put(json!({ "idType": "zzz" })).await;
+    assert_eq!(r.status, 422);
+    let r = put(json!({ "idNumber": "12ab" })).await;
+    assert_eq!(
+        (r.status.as_u16(), r.json()["code"].clone()),
+        (400, json!("INVALID_ID_NUMBER")),
+        "validated against the stored type"
+    );
+}
+
+#[tokio::test]
+async fn contact_routes_need_their_permissions() {
+    let host = Host::start().await;
+    let org = host.create_org(json!({ "name": "Acme" })).await;
+    let reader = host.create_token(&org, &["contacts:read"]).await;
+    let r = upsert(&host, &reader, json!({ "email": "a@x.co" })).await;
+    assert_eq!(r.status, 403);
+    assert_eq!(r.json()["requiredPermission"], "contacts:write");
+    assert_eq!(host.get("/api/contacts", &reader).await.status, 200);
+    let writer = host.create_token(&org, &["contacts:*"]).await;
+    assert_eq!(upsert(&host, &writer, json!({ "email": "a@x.co" })).await.status, 201);
+    let r = host.get("/api/companies", &writer).await;
+    assert_eq!((r.status.as_u16(), r.json()["requiredPermission"].clone()), (403, json!("companies:read")));
+}
+
+#[tokio::test]
+async fn malformed_bodies_are_400() {
+    let (host, token) = setup().await;
+    let r = host
+        .request(Method::POST, "/api/contacts")
+        .bearer_auth(&token)
+        .header("content-type", "application/json")
+        .body("{oops")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 400);
+    assert_eq!(r.json::<Value>().await.unwrap()["code"], "INVALID_JSON");
+    let r = upsert(&host, &token, json!({ "email": 42 })).await;
+    assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (400, json!("VALIDATION_ERROR")));
+    let r = upsert(&host, &token, json!({ "email": "a@x.co", "nested": { "a": 1 } })).await;
+    assert_eq!(r.status, 400);
+}
