@@ -84,6 +84,14 @@ async fn city_and_state_codes_are_repeatable() {
     );
     assert_eq!(names(&host.get("/api/contacts?stateCode=05&search=bruno", &token).await), ["Bruno"], "combined");
     assert_eq!(host.get("/api/contacts?cityCode=5001", &token).await.status, 400);
+
+    // Moving a contact moves it between city and state lists.
+    let r = host.post("/api/contacts", &token, &json!({ "mobile": "3001112233", "cityCode": "08001" })).await;
+    assert_eq!(r.status, 200);
+    assert!(names(&host.get("/api/contacts?cityCode=76001", &token).await).is_empty());
+    assert_eq!(names(&host.get("/api/contacts?cityCode=08001", &token).await), ["Carla"]);
+    assert_eq!(names(&host.get("/api/contacts?stateCode=08", &token).await), ["Carla"]);
+    assert!(names(&host.get("/api/contacts?stateCode=76", &token).await).is_empty());
 }
 
 #[tokio::test]
@@ -107,7 +115,8 @@ async fn sorting_and_creation_dates() {
     );
     // Updating Ana moves her to the front by updatedAt.
     host.post("/api/contacts", &token, &json!({ "email": "ana@acme.co", "tier": "B" })).await;
-    assert_eq!(names(&host.get("/api/contacts?sortBy=updatedAt", &token).await)[0], "Ana");
+    let by_update = names(&host.get("/api/contacts?sortBy=updatedAt", &token).await);
+    assert_eq!(by_update, ["Ana", "Eva", "Darío", "Carla", "Bruno"], "each contact once, the updated one first");
     let all = host.get("/api/contacts?sortOrder=asc", &token).await.json();
     let created: Vec<String> =
         all["data"].as_array().unwrap().iter().map(|c| c["createdAt"].as_str().unwrap().to_string()).collect();

@@ -143,6 +143,22 @@ impl store::Host for HostState {
         Ok(pairs.into_iter().map(|(k, v)| (self.unscoped(k), v)).collect())
     }
 
+    async fn scan_reverse(
+        &mut self,
+        prefix: Vec<u8>,
+        before: Option<Vec<u8>>,
+        limit: u32,
+    ) -> Result<Vec<(Vec<u8>, Vec<u8>)>, String> {
+        let ns = self.namespace()?;
+        let prefix = self.scoped(&prefix)?;
+        let before = before.map(|b| self.scoped(&b)).transpose()?;
+        let pairs = self
+            .store
+            .scan_reverse(&ns, &prefix, before.as_deref(), limit.min(MAX_SCAN) as usize)
+            .map_err(store_err)?;
+        Ok(pairs.into_iter().map(|(k, v)| (self.unscoped(k), v)).collect())
+    }
+
     async fn batch(&mut self, ops: Vec<store::Op>) -> Result<(), String> {
         let ns = self.namespace()?;
         let ops = ops

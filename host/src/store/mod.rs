@@ -85,6 +85,16 @@ pub trait Store: Send + Sync + 'static {
     /// `start` (inclusive) when given.
     fn scan(&self, ns: &Namespace, prefix: &[u8], start: Option<&[u8]>, limit: usize) -> StoreResult<Vec<KeyValue>>;
 
+    /// Up to `limit` pairs whose key starts with `prefix`, in descending key
+    /// order, below `before` (exclusive) when given.
+    fn scan_reverse(
+        &self,
+        ns: &Namespace,
+        prefix: &[u8],
+        before: Option<&[u8]>,
+        limit: usize,
+    ) -> StoreResult<Vec<KeyValue>>;
+
     /// Applies every op or none.
     fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()>;
 

@@ -79,6 +79,26 @@ impl Store for SledStore {
             .collect()
     }
 
+    fn scan_reverse(
+        &self,
+        ns: &Namespace,
+        prefix: &[u8],
+        before: Option<&[u8]>,
+        limit: usize,
+    ) -> StoreResult<Vec<KeyValue>> {
+        let tree = self.tree(ns)?;
+        let iter = match before {
+            Some(b) if b <= prefix => return Ok(Vec::new()),
+            Some(b) => tree.range(prefix.to_vec()..b.to_vec()),
+            None => tree.scan_prefix(prefix),
+        };
+        iter.rev()
+            .take_while(|item| item.as_ref().map_or(true, |(k, _)| k.starts_with(prefix)))
+            .take(limit)
+            .map(|item| item.map(|(k, v)| (k.to_vec(), v.to_vec())).map_err(err))
+            .collect()
+    }
+
     fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()> {
         let mut batch = sled::Batch::default();
         for op in ops {
@@ -139,6 +159,9 @@ mod tests {
         let keys = |v: Vec<KeyValue>| v.into_iter().map(|(k, _)| String::from_utf8(k).unwrap()).collect::<Vec<_>>();
         assert_eq!(keys(s.scan(&ns, b"a/", None, 10).unwrap()), ["a/1", "a/2", "a/3"]);
         assert_eq!(keys(s.scan(&ns, b"a/", Some(b"a/2"), 1).unwrap()), ["a/2"]);
+        assert_eq!(keys(s.scan_reverse(&ns, b"a/", None, 2).unwrap()), ["a/3", "a/2"]);
+        assert_eq!(keys(s.scan_reverse(&ns, b"a/", Some(b"a/3"), 10).unwrap()), ["a/2", "a/1"]);
+        assert!(s.scan_reverse(&ns, b"a/", Some(b"a/"), 10).unwrap().is_empty());
     }
 
     #[test]

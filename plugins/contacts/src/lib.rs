@@ -9,12 +9,14 @@
 //!
 //! Store keys (scoped by the host to this organization and module):
 //! `c/<id>` contacts, `u/email/<email>` and `u/mobile/<digits>` unique claims,
-//! `meta/contacts` the count, `company/<id>`, `conv/<id>`.
+//! `meta/contacts` the count, `ix/...` the list indexes ([`index`]),
+//! `company/<id>`, `conv/<id>`.
 
 mod companies;
 mod conversations;
 mod edit;
 mod identity;
+mod index;
 mod input;
 mod list;
 mod location;

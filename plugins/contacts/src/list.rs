@@ -13,7 +13,9 @@ use crm_sdk::kv;
 use crm_sdk::types::{Request, Response};
 use serde_json::json;
 
-use crate::record::Contact;
+use crate::index;
+use crate::record::{self, Contact};
+use crate::unique;
 
 /// Parameters that are not property filters.
 const RESERVED: &[&str] = &[
@@ -84,6 +86,44 @@ fn keys(req: &Request, param: &str) -> Vec<String> {
         .collect()
 }
 
+/// The page an index answers alone: no filter, or only `cityCode` or only
+/// `stateCode` (sorted by creation). `None` sends the request to the full scan.
+fn indexed(
+    city_codes: &[String],
+    state_codes: &[String],
+    by_updated: bool,
+    ascending: bool,
+    page: usize,
+    limit: usize,
+) -> Result<Option<(usize, Vec<String>)>, Error> {
+    let skip = (page - 1) * limit;
+    let (family, codes) = match (city_codes.is_empty(), state_codes.is_empty()) {
+        (true, true) => {
+            let prefix = if by_updated { "ix/u/" } else { "ix/c/" };
+            let total = unique::count()? as usize;
+            return Ok(Some((total, index::page(prefix, ascending, skip, limit)?)));
+        }
+        _ if by_updated => return Ok(None),
+        (false, true) => ("city", city_codes),
+        (true, false) => ("state", state_codes),
+        (false, false) => return Ok(None),
+    };
+    // `<createdAt>/<id>` of every match, merged across the codes.
+    let mut entries: Vec<Vec<u8>> = Vec::new();
+    for code in codes {
+        let prefix = format!("ix/{family}/{code}/");
+        entries.extend(index::keys(&prefix)?.into_iter().map(|k| k[prefix.len()..].to_vec()));
+    }
+    entries.sort();
+    entries.dedup();
+    if !ascending {
+        entries.reverse();
+    }
+    let total = entries.len();
+    let ids = entries.iter().skip(skip).take(limit).map(|e| index::id_of(e)).collect();
+    Ok(Some((total, ids)))
+}
+
 pub fn list(req: &Request) -> Result<Response, Error> {
     let (page, limit) = page_and_limit(req, 100, 1000);
     let exact = match http::query_first(req, "matchMode").unwrap_or("contains") {
@@ -145,6 +185,22 @@ pub fn list(req: &Request) -> Result<Response, Error> {
                 .any(|w| have.iter().any(|h| if exact { h == w } else { h.to_lowercase().contains(&w.to_lowercase()) }))
         })
     };
+
+    let simple = search.is_none()
+        && from.is_none()
+        && to.is_none()
+        && missing.is_empty()
+        && exists.is_empty()
+        && properties.is_empty();
+    if simple && let Some((total, ids)) = indexed(&city_codes, &state_codes, by_updated, ascending, page, limit)? {
+        let mut data = Vec::with_capacity(ids.len());
+        for id in ids {
+            if let Some(c) = kv::get::<Contact>(&record::key(&id))? {
+                data.push(c.flattened());
+            }
+        }
+        return Ok(http::page_response(data, total, page, limit));
+    }
 
     let mut found: Vec<Contact> = kv::scan_all("c/")?
         .into_iter()

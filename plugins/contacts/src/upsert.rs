@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 use crate::companies::{self, Company};
 use crate::conversations;
 use crate::identity;
+use crate::index;
 use crate::input::{self, ContactInput};
 use crate::location::{self, Location};
 use crate::record::{self, Contact};
@@ -231,7 +232,7 @@ fn create(input: &ContactInput, checked: Checked, limit: Option<u64>) -> Result<
     let now = runtime::now();
     let mut contact = Contact { id: id.clone(), created_at: now.clone(), updated_at: now, ..Contact::default() };
     apply(&mut contact, input, checked);
-    if let Err(e) = kv::put(&record::key(&contact.id), &contact) {
+    if let Err(e) = index::save(None, &contact) {
         if let Some(conv) = &input.linked_conversation_id {
             conversations::unlink(conv, &contact.id)?;
         }
@@ -270,9 +271,10 @@ pub fn update(mut contact: Contact, input: &ContactInput, checked: Checked) -> R
         }
         return Err(e);
     }
+    let before = contact.clone();
     apply(&mut contact, input, checked);
     contact.updated_at = runtime::now();
-    kv::put(&record::key(&contact.id), &contact)?;
+    index::save(Some(&before), &contact)?;
     for (_, old) in moved {
         if let Some(old) = old {
             unique::release(&old, &contact.id)?;
