@@ -2,10 +2,11 @@
 //! and latency percentiles.
 //!
 //! Each of `--connections` keeps one HTTP/1.1 keep-alive connection and sends
-//! requests back to back for `--duration` seconds (after `--warmup`). Request
-//! bodies may contain `{n}`, replaced by a number unique to the request, so a
-//! write benchmark can create distinct records. Non-2xx/3xx answers are counted
-//! as errors and reported.
+//! requests back to back for `--duration` seconds (after `--warmup`), or until
+//! `--requests` were sent. Request bodies may contain `{n}`, replaced by a number
+//! unique to the request (so a write benchmark creates distinct records), and
+//! `{city}`, replaced by one of 20 municipality codes in turn. Non-2xx/3xx
+//! answers are counted as errors and reported.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -39,6 +40,9 @@ struct Args {
     /// Request body; `{n}` is replaced by a unique number.
     #[arg(short, long)]
     body: Option<String>,
+    /// Stop after this many requests (the duration still bounds the run).
+    #[arg(long)]
+    requests: Option<u64>,
     /// Worker threads of the generator.
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -53,6 +57,12 @@ fn main() {
         .expect("runtime");
     runtime.block_on(run(args));
 }
+
+/// Codes `{city}` cycles through: capitals and large towns.
+const CITIES: [&str; 20] = [
+    "05001", "08001", "11001", "13001", "15001", "17001", "18001", "19001", "20001", "23001", "25175", "27001",
+    "41001", "44001", "47001", "50001", "52001", "54001", "63001", "76001",
+];
 
 struct Shared {
     counter: AtomicU64,
@@ -83,6 +93,9 @@ async fn run(args: Args) {
                     break;
                 }
                 let n = shared.counter.fetch_add(1, Ordering::Relaxed);
+                if args.requests.is_some_and(|max| n >= max) {
+                    break;
+                }
                 let mut req =
                     Request::builder().method(args.method.as_str()).uri(uri.path_and_query().unwrap().as_str());
                 req = req.header("host", authority.as_str());
@@ -91,7 +104,11 @@ async fn run(args: Args) {
                         req = req.header(k.trim(), v.trim());
                     }
                 }
-                let body = args.body.as_ref().map(|b| b.replace("{n}", &n.to_string())).unwrap_or_default();
+                let body = args
+                    .body
+                    .as_ref()
+                    .map(|b| b.replace("{n}", &n.to_string()).replace("{city}", CITIES[n as usize % CITIES.len()]))
+                    .unwrap_or_default();
                 let req = req.body(Full::new(Bytes::from(body))).expect("request");
                 sender.ready().await.expect("connection ready");
                 let res = sender.send_request(req).await.expect("response");
@@ -124,9 +141,10 @@ async fn run(args: Args) {
         n,
         shared.errors.load(Ordering::Relaxed)
     );
+    let measured = (Instant::now().min(end) - measure_from.min(Instant::now())).as_secs_f64().max(1e-9);
     println!(
         "req/s={:.0}  p50={:.2}ms  p90={:.2}ms  p99={:.2}ms  max={:.2}ms",
-        n as f64 / args.duration,
+        n as f64 / measured.min(args.duration),
         ms(pct(0.50)),
         ms(pct(0.90)),
         ms(pct(0.99)),

@@ -170,6 +170,6 @@ pub fn list(req: &Request) -> Result<Response, Error> {
         .collect();
     all.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
     let total = all.len();
-    let data = all.iter().skip((page - 1) * limit).take(limit).map(Company::to_json).collect();
-    Ok(http::page_response(data, total, page, limit))
+    let data: Vec<Value> = all.iter().skip((page - 1) * limit).take(limit).map(Company::to_json).collect();
+    Ok(http::page_response(&data, total, page, limit))
 }

@@ -130,5 +130,5 @@ pub fn list(req: &Request) -> Result<Response, Error> {
             })
         })
         .collect();
-    Ok(http::page_response(data, total, page, limit))
+    Ok(http::page_response(&data, total, page, limit))
 }

@@ -5,6 +5,9 @@
 //!
 //! Times are fixed-width RFC 3339 (`2026-11-22T13:29:07.097Z`), so key order is
 //! time order. Index values are empty: the key says everything.
+//!
+//! `r/<id>` is the read model: the contact's flattened JSON, rendered at write
+//! time so a list page is a concatenation, not a parse and a render per row.
 
 use crm_sdk::http::Error;
 use crm_sdk::store::{self, Op};
@@ -35,7 +38,24 @@ pub fn save(old: Option<&Contact>, new: &Contact) -> Result<(), Error> {
     ops.extend(fresh.into_iter().map(|k| Op::Put((k.into_bytes(), Vec::new()))));
     let record = serde_json::to_vec(new).map_err(Error::internal)?;
     ops.push(Op::Put((record::key(&new.id).into_bytes(), record)));
+    let rendered = serde_json::to_vec(&new.flattened()).map_err(Error::internal)?;
+    ops.push(Op::Put((rendered_key(&new.id).into_bytes(), rendered)));
     Ok(store::batch(&ops)?)
+}
+
+fn rendered_key(id: &str) -> String {
+    format!("r/{id}")
+}
+
+/// The flattened JSON of each contact, in the order of `ids` (missing ones skipped).
+pub fn rendered(ids: &[String]) -> Result<Vec<Vec<u8>>, Error> {
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        if let Some(json) = store::get(rendered_key(id).as_bytes())? {
+            out.push(json);
+        }
+    }
+    Ok(out)
 }
 
 /// The contact id at the end of an index key.
@@ -51,10 +71,11 @@ pub fn page(prefix: &str, ascending: bool, skip: usize, take: usize) -> Result<V
     let mut skipped = 0;
     let mut cursor: Option<Vec<u8>> = None;
     while out.len() < take {
+        let wanted = (skip - skipped + take - out.len()).min(CHUNK);
         let chunk = if ascending {
-            store::scan(prefix.as_bytes(), cursor.as_deref(), CHUNK as u32)?
+            store::scan(prefix.as_bytes(), cursor.as_deref(), wanted as u32)?
         } else {
-            store::scan_reverse(prefix.as_bytes(), cursor.as_deref(), CHUNK as u32)?
+            store::scan_reverse(prefix.as_bytes(), cursor.as_deref(), wanted as u32)?
         };
         let n = chunk.len();
         for (key, _) in chunk {
@@ -71,7 +92,7 @@ pub fn page(prefix: &str, ascending: bool, skip: usize, take: usize) -> Result<V
                 out.push(id_of(&key));
             }
         }
-        if n < CHUNK {
+        if n < wanted {
             break;
         }
     }

@@ -107,7 +107,7 @@ impl contacts::Guest for Contacts {
     }
 
     fn get(id: String) -> Option<String> {
-        edit::find(&id).ok().map(|c| c.flattened().to_string())
+        edit::find(&id).ok().and_then(|c| serde_json::to_string(&c.flattened()).ok())
     }
 }
 

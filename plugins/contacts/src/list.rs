@@ -14,7 +14,7 @@ use crm_sdk::types::{Request, Response};
 use serde_json::json;
 
 use crate::index;
-use crate::record::{self, Contact};
+use crate::record::Contact;
 use crate::unique;
 
 /// Parameters that are not property filters.
@@ -108,6 +108,11 @@ fn indexed(
         (true, false) => ("state", state_codes),
         (false, false) => return Ok(None),
     };
+    if let [code] = codes {
+        let prefix = format!("ix/{family}/{code}/");
+        let total = crm_sdk::store::count(prefix.as_bytes())? as usize;
+        return Ok(Some((total, index::page(&prefix, ascending, skip, limit)?)));
+    }
     // `<createdAt>/<id>` of every match, merged across the codes.
     let mut entries: Vec<Vec<u8>> = Vec::new();
     for code in codes {
@@ -193,13 +198,7 @@ pub fn list(req: &Request) -> Result<Response, Error> {
         && exists.is_empty()
         && properties.is_empty();
     if simple && let Some((total, ids)) = indexed(&city_codes, &state_codes, by_updated, ascending, page, limit)? {
-        let mut data = Vec::with_capacity(ids.len());
-        for id in ids {
-            if let Some(c) = kv::get::<Contact>(&record::key(&id))? {
-                data.push(c.flattened());
-            }
-        }
-        return Ok(http::page_response(data, total, page, limit));
+        return Ok(http::page_response_raw(&index::rendered(&ids)?, total, page, limit));
     }
 
     let mut found: Vec<Contact> = kv::scan_all("c/")?
@@ -213,6 +212,6 @@ pub fn list(req: &Request) -> Result<Response, Error> {
         if ascending { order } else { order.reverse() }
     });
     let total = found.len();
-    let data = found.iter().skip((page - 1) * limit).take(limit).map(Contact::flattened).collect();
-    Ok(http::page_response(data, total, page, limit))
+    let data: Vec<_> = found.iter().skip((page - 1) * limit).take(limit).map(Contact::flattened).collect();
+    Ok(http::page_response(&data, total, page, limit))
 }

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 /// A stored contact. Known fields are typed; other client keys are `custom`.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -32,6 +32,37 @@ pub struct Contact {
     pub custom: BTreeMap<String, Value>,
     pub created_at: String,
     pub updated_at: String,
+}
+
+/// The flattened contact. Custom keys never collide with these: the body
+/// parser keeps known and server-owned keys out of `custom`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Flat<'a> {
+    id: &'a str,
+    first_name: &'a str,
+    last_name: &'a str,
+    full_name: String,
+    company: &'a str,
+    company_id: Option<&'a str>,
+    email: &'a str,
+    mobile: &'a str,
+    phone: &'a str,
+    city: &'a str,
+    city_code: &'a str,
+    state: &'a str,
+    state_code: &'a str,
+    country: Option<&'a str>,
+    id_type: Option<&'a str>,
+    id_number: Option<&'a str>,
+    linked_conversation_id: Option<&'a str>,
+    lead_score: i64,
+    attribution: Option<&'a Value>,
+    tags: &'a [String],
+    #[serde(flatten)]
+    custom: &'a BTreeMap<String, Value>,
+    created_at: &'a str,
+    updated_at: &'a str,
 }
 
 pub fn key(id: &str) -> String {
@@ -100,35 +131,37 @@ impl Contact {
             .collect()
     }
 
-    /// The flattened form (lists, 201 answers, `GET /contacts/{id}`).
-    pub fn flattened(&self) -> Value {
-        let mut out = Map::new();
-        out.insert("id".into(), json!(self.id));
-        out.insert("firstName".into(), json!(self.first_name.clone().unwrap_or_default()));
-        out.insert("lastName".into(), json!(self.last_name.clone().unwrap_or_default()));
-        out.insert("fullName".into(), json!(self.full_name()));
-        out.insert("company".into(), json!(self.company.clone().unwrap_or_default()));
-        out.insert("companyId".into(), json!(self.company_id));
-        out.insert("email".into(), json!(self.email.clone().unwrap_or_default()));
-        out.insert("mobile".into(), json!(self.mobile.clone().unwrap_or_default()));
-        out.insert("phone".into(), json!(self.phone.clone().unwrap_or_default()));
-        out.insert("city".into(), json!(self.city.clone().unwrap_or_default()));
-        out.insert("cityCode".into(), json!(self.city_code.clone().unwrap_or_default()));
-        out.insert("state".into(), json!(self.state.clone().unwrap_or_default()));
-        out.insert("stateCode".into(), json!(self.state_code.clone().unwrap_or_default()));
-        out.insert("country".into(), json!(self.country));
-        out.insert("idType".into(), json!(self.id_type));
-        out.insert("idNumber".into(), json!(self.id_number));
-        out.insert("linkedConversationId".into(), json!(self.linked_conversation_id));
-        out.insert("leadScore".into(), json!(self.lead_score));
-        out.insert("attribution".into(), self.attribution.clone().unwrap_or(Value::Null));
-        out.insert("tags".into(), json!(self.tags));
-        for (k, v) in &self.custom {
-            out.entry(k.clone()).or_insert_with(|| v.clone());
+    /// The flattened form (lists, 201 answers, `GET /contacts/{id}`): a view
+    /// that serialises straight from the record.
+    pub fn flattened(&self) -> Flat<'_> {
+        fn text(v: &Option<String>) -> &str {
+            v.as_deref().unwrap_or("")
         }
-        out.insert("createdAt".into(), json!(self.created_at));
-        out.insert("updatedAt".into(), json!(self.updated_at));
-        Value::Object(out)
+        Flat {
+            id: &self.id,
+            first_name: text(&self.first_name),
+            last_name: text(&self.last_name),
+            full_name: self.full_name(),
+            company: text(&self.company),
+            company_id: self.company_id.as_deref(),
+            email: text(&self.email),
+            mobile: text(&self.mobile),
+            phone: text(&self.phone),
+            city: text(&self.city),
+            city_code: text(&self.city_code),
+            state: text(&self.state),
+            state_code: text(&self.state_code),
+            country: self.country.as_deref(),
+            id_type: self.id_type.as_deref(),
+            id_number: self.id_number.as_deref(),
+            linked_conversation_id: self.linked_conversation_id.as_deref(),
+            lead_score: self.lead_score,
+            attribution: self.attribution.as_ref(),
+            tags: &self.tags,
+            custom: &self.custom,
+            created_at: &self.created_at,
+            updated_at: &self.updated_at,
+        }
     }
 
     /// The unflattened form (the 200 answer of an upsert that updated).

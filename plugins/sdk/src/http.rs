@@ -111,10 +111,27 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, Error> {
 }
 
 /// `{success, data, pagination: {total, page, limit, pages}}`.
-pub fn page_response(data: Vec<Value>, total: usize, page: usize, limit: usize) -> Response {
+pub fn page_response<T: Serialize>(data: &[T], total: usize, page: usize, limit: usize) -> Response {
     let pages = total.div_ceil(limit.max(1));
     json_response(
         200,
         &json!({ "success": true, "data": data, "pagination": { "total": total, "page": page, "limit": limit, "pages": pages } }),
     )
+}
+
+/// [`page_response`] for items that are already JSON (a read model).
+pub fn page_response_raw(items: &[Vec<u8>], total: usize, page: usize, limit: usize) -> Response {
+    let pages = total.div_ceil(limit.max(1));
+    let mut body = Vec::with_capacity(64 + items.iter().map(|i| i.len() + 1).sum::<usize>());
+    body.extend_from_slice(br#"{"success":true,"data":["#);
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            body.push(b',');
+        }
+        body.extend_from_slice(item);
+    }
+    body.extend_from_slice(
+        format!(r#"],"pagination":{{"total":{total},"page":{page},"limit":{limit},"pages":{pages}}}}}"#).as_bytes(),
+    );
+    Response { status: 200, headers: vec![("content-type".into(), "application/json".into())], body }
 }
