@@ -41,6 +41,13 @@ seed() { # token count
     -b '{"email":"u{n}@bench.co","firstName":"User{n}","lastName":"Bench","cityCode":"{city}","tier":"t{n}"}' "$BASE/contacts"
 }
 
+DEMO=$(grep -o 'crm_[0-9a-f_]*' "$DATA/out.txt" | head -1)
+echo "# on the fresh host, side by side: component route GET /api/misbehave/ok"
+"$LOAD" -c "$CONNS" -d "$SECS" -H "Authorization: Bearer $DEMO" "$BASE/misbehave/ok"
+echo
+echo "# native route GET /api/me"
+"$LOAD" -c "$CONNS" -d "$SECS" -H "Authorization: Bearer $DEMO" "$BASE/me"
+echo
 read -r _ BIG < <(new_org big)
 echo "# seeding 100,000 contacts in one organization (POST /api/contacts, durable)"
 seed "$BIG" "$SEED"
@@ -63,13 +70,6 @@ echo "# GET /api/contacts?limit=100&cityCode=05001 (5,000 of them match)"
 echo
 echo "# GET /api/contacts?search=user4242 over 100,000 (4 connections: latency)"
 "$LOAD" -c 4 -d "$SECS" -H "$AUTH" "$BASE/contacts?search=user4242"
-echo
-DEMO=$(grep -o 'crm_[0-9a-f_]*' "$DATA/out.txt" | head -1)
-echo "# component route GET /api/misbehave/ok"
-"$LOAD" -c "$CONNS" -d "$SECS" -H "Authorization: Bearer $DEMO" "$BASE/misbehave/ok"
-echo
-echo "# native route GET /api/me"
-"$LOAD" -c "$CONNS" -d "$SECS" -H "Authorization: Bearer $DEMO" "$BASE/me"
 echo
 echo "# restart: process start to /readyz = 200 (cached components)"
 kill $PID; wait $PID 2>/dev/null || true

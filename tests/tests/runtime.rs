@@ -141,3 +141,28 @@ async fn an_invalid_component_stops_the_start_with_its_name() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("broken.wasm"), "{stderr}");
 }
+
+#[tokio::test]
+async fn a_module_reaches_the_contacts_rules_through_the_contacts_interface() {
+    let host = Host::start_with_plugins(&["contacts_client"], &[]).await;
+    let token = host.demo_token.clone().unwrap();
+    let r =
+        host.post("/api/contacts-client/upsert", &token, &json!({ "email": "via@wit.co", "city": "Medellin" })).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let outcome = r.json();
+    assert_eq!(outcome["status"], 201);
+    assert_eq!(outcome["body"]["data"]["cityCode"], "05001", "the contacts module's own city rule ran");
+    let id = outcome["contactId"].as_str().unwrap().to_string();
+    // Same rules, same answers: an ambiguous city is refused the same way.
+    let r =
+        host.post("/api/contacts-client/upsert", &token, &json!({ "email": "x@wit.co", "city": "Villanueva" })).await;
+    assert_eq!((r.json()["status"].clone(), r.json()["body"]["code"].clone()), (json!(422), json!("CITY_UNRESOLVED")));
+    // The contact exists for the public API, and get works across modules.
+    let listed = host.get(&format!("/api/contacts/{id}"), &token).await;
+    assert_eq!(listed.json()["data"]["email"], "via@wit.co");
+    let got = host.get(&format!("/api/contacts-client/{id}"), &token).await;
+    assert_eq!(got.json()["email"], "via@wit.co");
+    // Bound to the caller's organization: another one does not see it.
+    let (_, other) = host.org_with_token(json!({ "name": "Other" })).await;
+    assert_eq!(host.get(&format!("/api/contacts-client/{id}"), &other).await.status, 404);
+}

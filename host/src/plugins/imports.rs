@@ -159,12 +159,6 @@ impl store::Host for HostState {
         Ok(pairs.into_iter().map(|(k, v)| (self.unscoped(k), v)).collect())
     }
 
-    async fn count(&mut self, prefix: Vec<u8>) -> Result<u64, String> {
-        let ns = self.namespace()?;
-        let prefix = self.scoped(&prefix)?;
-        self.store.count(&ns, &prefix).map_err(store_err)
-    }
-
     async fn batch(&mut self, ops: Vec<store::Op>) -> Result<(), String> {
         let ns = self.namespace()?;
         let ops = ops

@@ -95,9 +95,6 @@ pub trait Store: Send + Sync + 'static {
         limit: usize,
     ) -> StoreResult<Vec<KeyValue>>;
 
-    /// How many keys start with `prefix`.
-    fn count(&self, ns: &Namespace, prefix: &[u8]) -> StoreResult<u64>;
-
     /// Applies every op or none.
     fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()>;
 

@@ -99,15 +99,6 @@ impl Store for SledStore {
             .collect()
     }
 
-    fn count(&self, ns: &Namespace, prefix: &[u8]) -> StoreResult<u64> {
-        let mut n = 0;
-        for key in self.tree(ns)?.scan_prefix(prefix).keys() {
-            key.map_err(err)?;
-            n += 1;
-        }
-        Ok(n)
-    }
-
     fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()> {
         let mut batch = sled::Batch::default();
         for op in ops {
@@ -171,8 +162,6 @@ mod tests {
         assert_eq!(keys(s.scan_reverse(&ns, b"a/", None, 2).unwrap()), ["a/3", "a/2"]);
         assert_eq!(keys(s.scan_reverse(&ns, b"a/", Some(b"a/3"), 10).unwrap()), ["a/2", "a/1"]);
         assert!(s.scan_reverse(&ns, b"a/", Some(b"a/"), 10).unwrap().is_empty());
-        assert_eq!(s.count(&ns, b"a/").unwrap(), 3);
-        assert_eq!(s.count(&ns, b"c/").unwrap(), 0);
     }
 
     #[test]

@@ -13,6 +13,7 @@ use crm_sdk::http::Error;
 use crm_sdk::store::{self, Op};
 
 use crate::record::{self, Contact};
+use crate::unique;
 
 fn entries(c: &Contact) -> Vec<String> {
     let mut keys = vec![format!("ix/c/{}/{}", c.created_at, c.id), format!("ix/u/{}/{}", c.updated_at, c.id)];
@@ -25,8 +26,16 @@ fn entries(c: &Contact) -> Vec<String> {
     keys
 }
 
-/// Writes `new` and moves its index entries from those of `old`, atomically.
+/// Writes `new` and moves its index entries from those of `old`, atomically,
+/// then its city and state counts (totals of filtered lists). A crash between
+/// the two can leave a count off by one; the entries stay exact.
 pub fn save(old: Option<&Contact>, new: &Contact) -> Result<(), Error> {
+    write(old, new)?;
+    unique::move_code("city", old.and_then(|c| c.city_code.as_deref()), new.city_code.as_deref())?;
+    unique::move_code("state", old.and_then(|c| c.state_code.as_deref()), new.state_code.as_deref())
+}
+
+fn write(old: Option<&Contact>, new: &Contact) -> Result<(), Error> {
     let fresh = entries(new);
     let mut ops: Vec<Op> = old
         .map(entries)

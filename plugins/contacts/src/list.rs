@@ -110,7 +110,7 @@ fn indexed(
     };
     if let [code] = codes {
         let prefix = format!("ix/{family}/{code}/");
-        let total = crm_sdk::store::count(prefix.as_bytes())? as usize;
+        let total = unique::code_count(family, code)? as usize;
         return Ok(Some((total, index::page(&prefix, ascending, skip, limit)?)));
     }
     // `<createdAt>/<id>` of every match, merged across the codes.
