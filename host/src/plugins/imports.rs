@@ -21,6 +21,8 @@ use crate::{clock, ids};
 const MAX_KEY: usize = 1024;
 const MAX_VALUE: usize = 4 << 20;
 const MAX_SCAN: u32 = 1000;
+/// Most keys one `find` returns (keys only, so a larger bound is cheap).
+const MAX_FIND: u32 = 100_000;
 
 /// The state of one instance.
 pub struct HostState {
@@ -157,6 +159,13 @@ impl store::Host for HostState {
             .scan_reverse(&ns, &prefix, before.as_deref(), limit.min(MAX_SCAN) as usize)
             .map_err(store_err)?;
         Ok(pairs.into_iter().map(|(k, v)| (self.unscoped(k), v)).collect())
+    }
+
+    async fn find(&mut self, prefix: Vec<u8>, needle: Vec<u8>, limit: u32) -> Result<Vec<Vec<u8>>, String> {
+        let ns = self.namespace()?;
+        let prefix = self.scoped(&prefix)?;
+        let keys = self.store.find(&ns, &prefix, &needle, limit.min(MAX_FIND) as usize).map_err(store_err)?;
+        Ok(keys.into_iter().map(|k| self.unscoped(k)).collect())
     }
 
     async fn batch(&mut self, ops: Vec<store::Op>) -> Result<(), String> {

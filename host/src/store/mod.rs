@@ -95,6 +95,9 @@ pub trait Store: Send + Sync + 'static {
         limit: usize,
     ) -> StoreResult<Vec<KeyValue>>;
 
+    /// Keys under `prefix` whose value contains `needle`, in key order, at most `limit`.
+    fn find(&self, ns: &Namespace, prefix: &[u8], needle: &[u8], limit: usize) -> StoreResult<Vec<Vec<u8>>>;
+
     /// Applies every op or none.
     fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()>;
 

@@ -99,6 +99,21 @@ impl Store for SledStore {
             .collect()
     }
 
+    fn find(&self, ns: &Namespace, prefix: &[u8], needle: &[u8], limit: usize) -> StoreResult<Vec<Vec<u8>>> {
+        let finder = memchr::memmem::Finder::new(needle);
+        let mut keys = Vec::new();
+        for item in self.tree(ns)?.scan_prefix(prefix) {
+            let (k, v) = item.map_err(err)?;
+            if finder.find(&v).is_some() {
+                keys.push(k.to_vec());
+                if keys.len() >= limit {
+                    break;
+                }
+            }
+        }
+        Ok(keys)
+    }
+
     fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()> {
         let mut batch = sled::Batch::default();
         for op in ops {
@@ -162,6 +177,9 @@ mod tests {
         assert_eq!(keys(s.scan_reverse(&ns, b"a/", None, 2).unwrap()), ["a/3", "a/2"]);
         assert_eq!(keys(s.scan_reverse(&ns, b"a/", Some(b"a/3"), 10).unwrap()), ["a/2", "a/1"]);
         assert!(s.scan_reverse(&ns, b"a/", Some(b"a/"), 10).unwrap().is_empty());
+        s.put(&ns, b"a/2", b"needle here").unwrap();
+        assert_eq!(s.find(&ns, b"a/", b"needle", 10).unwrap(), [b"a/2".to_vec()]);
+        assert!(s.find(&ns, b"b/", b"needle", 10).unwrap().is_empty());
     }
 
     #[test]

@@ -6,6 +6,9 @@
 //! Times are fixed-width RFC 3339 (`2026-11-22T13:29:07.097Z`), so key order is
 //! time order. Index values are empty: the key says everything.
 //!
+//! `s/<id>` is the search projection: the searched fields, lower case, one per
+//! line, so `search` is the host's byte scan of small values ([`search`]).
+//!
 //! `r/<id>` is the read model: the contact's flattened JSON, rendered at write
 //! time so a list page is a concatenation, not a parse and a render per row.
 
@@ -49,7 +52,24 @@ fn write(old: Option<&Contact>, new: &Contact) -> Result<(), Error> {
     ops.push(Op::Put((record::key(&new.id).into_bytes(), record)));
     let rendered = serde_json::to_vec(&new.flattened()).map_err(Error::internal)?;
     ops.push(Op::Put((rendered_key(&new.id).into_bytes(), rendered)));
+    ops.push(Op::Put((format!("s/{}", new.id).into_bytes(), projection(new).into_bytes())));
     Ok(store::batch(&ops)?)
+}
+
+/// The fields `search` looks in: first and last name, email, mobile, phone, company.
+fn projection(c: &Contact) -> String {
+    [&c.first_name, &c.last_name, &c.email, &c.mobile, &c.phone, &c.company]
+        .iter()
+        .map(|f| f.as_deref().unwrap_or("").replace('\n', " ").to_lowercase())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Ids of the contacts whose searched fields contain `needle` (case-insensitive, literal).
+pub fn search(needle: &str) -> Result<Vec<String>, Error> {
+    let needle = needle.replace('\n', " ").to_lowercase();
+    let keys = store::find(b"s/", needle.as_bytes(), 100_000)?;
+    Ok(keys.iter().map(|k| id_of(k)).collect())
 }
 
 fn rendered_key(id: &str) -> String {

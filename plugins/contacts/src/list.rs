@@ -201,11 +201,18 @@ pub fn list(req: &Request) -> Result<Response, Error> {
         return Ok(http::page_response_raw(&index::rendered(&ids)?, total, page, limit));
     }
 
-    let mut found: Vec<Contact> = kv::scan_all("c/")?
-        .into_iter()
-        .filter_map(|(_, v)| serde_json::from_slice::<Contact>(&v).ok())
-        .filter(|c| matches(c))
-        .collect();
+    // With `search`, only the contacts the projection finds are read.
+    let candidates: Vec<Contact> = match &search {
+        Some(needle) => {
+            let mut found = Vec::new();
+            for id in index::search(needle)? {
+                found.extend(kv::get::<Contact>(&crate::record::key(&id))?);
+            }
+            found
+        }
+        None => kv::scan_all("c/")?.into_iter().filter_map(|(_, v)| serde_json::from_slice(&v).ok()).collect(),
+    };
+    let mut found: Vec<Contact> = candidates.into_iter().filter(|c| matches(c)).collect();
     found.sort_by(|a, b| {
         let (ka, kb) = if by_updated { (&a.updated_at, &b.updated_at) } else { (&a.created_at, &b.created_at) };
         let order = ka.cmp(kb).then_with(|| a.id.cmp(&b.id));
