@@ -8,7 +8,7 @@ mod orgs;
 
 use std::sync::Arc;
 
-use http::{Method, StatusCode};
+use http::Method;
 
 use crate::app::App;
 use crate::http::router::{Match, Params, Router};
@@ -51,11 +51,7 @@ pub async fn dispatch(app: &Arc<App>, req: ApiRequest) -> Response {
         Err(e) => Err(e),
         Ok(()) => match routes().find(&req.method, &req.path) {
             Match::Found(call, params) => serve(app, *call, &req, &params).await,
-            Match::MethodNotAllowed => Err(ApiError::new(
-                StatusCode::METHOD_NOT_ALLOWED,
-                "METHOD_NOT_ALLOWED",
-                format!("{} is not allowed on {}", req.method, req.path),
-            )),
+            Match::MethodNotAllowed => Err(ApiError::method_not_allowed(&req.method, &req.path)),
             Match::NotFound => modules::forward(app, &req).await,
         },
     };

@@ -45,11 +45,7 @@ pub async fn forward(app: &Arc<App>, req: &ApiRequest) -> Result<Response, ApiEr
     let (route, params) = match app.admin_module_routes.find(&req.method, &module_path) {
         Match::Found(route, params) => (route, params),
         Match::MethodNotAllowed => {
-            return Err(ApiError::new(
-                StatusCode::METHOD_NOT_ALLOWED,
-                "METHOD_NOT_ALLOWED",
-                format!("{} is not allowed on {}", req.method, req.path),
-            ));
+            return Err(ApiError::method_not_allowed(&req.method, &req.path));
         }
         Match::NotFound => return Err(not_found()),
     };

@@ -16,7 +16,7 @@ mod me;
 use std::sync::Arc;
 use std::time::Duration;
 
-use http::{Method, StatusCode};
+use http::Method;
 
 use crate::app::App;
 use crate::auth::{self, Caller};
@@ -105,11 +105,7 @@ fn checked<'a>(app: &'a App, req: &ApiRequest) -> Result<(&'a Route, Caller, Par
     let (route, params) = match app.api.find(&req.method, path) {
         Match::Found(route, params) => (route, params),
         Match::MethodNotAllowed => {
-            return Err(ApiError::new(
-                StatusCode::METHOD_NOT_ALLOWED,
-                "METHOD_NOT_ALLOWED",
-                format!("{} is not allowed on {}", req.method, req.path),
-            ));
+            return Err(ApiError::method_not_allowed(&req.method, &req.path));
         }
         Match::NotFound => return Err(ApiError::not_found(&format!("Route {} {}", req.method, req.path))),
     };

@@ -85,6 +85,14 @@ impl ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, "VALIDATION_ERROR", message).with("details", details)
     }
 
+    pub fn method_not_allowed(method: &http::Method, path: &str) -> ApiError {
+        ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "METHOD_NOT_ALLOWED",
+            format!("{method} is not allowed on {path}"),
+        )
+    }
+
     pub fn not_found(what: &str) -> ApiError {
         ApiError::new(StatusCode::NOT_FOUND, "NOT_FOUND", format!("{what} not found"))
     }

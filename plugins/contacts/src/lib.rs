@@ -24,19 +24,7 @@ mod record;
 mod unique;
 mod upsert;
 
-mod bindings {
-    wit_bindgen::generate!({
-        path: "../../wit",
-        world: "contacts-provider",
-        with: {
-            "crm:plugin/types@1.0.0": crm_sdk::types,
-            "crm:plugin/store@1.0.0": crm_sdk::store,
-            "crm:plugin/catalog@1.0.0": crm_sdk::catalog,
-            "crm:plugin/runtime@1.0.0": crm_sdk::runtime,
-            "crm:plugin/tenant@1.0.0": crm_sdk::tenant,
-        },
-    });
-}
+crm_sdk::component_bindings!("contacts-provider", "../../wit");
 
 use bindings::exports::crm::plugin::{contacts, handler};
 use crm_sdk::http::{Error, json_response, path_param, respond};

@@ -19,3 +19,32 @@ pub mod bindings {
 }
 
 pub use bindings::crm::plugin::{catalog, runtime, store, tenant, types};
+
+/// Generates a component's bindings for its world, sharing the SDK's bindings
+/// of the host imports and types (so `crm_sdk::http` and `crm_sdk::kv` work on
+/// them). Expands to `mod bindings`, with `bindings::export!` inside.
+///
+/// ```ignore
+/// crm_sdk::component_bindings!("module", "../../wit");
+/// ```
+///
+/// The path is the `wit/` folder, relative to the component's `Cargo.toml`.
+/// The component must depend on `wit-bindgen` and `crm-sdk`.
+#[macro_export]
+macro_rules! component_bindings {
+    ($world:literal, $wit:literal) => {
+        mod bindings {
+            wit_bindgen::generate!({
+                path: $wit,
+                world: $world,
+                with: {
+                    "crm:plugin/types@1.0.0": crm_sdk::types,
+                    "crm:plugin/store@1.0.0": crm_sdk::store,
+                    "crm:plugin/catalog@1.0.0": crm_sdk::catalog,
+                    "crm:plugin/runtime@1.0.0": crm_sdk::runtime,
+                    "crm:plugin/tenant@1.0.0": crm_sdk::tenant,
+                },
+            });
+        }
+    };
+}

@@ -2,19 +2,7 @@
 //! forwards its body to the contacts module's `upsert` and answers with the
 //! outcome; `GET /contacts-client/{id}` answers with the contacts module's `get`.
 
-mod bindings {
-    wit_bindgen::generate!({
-        path: "../../../wit",
-        world: "module-using-contacts",
-        with: {
-            "crm:plugin/types@1.0.0": crm_sdk::types,
-            "crm:plugin/store@1.0.0": crm_sdk::store,
-            "crm:plugin/catalog@1.0.0": crm_sdk::catalog,
-            "crm:plugin/runtime@1.0.0": crm_sdk::runtime,
-            "crm:plugin/tenant@1.0.0": crm_sdk::tenant,
-        },
-    });
-}
+crm_sdk::component_bindings!("module-using-contacts", "../../../wit");
 
 use bindings::crm::plugin::contacts;
 use bindings::exports::crm::plugin::handler::Guest;

@@ -2,19 +2,7 @@
 //! `GET /misbehave/loop` never returns, `/misbehave/alloc` allocates without end,
 //! `/misbehave/trap` traps, `/misbehave/ok` answers with the header names it was given.
 
-mod bindings {
-    wit_bindgen::generate!({
-        path: "../../../wit",
-        world: "module",
-        with: {
-            "crm:plugin/types@1.0.0": crm_sdk::types,
-            "crm:plugin/store@1.0.0": crm_sdk::store,
-            "crm:plugin/catalog@1.0.0": crm_sdk::catalog,
-            "crm:plugin/runtime@1.0.0": crm_sdk::runtime,
-            "crm:plugin/tenant@1.0.0": crm_sdk::tenant,
-        },
-    });
-}
+crm_sdk::component_bindings!("module", "../../../wit");
 
 use bindings::exports::crm::plugin::handler::Guest;
 use crm_sdk::http::json_response;
