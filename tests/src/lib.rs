@@ -186,10 +186,6 @@ impl Host {
         &self.data_dir
     }
 
-    pub fn pid(&self) -> u32 {
-        self.child.as_ref().expect("running").id()
-    }
-
     /// `kill -9`: no chance to flush anything.
     pub fn kill9(&mut self) {
         if let Some(mut child) = self.child.take() {

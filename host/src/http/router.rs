@@ -12,7 +12,6 @@ enum Segment {
 /// A compiled path pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pattern {
-    text: String,
     segments: Vec<Segment>,
 }
 
@@ -25,11 +24,7 @@ impl Pattern {
                 None => Segment::Literal(s.to_string()),
             })
             .collect();
-        Pattern { text: text.to_string(), segments }
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.text
+        Pattern { segments }
     }
 
     /// The pattern with parameter names erased.
@@ -125,10 +120,6 @@ impl<T> Router<T> {
             }
         }
         if path_seen { Match::MethodNotAllowed } else { Match::NotFound }
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = (&Method, &Pattern, &T)> {
-        self.routes.iter().map(|(m, p, t)| (m, p, t))
     }
 }
 

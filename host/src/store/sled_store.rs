@@ -29,11 +29,6 @@ impl SledStore {
     fn tree(&self, ns: &Namespace) -> StoreResult<sled::Tree> {
         self.db.open_tree(ns.as_str()).map_err(err)
     }
-
-    /// Flushes synchronously; used at shutdown.
-    pub fn flush_now(&self) -> StoreResult<()> {
-        self.db.flush().map(|_| ()).map_err(err)
-    }
 }
 
 fn err(e: impl std::fmt::Display) -> StoreError {
