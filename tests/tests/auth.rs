@@ -157,3 +157,17 @@ async fn unknown_routes_are_404_after_authentication() {
     let r = host.call(Method::DELETE, "/api/me", Some(&token), None).await;
     assert_error(&r, 405, "METHOD_NOT_ALLOWED");
 }
+
+#[tokio::test]
+async fn a_route_module_the_plan_lacks_is_403_after_the_permission_check() {
+    let host = Host::start().await;
+    let (org, token) = host.org_with_token(json!({ "name": "No contacts", "modules": { "contacts": false } })).await;
+    let r = host.get("/api/contacts", &token).await;
+    assert_error(&r, 403, "PLAN_MODULE_REQUIRED");
+    assert_eq!(r.json()["module"], "contacts");
+    // The permission is checked before the route's module.
+    let weak = host.create_token(&org, &["shipments:read"]).await;
+    assert_error(&host.get("/api/contacts", &weak).await, 403, "INSUFFICIENT_API_PERMISSIONS");
+    // /me and the catalog need no module besides api.
+    assert_eq!(host.get("/api/catalogs/states", &token).await.status, 200);
+}

@@ -116,3 +116,23 @@ async fn unknown_paths_outside_the_api_are_404_json() {
     assert_eq!(r.status, 404);
     assert_eq!(r.json()["code"], "NOT_FOUND");
 }
+
+#[tokio::test]
+async fn a_contact_acknowledged_by_a_component_survives_kill_9() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = Host::start_in(dir.path(), &[]).await;
+    let token = host.demo_token.clone().unwrap();
+    let mut ids = Vec::new();
+    for i in 0..20 {
+        let r = host.post("/api/contacts", &token, &json!({ "email": format!("k{i}@x.co"), "cityCode": "05001" })).await;
+        assert_eq!(r.status, 201);
+        ids.push(r.json()["data"]["id"].as_str().unwrap().to_string());
+    }
+    host.kill9();
+    let host = Host::start_in(dir.path(), &[]).await;
+    for id in &ids {
+        assert_eq!(host.get(&format!("/api/contacts/{id}"), &token).await.status, 200, "{id}");
+    }
+    let list = host.get("/api/contacts?cityCode=05001", &token).await.json();
+    assert_eq!(list["pagination"]["total"], 20, "indexes and counts survived too");
+}
