@@ -124,7 +124,8 @@ async fn a_contact_acknowledged_by_a_component_survives_kill_9() {
     let token = host.demo_token.clone().unwrap();
     let mut ids = Vec::new();
     for i in 0..20 {
-        let r = host.post("/api/contacts", &token, &json!({ "email": format!("k{i}@x.co"), "cityCode": "05001" })).await;
+        let r =
+            host.post("/api/contacts", &token, &json!({ "email": format!("k{i}@x.co"), "cityCode": "05001" })).await;
         assert_eq!(r.status, 201);
         ids.push(r.json()["data"]["id"].as_str().unwrap().to_string());
     }
