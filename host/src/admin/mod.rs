@@ -6,7 +6,7 @@ pub mod client;
 mod modules;
 mod orgs;
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use http::Method;
 
@@ -28,7 +28,8 @@ enum Call {
     ListPlugins,
 }
 
-fn routes() -> Router<Call> {
+/// The admin API's own routes, built once.
+static ROUTES: LazyLock<Router<Call>> = LazyLock::new(|| {
     let mut r = Router::default();
     r.add(Method::GET, "/admin/orgs", Call::ListOrgs);
     r.add(Method::POST, "/admin/orgs", Call::CreateOrg);
@@ -40,7 +41,7 @@ fn routes() -> Router<Call> {
     r.add(Method::DELETE, "/admin/orgs/{org}/tokens/{token}", Call::RevokeToken);
     r.add(Method::GET, "/admin/plugins", Call::ListPlugins);
     r
-}
+});
 
 /// Serves one request on the admin listener.
 pub async fn dispatch(app: &Arc<App>, req: ApiRequest) -> Response {
@@ -49,7 +50,7 @@ pub async fn dispatch(app: &Arc<App>, req: ApiRequest) -> Response {
     }
     let result = match authorized(app, &req) {
         Err(e) => Err(e),
-        Ok(()) => match routes().find(&req.method, &req.path) {
+        Ok(()) => match ROUTES.find(&req.method, &req.path) {
             Match::Found(call, params) => serve(app, *call, &req, &params).await,
             Match::MethodNotAllowed => Err(ApiError::method_not_allowed(&req.method, &req.path)),
             Match::NotFound => modules::forward(app, &req).await,
