@@ -4,10 +4,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use http::Method;
-
 use crate::api::ApiRoutes;
-use crate::api::components::is_admin_route;
+use crate::api::components::for_each_route;
 use crate::config::Config;
 use crate::http::router::Router;
 use crate::plugins::{LoadedModule, Runtime};
@@ -45,15 +43,9 @@ impl App {
         let modules: Vec<Arc<LoadedModule>> = runtime.modules().cloned().collect();
         let api = crate::api::routes(&modules, deadline)?;
         let mut admin_module_routes = Router::default();
-        for module in &modules {
-            for route in module.routes.iter().filter(|r| is_admin_route(&r.path)) {
-                let method = route.method.parse::<Method>().map_err(|e| e.to_string())?;
-                let deadline = route.deadline_ms.map_or(deadline, |ms| Duration::from_millis(ms.into()));
-                admin_module_routes
-                    .try_add(method, &route.path, AdminModuleRoute { module: module.clone(), deadline })
-                    .map_err(|e| format!("module {}: {e}", module.name))?;
-            }
-        }
+        for_each_route(&modules, true, deadline, |method, route, module, deadline| {
+            admin_module_routes.try_add(method, &route.path, AdminModuleRoute { module: module.clone(), deadline })
+        })?;
         Ok(App {
             config,
             tenancy: Tenancy::new(store.clone()),

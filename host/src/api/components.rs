@@ -7,7 +7,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use http::{HeaderName, HeaderValue, StatusCode};
+use http::{HeaderName, HeaderValue, Method, StatusCode};
 
 use crate::app::App;
 use crate::auth::Caller;
@@ -23,6 +23,24 @@ const WITHHELD: &[&str] = &["authorization", "x-api-key", "cookie", "proxy-autho
 /// A component route served on the admin API rather than the public one.
 pub fn is_admin_route(path: &str) -> bool {
     path == "/admin" || path.starts_with("/admin/")
+}
+
+/// Hands `add` every module route of one listener (`admin`: the `/admin/`
+/// ones) with its method and call deadline; an error names the module.
+pub fn for_each_route(
+    modules: &[Arc<LoadedModule>],
+    admin: bool,
+    default_deadline: Duration,
+    mut add: impl FnMut(Method, &types::Route, &Arc<LoadedModule>, Duration) -> Result<(), String>,
+) -> Result<(), String> {
+    for module in modules {
+        for route in module.routes.iter().filter(|r| is_admin_route(&r.path) == admin) {
+            let method = route.method.parse::<Method>().map_err(|e| format!("module {}: {e}", module.name))?;
+            let deadline = route.deadline_ms.map_or(default_deadline, |ms| Duration::from_millis(ms.into()));
+            add(method, route, module, deadline).map_err(|e| format!("module {}: {e}", module.name))?;
+        }
+    }
+    Ok(())
 }
 
 pub fn context(caller: &Caller, request_id: &str) -> CallContext {

@@ -62,23 +62,15 @@ pub fn routes(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Resu
     r.try_add(Method::GET, "/catalogs/municipalities", native(catalogs::municipalities, false))?;
     r.try_add(Method::GET, "/catalogs/states", native(catalogs::states, false))?;
     r.try_add(Method::GET, "/catalogs/resolve", native(catalogs::resolve, false))?;
-    for module in modules {
-        for route in module.routes.iter().filter(|r| !components::is_admin_route(&r.path)) {
-            let method = route.method.parse::<Method>().map_err(|e| e.to_string())?;
-            let deadline = route.deadline_ms.map_or(default_deadline, |ms| Duration::from_millis(ms.into()));
-            r.try_add(
-                method,
-                &route.path,
-                Route {
-                    permission: route.permission.clone(),
-                    module: route.module.clone(),
-                    api_module_exempt: false,
-                    handler: Handler::Component(module.clone(), deadline),
-                },
-            )
-            .map_err(|e| format!("module {}: {e}", module.name))?;
-        }
-    }
+    components::for_each_route(modules, false, default_deadline, |method, route, module, deadline| {
+        let target = Route {
+            permission: route.permission.clone(),
+            module: route.module.clone(),
+            api_module_exempt: false,
+            handler: Handler::Component(module.clone(), deadline),
+        };
+        r.try_add(method, &route.path, target)
+    })?;
     Ok(r)
 }
 

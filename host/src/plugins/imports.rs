@@ -30,6 +30,9 @@ pub struct HostState {
     /// `None` while a component is only being described at load time.
     pub(super) ctx: Option<Arc<CallContext>>,
     pub(super) module: String,
+    /// The organization's namespace and this module's key prefix (`m/<module>/`),
+    /// fixed for the instance's life; `None` while describing.
+    scope: Option<(Namespace, Vec<u8>)>,
     pub(super) store: Arc<dyn Store>,
     /// Whether the instance wrote: the host then waits for durability.
     pub(super) wrote: bool,
@@ -40,11 +43,13 @@ pub struct HostState {
 
 impl HostState {
     pub(super) fn new(runtime: Arc<Runtime>, ctx: Option<Arc<CallContext>>, module: &str, limits: StoreLimits) -> Self {
+        let scope = ctx.as_ref().map(|c| (c.org.namespace(), format!("m/{module}/").into_bytes()));
         HostState {
             store: runtime.store.clone(),
             runtime,
             ctx,
             module: module.to_string(),
+            scope,
             wrote: false,
             limits,
             // No filesystem, sockets, environment or arguments.
@@ -53,24 +58,27 @@ impl HostState {
         }
     }
 
+    fn scope(&self) -> Result<&(Namespace, Vec<u8>), String> {
+        self.scope.as_ref().ok_or_else(|| "no organization: the store is not available here".into())
+    }
+
     fn namespace(&self) -> Result<Namespace, String> {
-        self.ctx
-            .as_ref()
-            .map(|c| c.org.namespace())
-            .ok_or_else(|| "no organization: the store is not available here".into())
+        Ok(self.scope()?.0.clone())
     }
 
     fn scoped(&self, key: &[u8]) -> Result<Vec<u8>, String> {
         if key.len() > MAX_KEY {
             return Err(format!("key longer than {MAX_KEY} bytes"));
         }
-        let mut scoped = format!("m/{}/", self.module).into_bytes();
+        let prefix = &self.scope()?.1;
+        let mut scoped = Vec::with_capacity(prefix.len() + key.len());
+        scoped.extend_from_slice(prefix);
         scoped.extend_from_slice(key);
         Ok(scoped)
     }
 
     fn unscoped(&self, key: Vec<u8>) -> Vec<u8> {
-        let prefix = self.module.len() + 3;
+        let prefix = self.scope.as_ref().map_or(0, |(_, p)| p.len());
         key[prefix.min(key.len())..].to_vec()
     }
 
