@@ -58,14 +58,10 @@ impl Company {
 
 /// The company a contact names, with the spec's two error texts.
 pub fn existing_for_contact(id: &str) -> Result<Company, Error> {
-    if !is_id(id) {
+    if !crm_sdk::is_id(id) {
         return Err(Error::text(400, "Invalid companyId"));
     }
     kv::get(&key(id))?.ok_or_else(|| Error::text(400, "Company not found or does not belong to this organization"))
-}
-
-pub fn is_id(text: &str) -> bool {
-    text.len() == 24 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
 const SERVER_OWNED: &[&str] = &["_id", "id", "organizationId", "stateCode", "createdAt", "updatedAt"];
@@ -155,7 +151,7 @@ pub fn get(id: &str) -> Result<Response, Error> {
 }
 
 fn find(id: &str) -> Result<Company, Error> {
-    let found = if is_id(id) { kv::get::<Company>(&key(id))? } else { None };
+    let found = if crm_sdk::is_id(id) { kv::get::<Company>(&key(id))? } else { None };
     found.ok_or_else(|| Error::not_found("Company"))
 }
 

@@ -14,7 +14,7 @@ use crate::record::{self, Contact};
 use crate::upsert;
 
 pub fn find(id: &str) -> Result<Contact, Error> {
-    let found = if crate::companies::is_id(id) { kv::get::<Contact>(&record::key(id))? } else { None };
+    let found = if crm_sdk::is_id(id) { kv::get::<Contact>(&record::key(id))? } else { None };
     found.ok_or_else(|| Error::not_found("Contact"))
 }
 

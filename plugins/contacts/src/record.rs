@@ -79,30 +79,35 @@ impl Contact {
             .join(" ")
     }
 
+    /// The typed text fields under their property names, in display order.
+    fn known(&self) -> [(&'static str, &Option<String>); 15] {
+        [
+            ("firstName", &self.first_name),
+            ("lastName", &self.last_name),
+            ("email", &self.email),
+            ("mobile", &self.mobile),
+            ("phone", &self.phone),
+            ("company", &self.company),
+            ("companyId", &self.company_id),
+            ("city", &self.city),
+            ("cityCode", &self.city_code),
+            ("state", &self.state),
+            ("stateCode", &self.state_code),
+            ("country", &self.country),
+            ("idType", &self.id_type),
+            ("idNumber", &self.id_number),
+            ("linkedConversationId", &self.linked_conversation_id),
+        ]
+    }
+
     /// Named properties with a value, in a stable order: the known fields
     /// first, then the custom ones.
     pub fn properties(&self) -> Vec<(String, Value)> {
-        let text = |k: &str, v: &Option<String>| v.as_ref().map(|v| (k.to_string(), Value::String(v.clone())));
-        let mut out: Vec<(String, Value)> = [
-            text("firstName", &self.first_name),
-            text("lastName", &self.last_name),
-            text("email", &self.email),
-            text("mobile", &self.mobile),
-            text("phone", &self.phone),
-            text("company", &self.company),
-            text("companyId", &self.company_id),
-            text("city", &self.city),
-            text("cityCode", &self.city_code),
-            text("state", &self.state),
-            text("stateCode", &self.state_code),
-            text("country", &self.country),
-            text("idType", &self.id_type),
-            text("idNumber", &self.id_number),
-            text("linkedConversationId", &self.linked_conversation_id),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
+        let mut out: Vec<(String, Value)> = self
+            .known()
+            .into_iter()
+            .filter_map(|(k, v)| v.as_ref().map(|v| (k.to_string(), Value::String(v.clone()))))
+            .collect();
         if !self.tags.is_empty() {
             out.push(("tags".into(), json!(self.tags)));
         }
@@ -118,17 +123,18 @@ impl Contact {
             "whatsapp_phone" => "mobile",
             other => other,
         };
-        self.properties()
-            .into_iter()
-            .filter(|(k, _)| k == canonical)
-            .flat_map(|(_, v)| match v {
-                Value::String(s) => vec![s],
-                Value::Array(items) => items.into_iter().filter_map(|i| i.as_str().map(str::to_string)).collect(),
-                Value::Null => vec![],
-                other => vec![other.to_string()],
-            })
-            .filter(|s| !s.is_empty())
-            .collect()
+        let values: Vec<String> = if let Some((_, v)) = self.known().into_iter().find(|(k, _)| *k == canonical) {
+            v.iter().cloned().collect()
+        } else if canonical == "tags" {
+            self.tags.clone()
+        } else {
+            match self.custom.get(canonical) {
+                None | Some(Value::Null) => vec![],
+                Some(Value::String(s)) => vec![s.clone()],
+                Some(other) => vec![other.to_string()],
+            }
+        };
+        values.into_iter().filter(|s| !s.is_empty()).collect()
     }
 
     /// The flattened form (lists, 201 answers, `GET /contacts/{id}`): a view

@@ -2,7 +2,7 @@
 //! concurrent requests have exactly one winner.
 
 use crm_sdk::http::Error;
-use crm_sdk::{kv, store};
+use crm_sdk::store;
 
 pub fn email_key(email: &str) -> String {
     format!("u/email/{email}")
@@ -83,13 +83,4 @@ pub fn move_code(family: &str, from: Option<&str>, to: Option<&str>) -> Result<(
 /// The contact holding a unique key, if any.
 pub fn owner(key: &str) -> Result<Option<String>, Error> {
     Ok(store::get(key.as_bytes())?.map(|v| String::from_utf8_lossy(&v).into_owned()))
-}
-
-/// Claims `key` for `contact`; `Some(other)` when another contact holds it.
-pub fn claim(key: &str, contact: &str) -> Result<Option<String>, Error> {
-    kv::claim(key, contact)
-}
-
-pub fn release(key: &str, contact: &str) -> Result<(), Error> {
-    kv::release(key, contact)
 }

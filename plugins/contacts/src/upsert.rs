@@ -194,7 +194,7 @@ fn load_claimed(id: &str) -> Result<Option<Contact>, Error> {
 /// Claims `key` for `id`, taking it over from a contact that does not exist.
 /// `false` when a live contact holds it.
 fn claim_live(key: &str, id: &str) -> Result<bool, Error> {
-    match unique::claim(key, id)? {
+    match kv::claim(key, id)? {
         None => Ok(true),
         Some(other) if load_claimed(&other)?.is_some() => Ok(false),
         Some(other) => {
@@ -212,7 +212,7 @@ fn create(input: &ContactInput, checked: Checked, limit: Option<u64>) -> Result<
     let mut claimed: Vec<&String> = Vec::new();
     let undo = |claimed: &[&String]| -> Result<(), Error> {
         for key in claimed {
-            unique::release(key, &id)?;
+            kv::release(key, &id)?;
         }
         unique::release_slot()
     };
@@ -253,7 +253,7 @@ pub fn update(mut contact: Contact, input: &ContactInput, checked: Checked) -> R
         let Some(new) = new.filter(|n| Some(n) != old.as_ref()) else { continue };
         if !claim_live(&new, &contact.id)? {
             for (key, _) in &moved {
-                unique::release(key, &contact.id)?;
+                kv::release(key, &contact.id)?;
             }
             let holder = unique::owner(&new)?.unwrap_or_default();
             return Err(Error::new(409, "CONTACT_CONFLICT", format!("Another contact already has this {field}"))
@@ -267,7 +267,7 @@ pub fn update(mut contact: Contact, input: &ContactInput, checked: Checked) -> R
         && let Err(e) = conversations::link(conv, &contact.id)
     {
         for (key, _) in &moved {
-            unique::release(key, &contact.id)?;
+            kv::release(key, &contact.id)?;
         }
         return Err(e);
     }
@@ -277,7 +277,7 @@ pub fn update(mut contact: Contact, input: &ContactInput, checked: Checked) -> R
     index::save(Some(&before), &contact)?;
     for (_, old) in moved {
         if let Some(old) = old {
-            unique::release(&old, &contact.id)?;
+            kv::release(&old, &contact.id)?;
         }
     }
     Ok(contact)

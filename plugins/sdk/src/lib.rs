@@ -20,6 +20,12 @@ pub mod bindings {
 
 pub use bindings::crm::plugin::{catalog, runtime, store, tenant, types};
 
+/// Whether `text` has the shape of a platform id (24 lowercase hex characters),
+/// so a malformed id is told apart from an unknown one.
+pub fn is_id(text: &str) -> bool {
+    text.len() == 24 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
 /// Generates a component's bindings for its world, sharing the SDK's bindings
 /// of the host imports and types (so `crm_sdk::http` and `crm_sdk::kv` work on
 /// them). Expands to `mod bindings`, with `bindings::export!` inside.
