@@ -16,7 +16,7 @@ use crm_host::tenancy::Tenancy;
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = tempfile::tempdir()?;
     let store = Arc::new(SledStore::open(&dir.path().join("store"))?);
-    let runtime = Runtime::new(store.clone(), 64 << 20)?;
+    let runtime = Runtime::new(store.clone(), 64 << 20, std::time::Duration::from_secs(25))?;
     runtime.set_modules(loader::load_all(&runtime, &dir.path().join("cache"), None).await?);
     let module = runtime.modules().find(|m| m.name == "contacts").expect("contacts is embedded").clone();
     let org = Tenancy::new(store).create_org("bench".into(), "pro".into(), Default::default(), Default::default())?;

@@ -45,4 +45,17 @@ pub struct Config {
     /// Largest linear memory of one component instance, in MiB.
     #[arg(long, env = "CRM_COMPONENT_MEMORY_MB", default_value_t = 64)]
     pub component_memory_mb: usize,
+
+    /// How long one provider call (a label, a quote, a cancel) may take before
+    /// its outcome counts as unknown. At most 55000: the shipments routes run 60 s.
+    #[arg(long, env = "CRM_PROVIDER_TIMEOUT_MS", default_value_t = 25_000, value_parser = clap::value_parser!(u64).range(1..=55_000))]
+    pub provider_timeout_ms: u64,
+
+    /// How often the scheduler refreshes the tracking of shipments not yet final; 0 turns it off.
+    #[arg(long, env = "CRM_TRACKING_REFRESH_MS", default_value_t = 300_000)]
+    pub tracking_refresh_ms: u64,
+
+    /// Most shipments of one organization the scheduler refreshes per round.
+    #[arg(long, env = "CRM_TRACKING_REFRESH_BATCH", default_value_t = 50)]
+    pub tracking_refresh_batch: u32,
 }

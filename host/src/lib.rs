@@ -29,5 +29,6 @@ pub mod ops;
 pub mod plugins;
 pub mod secrets;
 pub mod server;
+pub mod shipping;
 pub mod store;
 pub mod tenancy;

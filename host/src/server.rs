@@ -14,7 +14,7 @@ use crate::config::Config;
 use crate::http::{ApiRequest, Response, extract};
 use crate::plugins::{self, Runtime};
 use crate::store::{SledStore, Store};
-use crate::{admin, api, bootstrap, ops, secrets};
+use crate::{admin, api, bootstrap, ops, secrets, shipping};
 
 pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     std::fs::create_dir_all(&config.data_dir)
@@ -24,7 +24,8 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
             .map_err(|e| format!("cannot open the store in {}: {e}", config.data_dir.display()))?,
     );
     let admin_token = bootstrap::admin_token(&config.data_dir)?;
-    let runtime = Runtime::new(store.clone(), config.component_memory_mb << 20)
+    let provider_timeout = std::time::Duration::from_millis(config.provider_timeout_ms);
+    let runtime = Runtime::new(store.clone(), config.component_memory_mb << 20, provider_timeout)
         .map_err(|e| format!("cannot start the Wasm runtime: {e:#}"))?;
     let loading = Instant::now();
     let cache_dir = config.cache_dir.clone().unwrap_or_else(|| config.data_dir.join("cache"));
@@ -74,6 +75,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     });
     let public_server = tokio::spawn(warp::serve(public_routes).incoming(public).graceful(stopped()).run());
     let admin_server = tokio::spawn(warp::serve(admin_routes).incoming(admin).graceful(stopped()).run());
+    crate::shipping::scheduler::start(app.clone(), stop_tx.subscribe());
     app.set_ready(true);
     tracing::info!("ready");
 
@@ -93,6 +95,7 @@ async fn route_public(app: &Arc<App>, req: ApiRequest) -> Response {
         "/healthz" => ops::healthz(),
         "/readyz" => ops::readyz(app),
         p if p == "/api" || p.starts_with("/api/") => api::dispatch(app, req).await,
+        p if shipping::webhook::is_webhook_path(p) => shipping::webhook::receive(app, req).await,
         _ => crate::http::ApiError::not_found(&format!("Route {} {}", req.method, req.path)).into_response(),
     }
 }

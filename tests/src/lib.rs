@@ -4,6 +4,9 @@
 //! The binary is `target/<profile>/crm-host` beside the test executable, or
 //! `CRM_HOST_BIN`. `cargo test --workspace` builds it before any test runs.
 
+pub mod envia_sim;
+pub mod shop;
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};

@@ -26,6 +26,7 @@ enum Call {
     CreateToken,
     RevokeToken,
     ListPlugins,
+    PutIntegration,
 }
 
 /// The admin API's own routes, built once.
@@ -40,6 +41,7 @@ static ROUTES: LazyLock<Router<Call>> = LazyLock::new(|| {
     r.add(Method::POST, "/admin/orgs/{org}/tokens", Call::CreateToken);
     r.add(Method::DELETE, "/admin/orgs/{org}/tokens/{token}", Call::RevokeToken);
     r.add(Method::GET, "/admin/plugins", Call::ListPlugins);
+    r.add(Method::PUT, "/admin/orgs/{org}/integrations/{provider}", Call::PutIntegration);
     r
 });
 
@@ -87,6 +89,7 @@ async fn serve(app: &Arc<App>, call: Call, req: &ApiRequest, params: &Params) ->
         Call::CreateToken => orgs::create_token(app, param("org"), req)?,
         Call::RevokeToken => orgs::revoke_token(app, param("org"), param("token"))?,
         Call::ListPlugins => modules::list(app),
+        Call::PutIntegration => modules::put_integration(app, param("org"), param("provider"), req)?,
     };
     // Durable before acknowledged: every admin write is on disk before its 2xx.
     if req.method != Method::GET {

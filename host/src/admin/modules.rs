@@ -14,6 +14,7 @@ use crate::app::App;
 use crate::http::router::Match;
 use crate::http::{ApiError, ApiRequest, Response};
 use crate::plugins::Source;
+use crate::shipping::integrations;
 
 /// `GET /admin/plugins`.
 pub fn list(app: &App) -> Response {
@@ -24,7 +25,8 @@ pub fn list(app: &App) -> Response {
             json!({
                 "name": m.name,
                 "version": m.version,
-                "kind": m.kind,
+                "kind": m.kind.as_str(),
+                "hosts": m.hosts,
                 "source": match &m.source { Source::Embedded => "embedded".to_string(), Source::File(p) => p.display().to_string() },
                 "hash": m.hash,
                 "routes": m.routes.iter().map(|r| json!({
@@ -34,6 +36,17 @@ pub fn list(app: &App) -> Response {
         })
         .collect();
     Response::json(StatusCode::OK, &json!({ "data": plugins }))
+}
+
+/// `PUT /admin/orgs/{org}/integrations/{provider}`: an organization's settings
+/// for a loaded provider (the API key, URLs); answers without the key.
+pub fn put_integration(app: &App, org_id: &str, provider: &str, req: &ApiRequest) -> Result<Response, ApiError> {
+    app.tenancy.org(org_id)?.ok_or_else(|| ApiError::not_found("Organization"))?;
+    let loaded = app.runtime.provider(provider).ok_or_else(|| {
+        ApiError::new(StatusCode::NOT_FOUND, "PROVIDER_NOT_FOUND", format!("No provider named {provider:?} is loaded"))
+    })?;
+    let integration = integrations::put(app.store.as_ref(), org_id, provider, loaded.needs_api_key, req)?;
+    Ok(Response::json(StatusCode::OK, &json!({ "success": true, "data": integration.to_admin_json() })))
 }
 
 /// `/admin/orgs/{org}/<rest>` → the component route `/admin/<rest>`.

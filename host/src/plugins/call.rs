@@ -12,8 +12,9 @@ use wasmtime::{Engine, StoreLimitsBuilder, UpdateDeadline};
 use super::bindings::platform::Platform;
 use super::bindings::platform::crm::plugin::{contacts, types};
 use super::engine::{self, POOL_INSTANCES};
-use super::imports::HostState;
+use super::imports::{HostState, ProviderScope};
 use super::loader::LoadedModule;
+use crate::shipping::outbound::Outbound;
 use crate::store::Store;
 use crate::tenancy::Org;
 
@@ -46,14 +47,17 @@ pub struct Runtime {
     modules: OnceLock<BTreeMap<String, Arc<LoadedModule>>>,
     /// Outer calls take a permit; nested calls (a module calling contacts) use the
     /// pool's other half, so they never wait on their own callers.
-    permits: Semaphore,
+    pub(super) permits: Semaphore,
     memory_cap: usize,
     /// How long a nested call may run.
-    nested_deadline: Duration,
+    pub(super) nested_deadline: Duration,
+    /// Outbound HTTP of provider components, and how long one provider call may take.
+    pub(super) outbound: Outbound,
+    pub(super) provider_timeout: Duration,
 }
 
 impl Runtime {
-    pub fn new(store: Arc<dyn Store>, memory_cap: usize) -> wasmtime::Result<Arc<Runtime>> {
+    pub fn new(store: Arc<dyn Store>, memory_cap: usize, provider_timeout: Duration) -> wasmtime::Result<Arc<Runtime>> {
         let engine = engine::new_engine(memory_cap)?;
         engine::start_ticker(&engine);
         let mut linker = Linker::new(&engine);
@@ -67,6 +71,8 @@ impl Runtime {
             permits: Semaphore::new(POOL_INSTANCES as usize / 2),
             memory_cap,
             nested_deadline: Duration::from_secs(5),
+            outbound: Outbound::new(provider_timeout),
+            provider_timeout,
         }))
     }
 
@@ -87,8 +93,21 @@ impl Runtime {
         ctx: Option<Arc<CallContext>>,
         deadline: Duration,
     ) -> wasmtime::Store<HostState> {
+        self.new_store_for(module, ctx, None, deadline)
+    }
+
+    /// [`Self::new_store`] for a provider component, which gets settings and
+    /// outbound HTTP instead of a store.
+    pub(super) fn new_store_for(
+        self: &Arc<Self>,
+        module: &str,
+        ctx: Option<Arc<CallContext>>,
+        provider: Option<ProviderScope>,
+        deadline: Duration,
+    ) -> wasmtime::Store<HostState> {
         let limits = StoreLimitsBuilder::new().memory_size(self.memory_cap).instances(64).build();
-        let mut store = wasmtime::Store::new(&self.engine, HostState::new(self.clone(), ctx, module, limits));
+        let state = HostState::new(self.clone(), ctx, module, provider, limits);
+        let mut store = wasmtime::Store::new(&self.engine, state);
         store.limiter(|state| &mut state.limits);
         let until = Instant::now() + deadline;
         store.set_epoch_deadline(1);
@@ -115,8 +134,9 @@ impl Runtime {
         let _permit = self.permits.acquire().await?;
         let caller = ctx.caller();
         let mut store = self.new_store(&module.name, Some(Arc::new(ctx)), deadline);
+        let pre = module.pre.as_ref().ok_or_else(|| wasmtime::Error::msg("not a module"))?;
         let call = async {
-            let instance = module.pre.instantiate_async(&mut store).await?;
+            let instance = pre.instantiate_async(&mut store).await?;
             let response = instance.crm_plugin_handler().call_handle(&mut store, &caller, &request).await?;
             Ok::<_, wasmtime::Error>((response, store.data().wrote))
         };

@@ -14,6 +14,8 @@ use wasmtime_wasi::{WasiCtx, WasiCtxView, WasiView};
 
 use super::bindings::platform::crm::plugin::{catalog as wit_catalog, contacts, runtime, store, tenant, types};
 use super::call::{CallContext, Runtime};
+use crate::shipping::integrations::Integration;
+use crate::shipping::outbound::Allowlist;
 use crate::store::{BatchOp, Namespace, Store};
 use crate::{clock, ids};
 
@@ -24,6 +26,13 @@ const MAX_SCAN: u32 = 1000;
 /// Most keys one `find` returns (keys only, so a larger bound is cheap).
 const MAX_FIND: u32 = 100_000;
 
+/// What a provider instance may use: its organization's integration and the
+/// hosts it may reach.
+pub struct ProviderScope {
+    pub integration: Integration,
+    pub allowed: Allowlist,
+}
+
 /// The state of one instance.
 pub struct HostState {
     pub(super) runtime: Arc<Runtime>,
@@ -33,6 +42,8 @@ pub struct HostState {
     /// The organization's namespace and this module's key prefix (`m/<module>/`),
     /// fixed for the instance's life; `None` while describing.
     scope: Option<(Namespace, Vec<u8>)>,
+    /// Set for provider instances (which get no store).
+    pub(super) provider: Option<ProviderScope>,
     pub(super) store: Arc<dyn Store>,
     /// Whether the instance wrote: the host then waits for durability.
     pub(super) wrote: bool,
@@ -42,9 +53,19 @@ pub struct HostState {
 }
 
 impl HostState {
-    pub(super) fn new(runtime: Arc<Runtime>, ctx: Option<Arc<CallContext>>, module: &str, limits: StoreLimits) -> Self {
-        let scope = ctx.as_ref().map(|c| (c.org.namespace(), format!("m/{module}/").into_bytes()));
+    pub(super) fn new(
+        runtime: Arc<Runtime>,
+        ctx: Option<Arc<CallContext>>,
+        module: &str,
+        provider: Option<ProviderScope>,
+        limits: StoreLimits,
+    ) -> Self {
+        let scope = match provider {
+            Some(_) => None,
+            None => ctx.as_ref().map(|c| (c.org.namespace(), format!("m/{module}/").into_bytes())),
+        };
         HostState {
+            provider,
             store: runtime.store.clone(),
             runtime,
             ctx,

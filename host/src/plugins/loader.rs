@@ -17,13 +17,19 @@ use wasmtime::component::Component;
 use super::bindings::contacts_provider::ContactsProviderPre;
 use super::bindings::platform::PlatformPre;
 use super::bindings::platform::crm::plugin::types;
+use super::bindings::provider_component::ProviderComponentPre;
+use super::bindings::shipments_module::ShipmentsModulePre;
 use super::call::Runtime;
 use super::imports::HostState;
 use crate::ids;
 use crate::tenancy::permissions;
 
 /// The first-party components, built by `build.rs` from `plugins/`.
-const EMBEDDED: &[(&str, &[u8])] = &[("contacts", include_bytes!(env!("CRM_COMPONENT_CONTACTS")))];
+const EMBEDDED: &[(&str, &[u8])] = &[
+    ("contacts", include_bytes!(env!("CRM_COMPONENT_CONTACTS"))),
+    ("shipments", include_bytes!(env!("CRM_COMPONENT_SHIPMENTS"))),
+    ("envia", include_bytes!(env!("CRM_COMPONENT_ENVIA"))),
+];
 
 /// How long `describe` may take at load time.
 const DESCRIBE_DEADLINE: Duration = Duration::from_secs(2);
@@ -34,18 +40,45 @@ pub enum Source {
     File(PathBuf),
 }
 
+/// What a component is, from what it exports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Exports `handler`: serves routes.
+    Module,
+    /// Exports `provider`: a shipping provider.
+    Provider,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Module => "module",
+            Kind::Provider => "provider",
+        }
+    }
+}
+
 /// A component ready to serve: its description and its pre-linked instance.
 pub struct LoadedModule {
     pub name: String,
     pub version: String,
-    pub kind: &'static str,
+    pub kind: Kind,
     pub routes: Vec<types::Route>,
     pub source: Source,
     /// SHA-256 of the component's bytes.
     pub hash: String,
-    pub(super) pre: PlatformPre<HostState>,
+    /// Providers: hosts their outbound HTTP may reach, and whether an
+    /// organization must configure an API key.
+    pub hosts: Vec<String>,
+    pub needs_api_key: bool,
+    /// Set for modules.
+    pub(super) pre: Option<PlatformPre<HostState>>,
     /// Set when the component exports the `contacts` interface.
     pub(super) contacts: Option<ContactsProviderPre<HostState>>,
+    /// Set when the component exports `tracking-sink` (the shipments module).
+    pub(super) tracking: Option<ShipmentsModulePre<HostState>>,
+    /// Set for providers.
+    pub(super) provider: Option<ProviderComponentPre<HostState>>,
 }
 
 /// Loads every component; an invalid one, or two with one name in the plugins
@@ -102,9 +135,37 @@ async fn load_one(
         .linker
         .instantiate_pre(&component)
         .map_err(|e| format!("imports something the host does not offer: {e:#}"))?;
+    if let Ok(provider) = ProviderComponentPre::new(instance_pre.clone()) {
+        let mut store = runtime.new_store("describe", None, DESCRIBE_DEADLINE);
+        let instance =
+            provider.instantiate_async(&mut store).await.map_err(|e| format!("cannot be instantiated: {e:#}"))?;
+        let info = instance
+            .crm_plugin_provider()
+            .call_describe(&mut store)
+            .await
+            .map_err(|e| format!("describe failed: {e:#}"))?;
+        if !ids::is_slug(&info.name) {
+            return Err(format!("provider name {:?} must match [a-z][a-z0-9_-]{{0,31}}", info.name));
+        }
+        return Ok(LoadedModule {
+            name: info.name,
+            version: info.version,
+            kind: Kind::Provider,
+            routes: Vec::new(),
+            source,
+            hash,
+            hosts: info.hosts.into_iter().map(|h| h.to_ascii_lowercase()).collect(),
+            needs_api_key: info.needs_api_key,
+            pre: None,
+            contacts: None,
+            tracking: None,
+            provider: Some(provider),
+        });
+    }
     let pre = PlatformPre::new(instance_pre.clone())
-        .map_err(|e| format!("does not export crm:plugin/handler@1.0.0: {e:#}"))?;
-    let contacts = ContactsProviderPre::new(instance_pre).ok();
+        .map_err(|e| format!("exports neither crm:plugin/handler@1.0.0 nor crm:plugin/provider@1.0.0: {e:#}"))?;
+    let contacts = ContactsProviderPre::new(instance_pre.clone()).ok();
+    let tracking = ShipmentsModulePre::new(instance_pre).ok();
 
     let mut store = runtime.new_store("describe", None, DESCRIBE_DEADLINE);
     let instance = pre.instantiate_async(&mut store).await.map_err(|e| format!("cannot be instantiated: {e:#}"))?;
@@ -114,12 +175,16 @@ async fn load_one(
     Ok(LoadedModule {
         name: info.name,
         version: info.version,
-        kind: "module",
+        kind: Kind::Module,
         routes: info.routes,
         source,
         hash,
-        pre,
+        hosts: Vec::new(),
+        needs_api_key: false,
+        pre: Some(pre),
         contacts,
+        tracking,
+        provider: None,
     })
 }
 

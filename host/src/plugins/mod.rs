@@ -9,13 +9,18 @@
 //! - [`loader`]: embedded and `--plugins-dir` components, compiled once and
 //!   cached on disk, described (name, version, routes) at start;
 //! - [`call`]: a fresh instance per request under a deadline and a memory cap;
-//!   a trap or an exceeded limit is that request's 500, nothing more.
+//!   a trap or an exceeded limit is that request's 500, nothing more;
+//! - [`providers`]: calls into shipping provider components (for the
+//!   shipments module) and into the shipments module's `tracking-sink`;
+//! - [`shipping_imports`]: the `shipping`, `http` and `settings` imports.
 
 pub mod bindings;
 pub mod call;
 pub mod engine;
 pub mod imports;
 pub mod loader;
+pub mod providers;
+mod shipping_imports;
 
 pub use call::{CallContext, Runtime};
-pub use loader::{LoadedModule, Source};
+pub use loader::{Kind, LoadedModule, Source};

@@ -21,6 +21,12 @@ pub fn path_param<'r>(req: &'r Request, name: &str) -> Option<&'r str> {
     req.path_params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
 }
 
+/// A number as JSON, integral values without a fraction (`2`, not `2.0`), so
+/// amounts and measures read back as they were sent.
+pub fn json_number(n: f64) -> Value {
+    if n.fract() == 0.0 && n.abs() < 9e15 { Value::from(n as i64) } else { Value::from(n) }
+}
+
 /// A JSON response.
 pub fn json_response(status: u16, body: &impl Serialize) -> Response {
     Response {

@@ -1,0 +1,151 @@
+//! The stored shipment (exactly its API shape) and its indexes, written
+//! together in one batch.
+
+use crm_sdk::http::Error;
+use crm_sdk::store::{self, Op};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::bindings::crm::plugin::shipping_types::Status;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Shipment {
+    pub id: String,
+    pub contact_id: String,
+    pub provider: String,
+    pub carrier: String,
+    pub service: String,
+    pub status: String,
+    pub tracking_number: Option<String>,
+    pub track_url: Option<String>,
+    pub label_url: Option<String>,
+    #[serde(serialize_with = "amount")]
+    pub price: Option<f64>,
+    pub currency: Option<String>,
+    pub packages: Value,
+    pub destination: Value,
+    pub idempotency_key: Option<String>,
+    pub deal_id: Option<String>,
+    pub quotation_id: Option<String>,
+    pub invoice_id: Option<String>,
+    pub events: Vec<Event>,
+    pub refund: Option<Refund>,
+    /// The last provider failure, normalised (`{code, message}`).
+    pub error: Option<Failure>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Event {
+    pub status: String,
+    pub description: String,
+    pub location: Option<String>,
+    pub occurred_at: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Refund {
+    #[serde(serialize_with = "amount")]
+    pub amount: f64,
+    pub currency: String,
+    pub returned: bool,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Failure {
+    pub code: String,
+    pub message: String,
+}
+
+/// Amounts read back as sent: `12000`, not `12000.0`.
+fn amount<S: serde::Serializer, A: Into<Option<f64>> + Copy>(value: &A, s: S) -> Result<S::Ok, S::Error> {
+    match (*value).into() {
+        Some(n) => crm_sdk::http::json_number(n).serialize(s),
+        None => s.serialize_none(),
+    }
+}
+
+pub const DRAFT: &str = "draft";
+pub const CREATED: &str = "created";
+pub const CANCELLED: &str = "cancelled";
+pub const NEEDS_REVIEW: &str = "needs_review";
+
+/// Every status a shipment can have.
+pub const STATUSES: &[&str] = &[
+    "draft",
+    "created",
+    "picked_up",
+    "in_transit",
+    "out_for_delivery",
+    "delivered",
+    "cancelled",
+    "needs_review",
+    "exception",
+    "returned",
+];
+
+/// Statuses the scheduler keeps refreshing: a label exists and the parcel
+/// has not reached an end.
+pub const ACTIVE: &[&str] = &["created", "picked_up", "in_transit", "out_for_delivery", "exception"];
+
+/// Our name for a provider status.
+pub fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Created => "created",
+        Status::PickedUp => "picked_up",
+        Status::InTransit => "in_transit",
+        Status::OutForDelivery => "out_for_delivery",
+        Status::Delivered => "delivered",
+        Status::Cancelled => "cancelled",
+        Status::Exception => "exception",
+        Status::Returned => "returned",
+    }
+}
+
+pub fn key(id: &str) -> String {
+    format!("s/{id}")
+}
+
+pub fn tracking_key(provider: &str, tracking_number: &str) -> String {
+    format!("tn/{provider}/{tracking_number}")
+}
+
+impl Shipment {
+    pub fn has_label(&self) -> bool {
+        self.tracking_number.is_some()
+    }
+
+    pub fn json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+}
+
+pub fn load(id: &str) -> Result<Option<Shipment>, Error> {
+    if !crm_sdk::is_id(id) {
+        return Ok(None);
+    }
+    crm_sdk::kv::get(&key(id))
+}
+
+/// Writes `shipment` with its indexes; `previous_status` is the status its
+/// index entry is under (none for a new shipment).
+pub fn save(shipment: &Shipment, previous_status: Option<&str>) -> Result<(), Error> {
+    let bytes = serde_json::to_vec(shipment).map_err(Error::internal)?;
+    let id = &shipment.id;
+    let mut ops = vec![
+        Op::Put((key(id).into_bytes(), bytes)),
+        Op::Put((format!("c/{}/{id}", shipment.contact_id).into_bytes(), Vec::new())),
+    ];
+    if let Some(old) = previous_status.filter(|old| *old != shipment.status) {
+        ops.push(Op::Delete(format!("st/{old}/{id}").into_bytes()));
+    }
+    ops.push(Op::Put((format!("st/{}/{id}", shipment.status).into_bytes(), Vec::new())));
+    if let Some(tn) = &shipment.tracking_number {
+        ops.push(Op::Put((tracking_key(&shipment.provider, tn).into_bytes(), id.clone().into_bytes())));
+    }
+    Ok(store::batch(&ops)?)
+}

@@ -1,0 +1,120 @@
+//! Shipments through the real host, the shipments module, the Envia
+//! component and the Envia simulator: rates, generate, get, list, track,
+//! cancel, prerequisites, destination rules, permissions and tenancy.
+
+use crm_tests::envia_sim::{CARRIERS, EnviaSim};
+use crm_tests::shop::{self, Shop, package};
+use crm_tests::*;
+
+#[tokio::test]
+async fn rates_quote_every_carrier_cheapest_first_and_charge_nothing() {
+    let shop = Shop::open().await;
+    let balance = shop.sim.balance();
+    let r = shop.post("/api/shipments/rates", &json!({ "contactId": shop.contact, "packages": [package()] })).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let body = r.json();
+    assert_eq!(body["success"], true);
+    let rates = body["rates"].as_array().unwrap();
+    assert_eq!(rates.len(), CARRIERS.len() * 2, "two services per carrier: {body}");
+    let prices: Vec<f64> = rates.iter().map(|r| r["price"].as_f64().unwrap()).collect();
+    assert!(prices.windows(2).all(|w| w[0] <= w[1]), "ordered by price: {prices:?}");
+    assert_eq!(
+        rates[0],
+        json!({ "provider": "envia", "carrier": "coordinadora", "service": "ground",
+        "serviceDescription": "coordinadora Ground", "price": 12000, "currency": "COP", "deliveryEstimate": "2-3 días" })
+    );
+    // Deprisa sends prices as strings; they arrive as numbers.
+    assert!(rates.iter().any(|r| r["carrier"] == "deprisa" && r["price"].is_number()));
+    assert_eq!(body["failed"], json!([]));
+    assert_eq!(shop.sim.balance(), balance, "a quote charges nothing");
+    assert_eq!(shop.sim.calls("generate"), 0);
+    let listed = shop.get("/api/shipments").await.json();
+    assert_eq!(listed["pagination"]["total"], 0, "a quote writes nothing");
+}
+
+#[tokio::test]
+async fn one_failing_carrier_never_fails_the_quote() {
+    let shop = Shop::open().await;
+    shop.sim.fail_carrier("tcc");
+    let r = shop.post("/api/shipments/rates", &json!({ "contactId": shop.contact, "packages": [package()] })).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let body = r.json();
+    assert_eq!(body["rates"].as_array().unwrap().len(), (CARRIERS.len() - 1) * 2);
+    assert!(body["rates"].as_array().unwrap().iter().all(|r| r["carrier"] != "tcc"));
+    assert_eq!(
+        body["failed"],
+        json!([{ "carrier": "tcc", "code": "NO_COVERAGE", "message": "Requested service is not available for this route" }])
+    );
+}
+
+#[tokio::test]
+async fn generate_makes_one_label_charges_the_balance_and_shows_the_shipment() {
+    let shop = Shop::open().await;
+    let r = shop.generate(Some("order-1")).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let body = r.json();
+    assert_eq!(body["success"], true);
+    assert!(body.get("reused").is_none());
+    let s = &body["data"];
+    let id = s["id"].as_str().unwrap();
+    assert_eq!(id.len(), 24);
+    assert_eq!(s["status"], "created");
+    assert_eq!(s["provider"], "envia");
+    assert_eq!((&s["carrier"], &s["service"]), (&json!("coordinadora"), &json!("ground")));
+    assert_eq!(s["contactId"], shop.contact);
+    assert_eq!(s["idempotencyKey"], "order-1");
+    assert_eq!(s["price"], 12000);
+    assert_eq!(s["currency"], "COP");
+    let tn = s["trackingNumber"].as_str().unwrap();
+    assert_eq!(s["trackUrl"], format!("https://envia.com/rastreo?label={tn}"));
+    assert_eq!(s["labelUrl"], format!("https://s3.example/labels/{tn}.pdf"));
+    assert_eq!(s["destination"]["cityCode"], "05001");
+    assert_eq!(s["destination"]["city"], "Medellín");
+    assert_eq!(s["destination"]["street"], "Cra 45 # 12-08");
+    assert_eq!(s["destination"]["name"], "Ana Gómez");
+    assert_eq!(s["packages"], json!([package()]));
+    assert_eq!(s["events"][0]["status"], "created");
+    assert_eq!(s["refund"], Value::Null);
+    assert_eq!(shop.sim.calls("generate"), 1);
+    assert_eq!(shop.sim.balance(), 1_000_000.0 - 12000.0);
+
+    let got = shop.get(&format!("/api/shipments/{id}")).await;
+    assert_eq!(got.status, 200);
+    assert_eq!(got.json()["data"], *s);
+}
+
+#[tokio::test]
+async fn list_filters_by_contact_and_status_newest_first_and_clamps_the_limit() {
+    let shop = Shop::open().await;
+    let other = shop::create_contact(&shop.host, &shop.token, "otro@tienda.co").await;
+    let mut ids = Vec::new();
+    for i in 0..3 {
+        let r = shop.generate(Some(&format!("k{i}"))).await;
+        assert_eq!(r.status, 201, "{}", r.text);
+        ids.push(r.json()["data"]["id"].as_str().unwrap().to_string());
+    }
+    let mut body = shop.label_body(Some("k-other"));
+    body["contactId"] = json!(other);
+    assert_eq!(shop.post("/api/shipments", &body).await.status, 201);
+    let r = shop.post(&format!("/api/shipments/{}/cancel", ids[0]), &json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+
+    let all = shop.get("/api/shipments").await.json();
+    assert_eq!(all["pagination"], json!({ "total": 4, "page": 1, "limit": 20, "pages": 1 }));
+    let mine = shop.get(&format!("/api/shipments?contactId={}", shop.contact)).await.json();
+    let listed: Vec<&str> = mine["data"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap()).collect();
+    assert_eq!(listed, vec![ids[2].as_str(), ids[1].as_str(), ids[0].as_str()], "newest first");
+    let cancelled = shop.get("/api/shipments?status=cancelled").await.json();
+    assert_eq!(cancelled["pagination"]["total"], 1);
+    assert_eq!(cancelled["data"][0]["id"], ids[0]);
+    let both = shop.get(&format!("/api/shipments?contactId={}&status=created", shop.contact)).await.json();
+    assert_eq!(both["pagination"]["total"], 2);
+    let page = shop.get("/api/shipments?limit=1000&page=1").await.json();
+    assert_eq!(page["pagination"]["limit"], 100, "clamped");
+    let page2 = shop.get("/api/shipments?limit=3&page=2").await.json();
+    assert_eq!(page2["data"].as_array().unwrap().len(), 1);
+    assert_eq!(page2["pagination"]["pages"], 2);
+    let bad = shop.get("/api/shipments?status=lost").await;
+    assert_eq!(bad.status, 400);
+    assert_eq!(bad.json()["code"], "VALIDATION_ERROR");
+}
