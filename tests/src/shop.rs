@@ -50,6 +50,14 @@ impl Shop {
         Shop { host, sim, org, token, contact }
     }
 
+    /// Another shop (organization) on the same host and simulator; it does
+    /// not own the host.
+    pub async fn on_same_host(shop: &Shop) -> OtherShop {
+        let (org, token) = shop.host.org_with_token(json!({ "name": "Otra tienda" })).await;
+        configure(&shop.host, &org, &shop.sim).await;
+        OtherShop { host: &shop.host, sim: &shop.sim, org, token }
+    }
+
     pub async fn post(&self, path: &str, body: &Value) -> Reply {
         self.host.post(path, &self.token, body).await
     }
@@ -73,17 +81,35 @@ impl Shop {
 
     /// The webhook URL of the shop's Envia integration.
     pub async fn webhook_url(&self) -> String {
-        let r = self
-            .host
-            .admin(
-                Method::PUT,
-                &format!("/admin/orgs/{}/integrations/envia", self.org),
-                Some(&json!({ "apiKey": API_KEY, "baseUrl": self.sim.url })),
-            )
-            .await;
-        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-        format!("{}{}", self.host.api, r.json()["data"]["webhookPath"].as_str().unwrap())
+        webhook_url(&self.host, &self.org, &self.sim).await
     }
+}
+
+/// A second organization on a shop's host.
+pub struct OtherShop<'a> {
+    pub host: &'a Host,
+    pub sim: &'a EnviaSim,
+    pub org: String,
+    pub token: String,
+}
+
+impl OtherShop<'_> {
+    pub async fn webhook_url(&self) -> String {
+        webhook_url(self.host, &self.org, self.sim).await
+    }
+}
+
+/// The webhook URL of `org`'s Envia integration (setting it again keeps the URL).
+pub async fn webhook_url(host: &Host, org: &str, sim: &EnviaSim) -> String {
+    let r = host
+        .admin(
+            Method::PUT,
+            &format!("/admin/orgs/{org}/integrations/envia"),
+            Some(&json!({ "apiKey": API_KEY, "baseUrl": sim.url })),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    format!("{}{}", host.api, r.json()["data"]["webhookPath"].as_str().unwrap())
 }
 
 /// Points `org`'s Envia integration at the simulator and sets its origin.

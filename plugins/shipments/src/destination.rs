@@ -89,7 +89,7 @@ pub fn resolve(
         "phone": address.phone,
         "street": address.street,
         "district": address.district,
-        "city": address.city_name,
+        "city": city.short_name,
         "cityCode": address.city_code,
         "state": address.state_name,
         "stateCode": address.state_code,
