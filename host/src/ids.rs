@@ -1,5 +1,7 @@
-//! Ids: 24 lowercase hex characters, ObjectId-like (4 bytes of seconds, 5 random
-//! bytes, a 3-byte counter), so ids sort roughly by creation time.
+//! Ids: 24 lowercase hex characters, ObjectId-like: 4 bytes of seconds, a
+//! 3-byte counter, then 5 random bytes. The counter comes before the random
+//! part so that ids made by one host sort by creation even within a second
+//! (lists show newest first by id order).
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -13,8 +15,8 @@ pub fn new_id() -> String {
     let count = COUNTER.fetch_add(1, Ordering::Relaxed) & 0x00ff_ffff;
     let mut bytes = [0u8; 12];
     bytes[..4].copy_from_slice(&secs.to_be_bytes());
-    bytes[4..9].copy_from_slice(&random);
-    bytes[9..].copy_from_slice(&count.to_be_bytes()[1..]);
+    bytes[4..7].copy_from_slice(&count.to_be_bytes()[1..]);
+    bytes[7..].copy_from_slice(&random);
     hex::encode(bytes)
 }
 
@@ -43,6 +45,14 @@ mod tests {
         assert_ne!(a, b);
         assert!(!is_id("ABCDEF0123456789abcdef01"));
         assert!(!is_id("abc"));
+    }
+
+    #[test]
+    fn ids_of_one_second_sort_by_creation() {
+        let ids: Vec<String> = (0..1000).map(|_| new_id()).collect();
+        let mut sorted = ids.clone();
+        sorted.sort();
+        assert_eq!(ids, sorted);
     }
 
     #[test]

@@ -52,7 +52,7 @@ impl Shop {
 
     /// Another shop (organization) on the same host and simulator; it does
     /// not own the host.
-    pub async fn on_same_host(shop: &Shop) -> OtherShop {
+    pub async fn on_same_host(shop: &Shop) -> OtherShop<'_> {
         let (org, token) = shop.host.org_with_token(json!({ "name": "Otra tienda" })).await;
         configure(&shop.host, &org, &shop.sim).await;
         OtherShop { host: &shop.host, sim: &shop.sim, org, token }

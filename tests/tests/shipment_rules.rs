@@ -109,7 +109,9 @@ async fn a_contact_without_a_city_needs_a_destination_and_an_unknown_contact_is_
     assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (404, json!("CONTACT_NOT_FOUND")));
     body["contactId"] = json!("not-an-id");
     assert_eq!(shop.post("/api/shipments", &body).await.json()["code"], "VALIDATION_ERROR");
-    for broken in [json!({ "packages": [] }), json!({ "packages": [{ "content": "x", "weight": -1 }] }), json!({ "carrier": 5 })] {
+    for broken in
+        [json!({ "packages": [] }), json!({ "packages": [{ "content": "x", "weight": -1 }] }), json!({ "carrier": 5 })]
+    {
         let mut body = shop.label_body(Some("broken"));
         for (k, v) in broken.as_object().unwrap() {
             body[k] = v.clone();

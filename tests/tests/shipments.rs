@@ -2,7 +2,7 @@
 //! component and the Envia simulator: rates, generate, get, list, track,
 //! cancel, prerequisites, destination rules, permissions and tenancy.
 
-use crm_tests::envia_sim::{CARRIERS, EnviaSim};
+use crm_tests::envia_sim::CARRIERS;
 use crm_tests::shop::{self, Shop, package};
 use crm_tests::*;
 

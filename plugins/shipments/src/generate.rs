@@ -88,7 +88,7 @@ pub fn generate(req: &Request) -> Result<Response, Error> {
 
     let (id, draft) = match &order.key {
         Some(key) => match claim_key(key, &order.contact_id, existing)? {
-            Claimed::Attempt(id, draft) => (id, draft),
+            Claimed::Attempt(id, draft) => (id, draft.map(|d| *d)),
             Claimed::Reused(answer) => return Ok(answer),
         },
         None if claims::open_window(&order.contact_id)? => (runtime::new_id(), None),
@@ -223,7 +223,7 @@ fn replay(key: &str, claim: &KeyClaim) -> Result<Option<Response>, Error> {
 
 enum Claimed {
     /// This request runs the attempt for shipment `id` (its draft when retried).
-    Attempt(String, Option<Shipment>),
+    Attempt(String, Option<Box<Shipment>>),
     /// Another request finished first with a label.
     Reused(Response),
 }
@@ -236,7 +236,8 @@ fn claim_key(key: &str, contact_id: &str, existing: Option<(KeyClaim, Vec<u8>)>)
         Some((claim, bytes)) => (claim.shipment_id.clone(), Some(bytes.as_slice())),
     };
     if claims::swap(key, expected, &claims::pending(&id, contact_id))? {
-        let draft = if existing.is_some() { record::load(&id)?.filter(|s| s.status == DRAFT) } else { None };
+        let draft =
+            if existing.is_some() { record::load(&id)?.filter(|s| s.status == DRAFT).map(Box::new) } else { None };
         return Ok(Claimed::Attempt(id, draft));
     }
     // Another request changed the claim first: answer from its state.

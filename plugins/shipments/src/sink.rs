@@ -64,11 +64,12 @@ fn apply_one(provider: &str, update: &TrackingUpdate) -> Result<Outcome, crm_sdk
         return Ok(Outcome::Duplicate);
     }
     let previous = shipment.status.clone();
-    if tracking::apply(&mut shipment, update.event.status, std::slice::from_ref(&update.event), &runtime::now()) {
-        if let Err(e) = record::save(&shipment, Some(&previous)) {
-            store::delete(seen.as_bytes())?;
-            return Err(e);
-        }
+    if tracking::apply(&mut shipment, update.event.status, std::slice::from_ref(&update.event), &runtime::now())
+        && let Err(e) = record::save(&shipment, Some(&previous))
+    {
+        // Not applied: let the provider's retry of this event through.
+        store::delete(seen.as_bytes())?;
+        return Err(e);
     }
     Ok(Outcome::Applied)
 }
