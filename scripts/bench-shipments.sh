@@ -7,7 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS=${1:-10}
 CONNS=${CONNS:-64}
-cargo build --release -q -p crm-host -p crm-load -p crm-tests --bin envia-sim
+cargo build --release -q -p crm-host -p crm-load
+cargo build --release -q -p crm-tests --bin envia-sim
 HOST=target/release/crm-host
 LOAD=target/release/crm-load
 DATA=$(mktemp -d)
