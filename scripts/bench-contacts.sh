@@ -25,7 +25,7 @@ start() {
   echo "host did not start"; cat "$DATA/err.txt"; exit 1
 }
 start
-trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null; rm -rf "$DATA"' EXIT
+trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null || true; rm -rf "$DATA"' EXIT
 BASE=http://127.0.0.1:$PORT/api
 J="content-type: application/json"
 new_org() { # name -> prints "org token"

@@ -24,7 +24,7 @@ SIM=$!
 CRM_TRACKING_REFRESH_MS=0 "$HOST" serve --listen 127.0.0.1:$PORT --admin-listen 127.0.0.1:$((PORT + 1)) \
   --data-dir "$DATA/data" >"$DATA/out.txt" 2>"$DATA/err.txt" &
 PID=$!
-trap 'kill $PID $SIM 2>/dev/null; wait $PID $SIM 2>/dev/null; rm -rf "$DATA"' EXIT
+trap 'kill $PID $SIM 2>/dev/null; wait $PID $SIM 2>/dev/null || true; rm -rf "$DATA"' EXIT
 for _ in $(seq 400); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break; sleep 0.025; done
 
 ORG=$(curl -fs -XPOST "$ADMIN/admin/orgs" -H "$A" -H "$J" -d '{"name":"bench","plan":"unlimited"}' | sed 's/.*"id":"\([0-9a-f]*\)".*/\1/')
