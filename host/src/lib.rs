@@ -8,7 +8,10 @@
 //!   error bodies, written in one place).
 //!
 //! Module routes are served by WebAssembly components through [`plugins`] (the
-//! wasmtime runtime, the WIT bindings and the host imports).
+//! wasmtime runtime, the WIT bindings and the host imports). Shipping providers
+//! are components too; [`shipping`] holds what the host keeps for them: each
+//! organization's integrations, the outbound HTTP allowlist, the tracking
+//! webhook door and the tracking scheduler.
 //!
 //! Around it: [`store`] (the key-value store, sled behind a trait, group-committed
 //! flushes), [`tenancy`] (organizations, plans, users, tokens), [`admin`] (the

@@ -24,6 +24,9 @@ async fn without_an_integration_or_an_origin_the_prerequisite_errors_answer() {
     };
     assert_eq!(put(json!({ "baseUrl": sim.url })).await.status, 400, "the key is required");
     assert_eq!(put(json!({ "apiKey": API_KEY, "baseUrl": "ftp://x" })).await.status, 400);
+    let r = put(json!({ "apiKey": "short-k", "baseUrl": sim.url })).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json()["data"]["apiKeyLast4"], "", "four characters of a short key are too much of it");
     let r = put(json!({ "apiKey": API_KEY, "baseUrl": sim.url })).await;
     assert_eq!(r.status, 200, "{}", r.text);
     assert!(!r.text.contains(API_KEY), "the key is never shown again");

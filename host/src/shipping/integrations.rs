@@ -46,9 +46,11 @@ impl Integration {
         format!("/webhooks/{}/{}", self.provider, self.webhook_token)
     }
 
-    /// The admin view: the key is never shown again, only its last characters.
+    /// The admin view: the key is never shown again, only its last four
+    /// characters, and not even those when they would be most of the key.
     pub fn to_admin_json(&self) -> Value {
-        let tail: String = self.api_key.chars().rev().take(4).collect::<Vec<_>>().into_iter().rev().collect();
+        let chars: Vec<char> = self.api_key.chars().collect();
+        let tail: String = if chars.len() >= 12 { chars[chars.len() - 4..].iter().collect() } else { String::new() };
         json!({
             "provider": self.provider,
             "apiKeySet": !self.api_key.is_empty(),
