@@ -101,29 +101,23 @@ impl OtherShop<'_> {
 
 /// The webhook URL of `org`'s Envia integration (setting it again keeps the URL).
 pub async fn webhook_url(host: &Host, org: &str, sim: &EnviaSim) -> String {
-    let r = host
-        .admin(
-            Method::PUT,
-            &format!("/admin/orgs/{org}/integrations/envia"),
-            Some(&json!({ "apiKey": API_KEY, "baseUrl": sim.url })),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    format!("{}{}", host.api, r.json()["data"]["webhookPath"].as_str().unwrap())
+    let path = connect_envia(host, org, sim).await["webhookPath"].as_str().unwrap().to_string();
+    format!("{}{path}", host.api)
 }
 
 /// Points `org`'s Envia integration at the simulator and sets its origin.
 pub async fn configure(host: &Host, org: &str, sim: &EnviaSim) {
-    let r = host
-        .admin(
-            Method::PUT,
-            &format!("/admin/orgs/{org}/integrations/envia"),
-            Some(&json!({ "apiKey": API_KEY, "baseUrl": sim.url })),
-        )
-        .await;
-    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    connect_envia(host, org, sim).await;
     let r = host.admin(Method::PUT, &format!("/admin/orgs/{org}/shipping/origin"), Some(&origin())).await;
     assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+}
+
+/// Sets `org`'s Envia integration to the simulator; answers the integration.
+async fn connect_envia(host: &Host, org: &str, sim: &EnviaSim) -> Value {
+    let body = json!({ "apiKey": API_KEY, "baseUrl": sim.url });
+    let r = host.admin(Method::PUT, &format!("/admin/orgs/{org}/integrations/envia"), Some(&body)).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    r.json()["data"].clone()
 }
 
 /// A contact in Medellín with a street address; returns its id.
