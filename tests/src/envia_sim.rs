@@ -10,7 +10,8 @@
 //! HTTP 200 and `meta: "error"`; one carrier sends prices as strings.
 //!
 //! Tests steer it per case: fail one carrier's rate, answer slowly, stall a
-//! generate past the host's timeout, answer a generate with 502, move a
+//! generate past the host's timeout, answer a generate with 502, cancel
+//! slowly, move a
 //! label's status, and send the tracking webhook (twice, if asked).
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -61,6 +62,7 @@ struct State {
     failing: BTreeSet<String>,
     rate_latency: Duration,
     generate_latency: Duration,
+    cancel_latency: Duration,
     labels: BTreeMap<String, Label>,
     calls: BTreeMap<&'static str, usize>,
     next: u64,
@@ -86,6 +88,7 @@ impl EnviaSim {
             failing: BTreeSet::new(),
             rate_latency: Duration::ZERO,
             generate_latency: Duration::ZERO,
+            cancel_latency: Duration::ZERO,
             labels: BTreeMap::new(),
             calls: BTreeMap::new(),
             next: 0,
@@ -150,6 +153,11 @@ impl EnviaSim {
         });
     }
 
+    /// Cancels answer after `latency`.
+    pub fn set_cancel_latency(&self, latency: Duration) {
+        self.with(|s| s.cancel_latency = latency);
+    }
+
     /// Moves a label to an Envia status name (`Shipped`, `Delivered`...), with an event.
     pub fn set_status(&self, tracking_number: &str, status: &str) {
         self.with(|s| {
@@ -197,7 +205,7 @@ impl EnviaSim {
             ("POST", "/ship/rate") => self.rate(&body).await,
             ("POST", "/ship/generate") => self.generate(&body).await,
             ("POST", "/ship/generaltrack") => self.track(&body),
-            ("POST", "/ship/cancel") => self.cancel(&body),
+            ("POST", "/ship/cancel") => self.cancel(&body).await,
             _ => reply(
                 StatusCode::NOT_FOUND,
                 json!({ "statusCode": 404, "error": "Not Found", "message": "No such route" }),
@@ -354,8 +362,9 @@ impl EnviaSim {
         reply(StatusCode::OK, json!({ "meta": "generaltrack", "data": data }))
     }
 
-    fn cancel(&self, body: &Value) -> Response {
+    async fn cancel(&self, body: &Value) -> Response {
         self.count("cancel");
+        tokio::time::sleep(self.with(|s| s.cancel_latency)).await;
         let number = body["trackingNumber"].as_str().unwrap_or_default().to_string();
         let refunded = self.with(|s| {
             let label = s.labels.get_mut(&number)?;

@@ -19,7 +19,7 @@ async fn the_webhook_moves_the_shipment_once_per_event_id() {
     let url = shop.webhook_url().await;
     let (status, body) = shop.sim.send_webhook(&url, &tn, "Out for Delivery", "delivery-1").await;
     assert_eq!(status, 200, "{body}");
-    assert_eq!(body, json!({ "success": true, "applied": 1, "duplicates": 0, "unknown": 0 }));
+    assert_eq!(body, json!({ "success": true, "applied": 1, "duplicates": 0, "unknown": 0, "deferred": 0 }));
     // Envia retries deliveries: the same id is applied once.
     let (status, body) = shop.sim.send_webhook(&url, &tn, "Out for Delivery", "delivery-1").await;
     assert_eq!(status, 200);
@@ -104,4 +104,48 @@ async fn the_scheduler_refreshes_shipments_that_are_not_final() {
     tokio::time::sleep(Duration::from_millis(1000)).await;
     assert_eq!(shop.sim.calls("track"), calls, "nothing left to refresh");
     assert_eq!(shop.get(&format!("/api/shipments/{cancelled}")).await.json()["data"]["status"], "cancelled");
+}
+
+#[tokio::test]
+async fn a_shipment_keeps_its_newest_hundred_events() {
+    let shop = Shop::open().await;
+    let (id, tn) = label(&shop, "w-many").await;
+    let url = shop.webhook_url().await;
+    for n in 0..105 {
+        let (status, body) = shop.sim.send_webhook(&url, &tn, &format!("Hub {n}"), &format!("d-{n}")).await;
+        assert_eq!((status, body["applied"].clone()), (200, json!(1)), "{body}");
+    }
+    let s = shop.get(&format!("/api/shipments/{id}")).await.json();
+    let events = s["data"]["events"].as_array().unwrap();
+    assert_eq!(events.len(), 100);
+    assert_eq!(events[0]["description"], "Estado Hub 5", "the oldest six (the label's and Hub 0-4) are dropped");
+    assert_eq!(events[99]["description"], "Estado Hub 104");
+    assert_eq!(s["data"]["status"], "in_transit");
+}
+
+#[tokio::test]
+async fn tracking_that_arrives_during_a_cancel_never_undoes_it() {
+    let shop = Shop::open().await;
+    let (id, tn) = label(&shop, "w-race").await;
+    let url = shop.webhook_url().await;
+    shop.sim.set_cancel_latency(Duration::from_millis(800));
+    let (cancel_path, empty) = (format!("/api/shipments/{id}/cancel"), json!({}));
+    let during = async {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        // While the provider cancels, the shipment has one writer: the others step aside.
+        let (status, body) = shop.sim.send_webhook(&url, &tn, "In Transit", "during-cancel").await;
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(body, json!({ "success": true, "applied": 0, "duplicates": 0, "unknown": 0, "deferred": 1 }));
+        let r = shop.post(&format!("/api/shipments/{id}/track"), &json!({})).await;
+        assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (409, json!("SHIPMENT_IN_PROGRESS")), "{}", r.text);
+    };
+    let (r, ()) = tokio::join!(shop.post(&cancel_path, &empty), during);
+    assert_eq!(r.status, 200, "{}", r.text);
+    let s = shop.get(&format!("/api/shipments/{id}")).await.json();
+    assert_eq!(s["data"]["status"], "cancelled");
+    // The deferred delivery was not marked seen: a redelivery is applied, and
+    // a cancelled shipment stays cancelled.
+    let (_, body) = shop.sim.send_webhook(&url, &tn, "In Transit", "during-cancel").await;
+    assert_eq!(body["applied"], 1, "{body}");
+    assert_eq!(shop.get(&format!("/api/shipments/{id}")).await.json()["data"]["status"], "cancelled");
 }

@@ -65,7 +65,15 @@ async fn receive_checked(app: &Arc<App>, req: ApiRequest) -> Result<Response, Ap
     if wrote {
         app.store.durable().await?;
     }
-    if applied.unknown > 0 && applied.applied == 0 && applied.duplicates == 0 {
+    if applied.deferred > 0 {
+        tracing::warn!(
+            provider,
+            org = target.org,
+            deferred = applied.deferred,
+            "webhook updates left to the next tracking refresh"
+        );
+    }
+    if applied.unknown > 0 && applied.applied == 0 && applied.duplicates == 0 && applied.deferred == 0 {
         tracing::warn!(provider, org = target.org, "webhook for a tracking number this organization does not have");
         return Err(ApiError::new(
             StatusCode::NOT_FOUND,
@@ -75,6 +83,12 @@ async fn receive_checked(app: &Arc<App>, req: ApiRequest) -> Result<Response, Ap
     }
     Ok(Response::json(
         StatusCode::OK,
-        &json!({ "success": true, "applied": applied.applied, "duplicates": applied.duplicates, "unknown": applied.unknown }),
+        &json!({
+            "success": true,
+            "applied": applied.applied,
+            "duplicates": applied.duplicates,
+            "unknown": applied.unknown,
+            "deferred": applied.deferred,
+        }),
     ))
 }

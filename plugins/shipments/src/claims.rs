@@ -12,8 +12,9 @@ use crm_sdk::http::Error;
 use crm_sdk::{runtime, store};
 use serde::{Deserialize, Serialize};
 
-/// A pending claim older than this belonged to an attempt that died (the
-/// route deadline is 60 s): its outcome is unknown.
+/// A pending claim (or a shipment's lock) older than this belonged to a call
+/// that died, since no call outlives the 60 s route deadline. For a claim,
+/// the attempt's outcome is unknown.
 pub const STALE_MS: u64 = 90_000;
 /// The keyless duplicate window per contact.
 pub const WINDOW_MS: u64 = 30_000;

@@ -5,14 +5,14 @@
 //! module), [`claims`] the compare-and-swap records behind them, [`rates`]
 //! quotes, [`follow`] track and cancel, [`tracking`] the one rule that applies
 //! a provider's tracking to a shipment (API, webhook and scheduler), [`sink`]
-//! the `tracking-sink` export, [`list`] reads, [`input`] bodies, [`destination`]
+//! the `tracking-sink` export, [`lock`] one writer per shipment, [`list`] reads, [`input`] bodies, [`destination`]
 //! the destination address and its city rules, [`origin`] the sender, [`answer`]
 //! the error answers, [`record`] the stored shipment and its indexes.
 //!
 //! Store keys (scoped by the host to this organization and module):
 //! `s/<id>` shipments, `c/<contact>/<id>` and `st/<status>/<id>` list indexes,
 //! `tn/<provider>/<tracking number>` → id, `k/<key>` idempotency claims,
-//! `w/<contact>` the keyless window, `busy/<id>` a cancel in flight,
+//! `w/<contact>` the keyless window, `busy/<id>` a shipment's writer,
 //! `ev/<provider>/<event id>` webhook events seen, `origin`, `refresh/cursor`.
 
 mod answer;
@@ -22,6 +22,7 @@ mod follow;
 mod generate;
 mod input;
 mod list;
+mod lock;
 mod origin;
 mod rates;
 mod record;

@@ -134,6 +134,11 @@ pub fn load(id: &str) -> Result<Option<Shipment>, Error> {
 /// Writes `shipment` with its indexes; `previous_status` is the status its
 /// index entry is under (none for a new shipment).
 pub fn save(shipment: &Shipment, previous_status: Option<&str>) -> Result<(), Error> {
+    Ok(store::batch(&save_ops(shipment, previous_status)?)?)
+}
+
+/// The writes of [`save`], for a caller that adds its own to the same batch.
+pub fn save_ops(shipment: &Shipment, previous_status: Option<&str>) -> Result<Vec<Op>, Error> {
     let bytes = serde_json::to_vec(shipment).map_err(Error::internal)?;
     let id = &shipment.id;
     let mut ops = vec![
@@ -147,5 +152,5 @@ pub fn save(shipment: &Shipment, previous_status: Option<&str>) -> Result<(), Er
     if let Some(tn) = &shipment.tracking_number {
         ops.push(Op::Put((tracking_key(&shipment.provider, tn).into_bytes(), id.clone().into_bytes())));
     }
-    Ok(store::batch(&ops)?)
+    Ok(ops)
 }

@@ -1,8 +1,9 @@
 //! The `tracking-sink` export: tracking that arrives without an API call.
 //!
 //! `apply`: a provider's webhook updates, de-duplicated by its event id
-//! (`ev/<provider>/<id>`, claimed by compare-and-swap), matched by tracking
-//! number within this organization only.
+//! (`ev/<provider>/<id>`, written in the batch that applies the event, under
+//! the shipment's lock), matched by tracking number within this organization
+//! only.
 //!
 //! `refresh`: the scheduler's round. Shipments not yet final are visited in
 //! id order from a saved cursor, at most `max` per round, one `track` call
@@ -10,13 +11,15 @@
 
 use std::collections::BTreeMap;
 
+use crm_sdk::http::Error;
+use crm_sdk::store::Op;
 use crm_sdk::{kv, runtime, store};
 
 use crate::bindings::crm::plugin::shipping;
 use crate::bindings::crm::plugin::shipping_types::TrackingUpdate;
 use crate::bindings::exports::crm::plugin::tracking_sink::{Applied, Guest};
 use crate::record::{self, ACTIVE, Shipment};
-use crate::{Shipments, tracking};
+use crate::{Shipments, lock, tracking};
 
 const CURSOR: &str = "refresh/cursor";
 /// Most shipments one round considers.
@@ -24,12 +27,13 @@ const MAX_ROUND: u32 = 500;
 
 impl Guest for Shipments {
     fn apply(provider: String, updates: Vec<TrackingUpdate>) -> Applied {
-        let mut applied = Applied { applied: 0, duplicates: 0, unknown: 0 };
+        let mut applied = Applied { applied: 0, duplicates: 0, unknown: 0, deferred: 0 };
         for update in updates {
             match apply_one(&provider, &update) {
                 Ok(Outcome::Applied) => applied.applied += 1,
                 Ok(Outcome::Duplicate) => applied.duplicates += 1,
                 Ok(Outcome::Unknown) => applied.unknown += 1,
+                Ok(Outcome::Deferred) => applied.deferred += 1,
                 Err(e) => runtime::log(runtime::Level::Error, &format!("webhook update not applied: {:?}", e.body)),
             }
         }
@@ -51,30 +55,35 @@ enum Outcome {
     Applied,
     Duplicate,
     Unknown,
+    /// The shipment was locked by another writer; the scheduler's next
+    /// refresh brings its tracking up to date instead.
+    Deferred,
 }
 
-fn apply_one(provider: &str, update: &TrackingUpdate) -> Result<Outcome, crm_sdk::http::Error> {
+fn apply_one(provider: &str, update: &TrackingUpdate) -> Result<Outcome, Error> {
     let Some(id) = store::get(record::tracking_key(provider, &update.tracking_number).as_bytes())? else {
         return Ok(Outcome::Unknown);
     };
     let id = String::from_utf8_lossy(&id).into_owned();
-    let Some(mut shipment) = record::load(&id)? else { return Ok(Outcome::Unknown) };
-    let seen = format!("ev/{provider}/{}", update.event_id);
-    if !store::compare_and_swap(seen.as_bytes(), None, Some(id.as_bytes()))? {
-        return Ok(Outcome::Duplicate);
-    }
-    let previous = shipment.status.clone();
-    if tracking::apply(&mut shipment, update.event.status, std::slice::from_ref(&update.event), &runtime::now())
-        && let Err(e) = record::save(&shipment, Some(&previous))
-    {
-        // Not applied: let the provider's retry of this event through.
-        store::delete(seen.as_bytes())?;
-        return Err(e);
-    }
-    Ok(Outcome::Applied)
+    let seen = format!("ev/{provider}/{}", update.event_id).into_bytes();
+    let outcome = lock::locked(&id, || {
+        let Some(mut shipment) = record::load(&id)? else { return Ok(Outcome::Unknown) };
+        if store::get(&seen)?.is_some() {
+            return Ok(Outcome::Duplicate);
+        }
+        // The event is marked seen in the batch that applies it: both or neither.
+        let previous = shipment.status.clone();
+        let mut ops = vec![Op::Put((seen.clone(), id.clone().into_bytes()))];
+        if tracking::apply(&mut shipment, update.event.status, std::slice::from_ref(&update.event), &runtime::now()) {
+            ops.extend(record::save_ops(&shipment, Some(&previous))?);
+        }
+        store::batch(&ops)?;
+        Ok(Outcome::Applied)
+    })?;
+    Ok(outcome.unwrap_or(Outcome::Deferred))
 }
 
-fn refresh(max: u32) -> Result<u32, crm_sdk::http::Error> {
+fn refresh(max: u32) -> Result<u32, Error> {
     if max == 0 {
         return Ok(0);
     }
@@ -100,18 +109,23 @@ fn refresh(max: u32) -> Result<u32, crm_sdk::http::Error> {
             by_provider.entry(s.provider.clone()).or_default().push(s);
         }
     }
-    let now = runtime::now();
     for (provider, shipments) in by_provider {
         let numbers: Vec<String> = shipments.iter().filter_map(|s| s.tracking_number.clone()).collect();
         let Ok(found) = shipping::track(&provider, &numbers) else { continue };
-        for mut shipment in shipments {
-            let previous = shipment.status.clone();
-            let Some(t) = found.iter().find(|t| Some(&t.tracking_number) == shipment.tracking_number.as_ref()) else {
+        for t in &found {
+            let Some(shipment) = shipments.iter().find(|s| s.tracking_number.as_ref() == Some(&t.tracking_number))
+            else {
                 continue;
             };
-            if tracking::apply(&mut shipment, t.status, &t.events, &now) {
-                record::save(&shipment, Some(&previous))?;
-            }
+            // A shipment another writer holds is skipped: the next round sees it.
+            lock::locked(&shipment.id, || {
+                let Some(mut current) = record::load(&shipment.id)? else { return Ok(()) };
+                let previous = current.status.clone();
+                if tracking::apply(&mut current, t.status, &t.events, &runtime::now()) {
+                    record::save(&current, Some(&previous))?;
+                }
+                Ok(())
+            })?;
         }
     }
     Ok(picked.len() as u32)

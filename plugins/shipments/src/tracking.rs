@@ -4,6 +4,10 @@
 use crate::bindings::crm::plugin::shipping_types::{Status, TrackingEvent};
 use crate::record::{CANCELLED, Event, Shipment, status_name};
 
+/// Most events a shipment keeps (the newest): a provider that reports
+/// without end must not grow a record without end.
+pub const MAX_EVENTS: usize = 100;
+
 /// Applies the provider's current `status` and its `events`; answers whether
 /// anything changed. A shipment without a label takes nothing, and one we
 /// cancelled stays cancelled.
@@ -12,7 +16,7 @@ pub fn apply(shipment: &mut Shipment, status: Status, events: &[TrackingEvent], 
         return false;
     }
     let mut changed = false;
-    for e in events {
+    for e in &events[events.len().saturating_sub(MAX_EVENTS)..] {
         let event = Event {
             status: status_name(e.status).into(),
             description: e.description.clone(),
@@ -24,6 +28,8 @@ pub fn apply(shipment: &mut Shipment, status: Status, events: &[TrackingEvent], 
             changed = true;
         }
     }
+    let excess = shipment.events.len().saturating_sub(MAX_EVENTS);
+    shipment.events.drain(..excess);
     let status = status_name(status);
     if shipment.status != CANCELLED && shipment.status != status {
         shipment.status = status.into();
