@@ -149,3 +149,32 @@ async fn tracking_that_arrives_during_a_cancel_never_undoes_it() {
     assert_eq!(body["applied"], 1, "{body}");
     assert_eq!(shop.get(&format!("/api/shipments/{id}")).await.json()["data"]["status"], "cancelled");
 }
+
+#[tokio::test]
+async fn a_round_larger_than_one_track_call_is_asked_in_batches() {
+    let sim = EnviaSim::start().await;
+    let host = Host::start_with(&[
+        ("CRM_PROVIDER_TIMEOUT_MS", shop::PROVIDER_TIMEOUT_MS),
+        ("CRM_TRACKING_REFRESH_MS", "400"),
+        ("CRM_TRACKING_REFRESH_BATCH", "200"),
+    ])
+    .await;
+    let shop = Shop::on(host, sim).await;
+    shop.sim.set_balance(10_000_000.0);
+    let mut labels = Vec::new();
+    for n in 0..101 {
+        labels.push(label(&shop, &format!("b-{n}")).await);
+    }
+    for (_, tn) in &labels {
+        shop.sim.set_status(tn, "Shipped");
+    }
+    // One track call takes at most 100 numbers: the 101 go in two.
+    for (id, _) in [&labels[0], &labels[100]] {
+        let path = format!("/api/shipments/{id}");
+        let moved = shop::eventually(Duration::from_secs(10), || async {
+            shop.get(&path).await.json()["data"]["status"] == "in_transit"
+        })
+        .await;
+        assert!(moved, "{id} was refreshed");
+    }
+}

@@ -24,6 +24,8 @@ use crate::{Shipments, lock, tracking};
 const CURSOR: &str = "refresh/cursor";
 /// Most shipments one round considers.
 const MAX_ROUND: u32 = 500;
+/// Most tracking numbers per `track` call (the host's limit).
+const TRACK_BATCH: usize = 100;
 
 impl Guest for Shipments {
     fn apply(provider: String, updates: Vec<TrackingUpdate>) -> Applied {
@@ -109,9 +111,10 @@ fn refresh(max: u32) -> Result<u32, Error> {
             by_provider.entry(s.provider.clone()).or_default().push(s);
         }
     }
-    for (provider, shipments) in by_provider {
+    let batches = by_provider.iter().flat_map(|(provider, all)| all.chunks(TRACK_BATCH).map(move |s| (provider, s)));
+    for (provider, shipments) in batches {
         let numbers: Vec<String> = shipments.iter().filter_map(|s| s.tracking_number.clone()).collect();
-        let Ok(found) = shipping::track(&provider, &numbers) else { continue };
+        let Ok(found) = shipping::track(provider, &numbers) else { continue };
         for t in &found {
             let Some(shipment) = shipments.iter().find(|s| s.tracking_number.as_ref() == Some(&t.tracking_number))
             else {
