@@ -30,6 +30,8 @@ pub const API_KEY: &str = "sim-envia-key";
 
 /// Carriers for Colombia, with Envia's own casing.
 pub const CARRIERS: &[&str] = &["coordinadora", "serviEntrega", "interRapidisimo", "tcc", "deprisa"];
+/// Carriers that take a pickup with the label (`pickup_on_generate`).
+pub const PICKUP_CARRIERS: &[&str] = &["coordinadora", "tcc"];
 
 /// Envia's 2-letter department codes the simulator accepts.
 const STATES: &[&str] = &[
@@ -54,6 +56,8 @@ struct Label {
     price: f64,
     status: String,
     events: Vec<Value>,
+    /// `shipment.pickup` of the generate request, or null.
+    pickup: Value,
 }
 
 struct State {
@@ -124,7 +128,7 @@ impl EnviaSim {
         f(&mut self.state.lock().unwrap())
     }
 
-    /// How many calls an endpoint got: `carrier`, `rate`, `generate`, `track`, `cancel`.
+    /// How many calls an endpoint got: `carrier`, `carrier-action`, `rate`, `generate`, `track`, `cancel`.
     pub fn calls(&self, endpoint: &str) -> usize {
         self.with(|s| s.calls.get(endpoint).copied().unwrap_or(0))
     }
@@ -171,6 +175,11 @@ impl EnviaSim {
         });
     }
 
+    /// The pickup a label was generated with (null when none).
+    pub fn pickup_of(&self, tracking_number: &str) -> Value {
+        self.with(|s| s.labels.get(tracking_number).map(|l| l.pickup.clone()).unwrap_or(Value::Null))
+    }
+
     /// Sends Envia's tracking webhook (`tracking.simple`) to `url` with delivery
     /// id `delivery`; answers the receiver's status and body.
     pub async fn send_webhook(&self, url: &str, tracking_number: &str, status: &str, delivery: &str) -> (u16, Value) {
@@ -202,6 +211,7 @@ impl EnviaSim {
         let body: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
         match (method, path.trim_end_matches('/')) {
             ("GET", "/carrier") => self.carriers(query),
+            ("GET", p) if p.starts_with("/carrier-action/") => self.carrier_actions(&p["/carrier-action/".len()..]),
             ("POST", "/ship/rate") => self.rate(&body).await,
             ("POST", "/ship/generate") => self.generate(&body).await,
             ("POST", "/ship/generaltrack") => self.track(&body),
@@ -223,6 +233,20 @@ impl EnviaSim {
             return reply(StatusCode::OK, json!({ "data": [] }));
         }
         let data: Vec<Value> = CARRIERS.iter().map(|c| json!({ "name": c, "country_code": "CO" })).collect();
+        reply(StatusCode::OK, json!({ "data": data }))
+    }
+
+    fn carrier_actions(&self, carrier: &str) -> Response {
+        self.count("carrier-action");
+        let mut actions = vec!["rate", "generate", "pickup", "cancel"];
+        if PICKUP_CARRIERS.contains(&carrier) {
+            actions.push("pickup_on_generate");
+        }
+        let data: Vec<Value> = actions
+            .iter()
+            .enumerate()
+            .map(|(i, a)| json!({ "id": i + 1, "name": carrier, "country_code": "CO", "action_id": i + 1, "action_name": a }))
+            .collect();
         reply(StatusCode::OK, json!({ "data": data }))
     }
 
@@ -303,6 +327,13 @@ impl EnviaSim {
                 return envia_error(StatusCode::OK, 1149, problem);
             }
         }
+        let pickup = body["shipment"]["pickup"].clone();
+        if !pickup.is_null() {
+            let complete = pickup["date"].is_string() && pickup["timeFrom"].is_u64() && pickup["timeTo"].is_u64();
+            if !complete || !PICKUP_CARRIERS.contains(&carrier.as_str()) {
+                return envia_error(StatusCode::OK, 1300, "Pickup not available for this carrier");
+            }
+        }
         let mut price = Self::base_price(&carrier, Self::weight(body));
         if service == "express" {
             price *= 1.5;
@@ -322,6 +353,7 @@ impl EnviaSim {
                     price,
                     status: "Created".into(),
                     events: vec![],
+                    pickup: pickup.clone(),
                 },
             );
             Some((tracking, s.next, s.balance))

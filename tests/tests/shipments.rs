@@ -84,6 +84,53 @@ async fn generate_makes_one_label_charges_the_balance_and_shows_the_shipment() {
 }
 
 #[tokio::test]
+async fn a_pickup_is_asked_with_the_label_or_the_label_is_refused() {
+    let shop = Shop::open().await;
+    let pickup = json!({ "date": "2099-01-15", "timeFrom": 9, "timeTo": 13, "instructions": "Portería" });
+    let mut body = shop.label_body(Some("p-1"));
+    body["pickup"] = pickup.clone();
+    let r = shop.post("/api/shipments", &body).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(r.json()["data"]["pickup"], pickup);
+    let tn = r.json()["data"]["trackingNumber"].as_str().unwrap().to_string();
+    assert_eq!(
+        shop.sim.pickup_of(&tn),
+        json!({ "date": "2099-01-15", "timeFrom": 9, "timeTo": 13, "totalPackages": 1, "totalWeight": 2.0,
+                "weightUnit": "KG", "instructions": "Portería" })
+    );
+    assert_eq!(shop.generate(Some("p-0")).await.json()["data"]["pickup"], Value::Null, "no pickup unless asked");
+
+    // A carrier without pickup at generation: refused before any label is made.
+    let generated = shop.sim.calls("generate");
+    body["idempotencyKey"] = json!("p-2");
+    body["carrier"] = json!("serviEntrega");
+    let r = shop.post("/api/shipments", &body).await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert_eq!(r.json()["code"], "ENVIA_GENERATE_FAILED");
+    assert_eq!(r.json()["error"]["code"], "PICKUP_NOT_SUPPORTED");
+    assert_eq!(shop.sim.calls("generate"), generated, "Envia's generate was not called");
+
+    for (broken, field) in [
+        (json!("tomorrow"), "pickup"),
+        (json!({ "date": "2099-02-30", "timeFrom": 9, "timeTo": 13 }), "pickup.date"),
+        (json!({ "date": "2020-01-15", "timeFrom": 9, "timeTo": 13 }), "pickup.date"),
+        (json!({ "date": "2099-01-15", "timeFrom": 14, "timeTo": 13 }), "pickup.timeTo"),
+        (json!({ "date": "2099-01-15", "timeFrom": 9, "timeTo": 24 }), "pickup.timeTo"),
+        (json!({ "date": "2099-01-15", "timeTo": 13 }), "pickup.timeFrom"),
+    ] {
+        let mut body = shop.label_body(Some("p-3"));
+        body["pickup"] = broken.clone();
+        let r = shop.post("/api/shipments", &body).await;
+        assert_eq!(r.status, 400, "{broken}: {}", r.text);
+        assert_eq!(
+            (r.json()["code"].clone(), r.json()["details"]["field"].clone()),
+            (json!("VALIDATION_ERROR"), json!(field)),
+            "{broken}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn list_filters_by_contact_and_status_newest_first_and_clamps_the_limit() {
     let shop = Shop::open().await;
     let other = shop::create_contact(&shop.host, &shop.token, "otro@tienda.co").await;

@@ -6,10 +6,13 @@ use serde_json::json;
 
 use crate::bindings::crm::plugin::shipping_types::{Label, LabelRequest, ProviderError};
 use crate::client::{Client, transport};
-use crate::wire::{self, items, num, text, unknown};
+use crate::wire::{self, items, num, rejected, text, unknown};
 
 pub fn label(client: &Client, request: &LabelRequest) -> Result<Label, ProviderError> {
-    let body = json!({
+    if request.pickup.is_some() && !picks_up_on_generate(client, &request.carrier)? {
+        return Err(rejected("PICKUP_NOT_SUPPORTED", "This carrier does not take a pickup with the label"));
+    }
+    let mut body = json!({
         "origin": wire::address(&request.origin),
         "destination": wire::address(&request.destination),
         "packages": wire::packages(&request.packages, request.cash_on_delivery, request.insurance),
@@ -21,6 +24,9 @@ pub fn label(client: &Client, request: &LabelRequest) -> Result<Label, ProviderE
         },
         "settings": { "printFormat": "PDF", "printSize": "STOCK_4X6", "currency": "COP" },
     });
+    if let Some(pickup) = &request.pickup {
+        body["shipment"]["pickup"] = wire::pickup(pickup, &request.packages);
+    }
     let response = client.post("/ship/generate/", &body).map_err(transport)?;
     let data = wire::read(&response)?;
     let made = items(&data).into_iter().next();
@@ -36,4 +42,19 @@ pub fn label(client: &Client, request: &LabelRequest) -> Result<Label, ProviderE
         currency: text(&made["currency"]).unwrap_or_else(|| "COP".into()),
         provider_shipment_id: text(&made["shipmentId"]),
     })
+}
+
+/// Whether `carrier` lists `pickup_on_generate` among its actions (Queries
+/// API). Nothing has been made yet, so any failure here is a rejection.
+fn picks_up_on_generate(client: &Client, carrier: &str) -> Result<bool, ProviderError> {
+    if carrier.is_empty() || !carrier.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') {
+        return Ok(false);
+    }
+    let actions =
+        client.query(&format!("/carrier-action/{carrier}")).map_err(transport).and_then(|r| wire::read(&r)).map_err(
+            |e| match e {
+                ProviderError::Rejected(f) | ProviderError::UnknownOutcome(f) => ProviderError::Rejected(f),
+            },
+        )?;
+    Ok(items(&actions).into_iter().any(|a| text(&a["action_name"]).as_deref() == Some("pickup_on_generate")))
 }

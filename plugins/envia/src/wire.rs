@@ -7,7 +7,7 @@
 use serde_json::{Value, json};
 
 use crate::bindings::crm::plugin::http::HttpResponse;
-use crate::bindings::crm::plugin::shipping_types::{Address, Failure, Parcel, ProviderError};
+use crate::bindings::crm::plugin::shipping_types::{Address, Failure, Parcel, Pickup, ProviderError};
 use crate::states;
 
 pub fn rejected(code: &str, message: &str) -> ProviderError {
@@ -52,6 +52,20 @@ pub fn address(a: &Address) -> Value {
         "country": a.country,
         "postalCode": a.postal_code.clone().unwrap_or_default(),
         "identificationNumber": a.id_number.clone().unwrap_or_default(),
+    })
+}
+
+/// Envia's `shipment.pickup`, asked at generation (carriers with
+/// `pickup_on_generate`; Envia refuses it for the others, and the label with it).
+pub fn pickup(pickup: &Pickup, packages: &[Parcel]) -> Value {
+    json!({
+        "date": pickup.date,
+        "timeFrom": pickup.time_from,
+        "timeTo": pickup.time_to,
+        "totalPackages": packages.len(),
+        "totalWeight": packages.iter().map(|p| p.weight).sum::<f64>(),
+        "weightUnit": "KG",
+        "instructions": pickup.instructions.clone().unwrap_or_default(),
     })
 }
 

@@ -18,7 +18,7 @@ use crm_sdk::runtime;
 use crm_sdk::types::{Request, Response};
 use serde_json::{Map, Value, json};
 
-use crate::bindings::crm::plugin::shipping_types::{LabelRequest, Parcel, ProviderError};
+use crate::bindings::crm::plugin::shipping_types::{LabelRequest, Parcel, Pickup, ProviderError};
 use crate::bindings::crm::plugin::{contacts, shipping};
 use crate::claims::{self, KeyClaim};
 use crate::record::{self, CREATED, DRAFT, Event, Failure, NEEDS_REVIEW, Shipment};
@@ -35,6 +35,7 @@ struct Order {
     destination: Option<Map<String, Value>>,
     cash_on_delivery: Option<f64>,
     insurance: Option<f64>,
+    pickup: Option<Pickup>,
     deal_id: Option<String>,
     quotation_id: Option<String>,
     invoice_id: Option<String>,
@@ -52,6 +53,7 @@ impl Order {
             destination: input::destination(body)?,
             cash_on_delivery: input::amount(body, "cod")?,
             insurance: input::amount(body, "insurance")?,
+            pickup: input::pickup(body, &runtime::now())?,
             deal_id: input::link(body, "dealId")?,
             quotation_id: input::link(body, "quotationId")?,
             invoice_id: input::link(body, "invoiceId")?,
@@ -110,6 +112,7 @@ pub fn generate(req: &Request) -> Result<Response, Error> {
         currency: None,
         packages: Value::Null,
         destination: Value::Null,
+        pickup: None,
         idempotency_key: order.key.clone(),
         deal_id: None,
         quotation_id: None,
@@ -125,6 +128,7 @@ pub fn generate(req: &Request) -> Result<Response, Error> {
     shipment.service = order.service.clone();
     shipment.packages = input::packages_json(&order.packages);
     shipment.destination = destination.json;
+    shipment.pickup = order.pickup.as_ref().map(input::pickup_json);
     shipment.deal_id = order.deal_id.clone();
     shipment.quotation_id = order.quotation_id.clone();
     shipment.invoice_id = order.invoice_id.clone();
@@ -144,6 +148,7 @@ pub fn generate(req: &Request) -> Result<Response, Error> {
             reference: id.clone(),
             cash_on_delivery: order.cash_on_delivery,
             insurance: order.insurance,
+            pickup: order.pickup,
         },
     );
     let now = runtime::now();

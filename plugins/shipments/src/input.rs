@@ -5,7 +5,7 @@
 use crm_sdk::http::{Error, json_number};
 use serde_json::{Map, Value, json};
 
-use crate::bindings::crm::plugin::shipping_types::Parcel;
+use crate::bindings::crm::plugin::shipping_types::{Parcel, Pickup};
 
 /// Most packages per shipment.
 const MAX_PACKAGES: usize = 20;
@@ -115,6 +115,38 @@ pub fn amount(body: &Map<String, Value>, field: &str) -> Result<Option<f64>, Err
         v => v,
     };
     number(v, field, 0.0, 1e12).map(Some).map_err(|_| invalid(field, "must be a positive amount or {amount}"))
+}
+
+/// `pickup`: `{date: "YYYY-MM-DD", timeFrom, timeTo, instructions?}`, hours
+/// 0 to 23 with `timeFrom` first, the date not before `today`.
+pub fn pickup(body: &Map<String, Value>, today: &str) -> Result<Option<Pickup>, Error> {
+    let p = match body.get("pickup") {
+        None | Some(Value::Null) | Some(Value::Bool(false)) => return Ok(None),
+        Some(Value::Object(p)) => p,
+        Some(_) => return Err(invalid("pickup", "must be {date, timeFrom, timeTo, instructions?}")),
+    };
+    let date = required_text(p, "date").map_err(|_| invalid("pickup.date", "is required as YYYY-MM-DD"))?;
+    let day = chrono::NaiveDate::parse_from_str(&date, "%Y-%m-%d")
+        .map_err(|_| invalid("pickup.date", "must be a date as YYYY-MM-DD"))?;
+    if today.get(..10).and_then(|t| chrono::NaiveDate::parse_from_str(t, "%Y-%m-%d").ok()).is_some_and(|t| day < t) {
+        return Err(invalid("pickup.date", "must not be in the past"));
+    }
+    let hour = |field: &str| match p.get(field).and_then(Value::as_u64) {
+        Some(h) if h <= 23 => Ok(h as u8),
+        _ => Err(invalid(&format!("pickup.{field}"), "must be an hour from 0 to 23")),
+    };
+    let (time_from, time_to) = (hour("timeFrom")?, hour("timeTo")?);
+    if time_from >= time_to {
+        return Err(invalid("pickup.timeTo", "must be after timeFrom"));
+    }
+    let instructions = text(p, "instructions")
+        .map_err(|_| invalid("pickup.instructions", &format!("must be a string of at most {MAX_TEXT} characters")))?;
+    Ok(Some(Pickup { date: day.format("%Y-%m-%d").to_string(), time_from, time_to, instructions }))
+}
+
+/// The pickup as the shipment shows it.
+pub fn pickup_json(pickup: &Pickup) -> Value {
+    json!({ "date": pickup.date, "timeFrom": pickup.time_from, "timeTo": pickup.time_to, "instructions": pickup.instructions })
 }
 
 /// `destination`: an object when sent.

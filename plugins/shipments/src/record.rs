@@ -25,6 +25,9 @@ pub struct Shipment {
     pub currency: Option<String>,
     pub packages: Value,
     pub destination: Value,
+    /// The pickup asked for with the label (`{date, timeFrom, timeTo, instructions}`).
+    #[serde(default)]
+    pub pickup: Option<Value>,
     pub idempotency_key: Option<String>,
     pub deal_id: Option<String>,
     pub quotation_id: Option<String>,

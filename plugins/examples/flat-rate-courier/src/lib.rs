@@ -74,6 +74,14 @@ impl Guest for FlatRateCourier {
         if request.carrier != CARRIER {
             return Err(rejected("UNKNOWN_CARRIER", "This courier is mensajero-local"));
         }
+        // The messenger always collects at the origin, so a pickup asked for
+        // with the label is honoured by the label itself; only its window is logged.
+        if let Some(pickup) = &request.pickup {
+            runtime::log(
+                runtime::Level::Info,
+                &format!("pickup on {} from {}:00 to {}:00", pickup.date, pickup.time_from, pickup.time_to),
+            );
+        }
         let weight: f64 = request.packages.iter().map(|p| p.weight).sum();
         runtime::log(runtime::Level::Info, &format!("label for {}", request.reference));
         Ok(Label {
