@@ -34,6 +34,7 @@ impl Shop {
         Shop::open_with(&[]).await
     }
 
+    /// A shop on a host with extra configuration (it wins over the defaults).
     pub async fn open_with(env: &[(&str, &str)]) -> Shop {
         let mut all = vec![("CRM_PROVIDER_TIMEOUT_MS", PROVIDER_TIMEOUT_MS), ("CRM_TRACKING_REFRESH_MS", "0")];
         all.extend_from_slice(env);

@@ -3,7 +3,6 @@
 
 use std::time::Duration;
 
-use crm_tests::envia_sim::EnviaSim;
 use crm_tests::shop::{self, Shop};
 use crm_tests::*;
 
@@ -73,14 +72,7 @@ async fn bad_unknown_and_foreign_webhooks_are_refused_without_a_500() {
 
 #[tokio::test]
 async fn the_scheduler_refreshes_shipments_that_are_not_final() {
-    let sim = EnviaSim::start().await;
-    let host = Host::start_with(&[
-        ("CRM_PROVIDER_TIMEOUT_MS", shop::PROVIDER_TIMEOUT_MS),
-        ("CRM_TRACKING_REFRESH_MS", "300"),
-        ("CRM_TRACKING_REFRESH_BATCH", "10"),
-    ])
-    .await;
-    let shop = Shop::on(host, sim).await;
+    let shop = Shop::open_with(&[("CRM_TRACKING_REFRESH_MS", "300"), ("CRM_TRACKING_REFRESH_BATCH", "10")]).await;
     let (moving, tn) = label(&shop, "s-1").await;
     let (cancelled, _) = label(&shop, "s-2").await;
     assert_eq!(shop.post(&format!("/api/shipments/{cancelled}/cancel"), &json!({})).await.status, 200);
@@ -152,14 +144,7 @@ async fn tracking_that_arrives_during_a_cancel_never_undoes_it() {
 
 #[tokio::test]
 async fn a_round_larger_than_one_track_call_is_asked_in_batches() {
-    let sim = EnviaSim::start().await;
-    let host = Host::start_with(&[
-        ("CRM_PROVIDER_TIMEOUT_MS", shop::PROVIDER_TIMEOUT_MS),
-        ("CRM_TRACKING_REFRESH_MS", "400"),
-        ("CRM_TRACKING_REFRESH_BATCH", "200"),
-    ])
-    .await;
-    let shop = Shop::on(host, sim).await;
+    let shop = Shop::open_with(&[("CRM_TRACKING_REFRESH_MS", "400"), ("CRM_TRACKING_REFRESH_BATCH", "200")]).await;
     shop.sim.set_balance(10_000_000.0);
     let mut labels = Vec::new();
     for n in 0..101 {
