@@ -55,8 +55,8 @@ pub fn address(a: &Address) -> Value {
     })
 }
 
-/// Envia's `shipment.pickup`, asked at generation (carriers with
-/// `pickup_on_generate`; Envia refuses it for the others, and the label with it).
+/// Envia's `shipment.pickup`, asked at generation. Only carriers with the
+/// `pickup_on_generate` action take it; `generate` checks that first.
 pub fn pickup(pickup: &Pickup, packages: &[Parcel]) -> Value {
     json!({
         "date": pickup.date,

@@ -5,9 +5,10 @@
 //! module), [`claims`] the compare-and-swap records behind them, [`rates`]
 //! quotes, [`follow`] track and cancel, [`tracking`] the one rule that applies
 //! a provider's tracking to a shipment (API, webhook and scheduler), [`sink`]
-//! the `tracking-sink` export, [`lock`] one writer per shipment, [`list`] reads, [`input`] bodies, [`destination`]
-//! the destination address and its city rules, [`origin`] the sender, [`answer`]
-//! the error answers, [`record`] the stored shipment and its indexes.
+//! the `tracking-sink` export, [`lock`] one writer per shipment, [`list`]
+//! reads, [`input`] bodies, [`destination`] the destination address and its
+//! city rules, [`origin`] the sender, [`answer`] the error answers, [`record`]
+//! the stored shipment and its indexes.
 //!
 //! Store keys (scoped by the host to this organization and module):
 //! `s/<id>` shipments, `c/<contact>/<id>` and `st/<status>/<id>` list indexes,
