@@ -61,9 +61,9 @@ pub struct Outbound {
 
 impl Outbound {
     pub fn new(timeout: Duration) -> Outbound {
+        // The timeout is applied around each whole exchange in `send`.
         let client = reqwest::Client::builder()
             .redirect(Policy::none())
-            .timeout(timeout)
             .pool_max_idle_per_host(64)
             .user_agent(concat!("crm-host/", env!("CARGO_PKG_VERSION")))
             .build()
@@ -103,7 +103,7 @@ impl Outbound {
 }
 
 async fn read(builder: reqwest::RequestBuilder) -> Result<HttpResponse, HttpError> {
-    let mut response = builder.send().await.map_err(classify)?;
+    let mut response = builder.send().await.map_err(network)?;
     if response.content_length().is_some_and(|n| n > MAX_RESPONSE_BYTES as u64) {
         return Err(HttpError::TooLarge);
     }
@@ -114,7 +114,7 @@ async fn read(builder: reqwest::RequestBuilder) -> Result<HttpResponse, HttpErro
         .filter_map(|(k, v)| Some((k.as_str().to_string(), v.to_str().ok()?.to_string())))
         .collect();
     let mut body = Vec::new();
-    while let Some(chunk) = response.chunk().await.map_err(classify)? {
+    while let Some(chunk) = response.chunk().await.map_err(network)? {
         if body.len() + chunk.len() > MAX_RESPONSE_BYTES {
             return Err(HttpError::TooLarge);
         }
@@ -123,8 +123,9 @@ async fn read(builder: reqwest::RequestBuilder) -> Result<HttpResponse, HttpErro
     Ok(HttpResponse { status, headers, body })
 }
 
-fn classify(e: reqwest::Error) -> HttpError {
-    if e.is_timeout() { HttpError::Timeout } else { HttpError::Network(e.to_string()) }
+/// A failed exchange: the request may have arrived.
+fn network(e: reqwest::Error) -> HttpError {
+    HttpError::Network(e.to_string())
 }
 
 #[cfg(test)]
