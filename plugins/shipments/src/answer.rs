@@ -3,7 +3,8 @@
 use crm_sdk::http::Error;
 use serde_json::json;
 
-use crate::bindings::crm::plugin::shipping_types::{Failure, ProviderError};
+use crate::bindings::crm::plugin::shipping_types::ProviderError;
+use crate::record::Failure;
 
 pub fn not_configured() -> Error {
     Error::new(422, "ENVIA_NOT_CONFIGURED", "No shipping provider is configured: set the Envia API key in integrations")
@@ -22,14 +23,14 @@ pub fn contact_not_found() -> Error {
 }
 
 pub fn in_progress(shipment_id: Option<&str>) -> Error {
-    let e = Error::new(409, "SHIPMENT_IN_PROGRESS", "A label for this shipment is being generated; try again shortly");
+    let e = Error::new(409, "SHIPMENT_IN_PROGRESS", "Another request is working on this shipment; try again shortly");
     match shipment_id {
         Some(id) => e.with("shipmentId", id),
         None => e,
     }
 }
 
-pub fn needs_review(shipment_id: &str, failure: Option<&crate::record::Failure>) -> Error {
+pub fn needs_review(shipment_id: &str, failure: Option<&Failure>) -> Error {
     let e = Error::new(
         409,
         "SHIPMENT_NEEDS_REVIEW",
@@ -37,7 +38,7 @@ pub fn needs_review(shipment_id: &str, failure: Option<&crate::record::Failure>)
     )
     .with("shipmentId", shipment_id);
     match failure {
-        Some(f) => e.with("error", json!({ "code": f.code, "message": f.message })),
+        Some(f) => e.with("error", json!(f)),
         None => e,
     }
 }
@@ -46,20 +47,16 @@ pub fn key_reused() -> Error {
     Error::new(400, "IDEMPOTENCY_KEY_REUSED", "This idempotencyKey was already used with another contact")
 }
 
-pub fn failure(f: &Failure) -> serde_json::Value {
-    json!({ "code": f.code, "message": f.message })
-}
-
 /// A failed track or cancel: a rejection is the client's 422 under `code`;
 /// an unknown outcome is the provider's fault, 502.
 pub fn provider_failed(code: &str, what: &str, e: ProviderError) -> Error {
     match e {
         ProviderError::Rejected(f) => {
-            Error::new(422, code, format!("The provider refused to {what}")).with("error", failure(&f))
+            Error::new(422, code, format!("The provider refused to {what}")).with("error", json!(Failure::from(f)))
         }
         ProviderError::UnknownOutcome(f) => {
             Error::new(502, "PROVIDER_UNAVAILABLE", format!("The provider did not {what}: try again later"))
-                .with("error", failure(&f))
+                .with("error", json!(Failure::from(f)))
         }
     }
 }

@@ -171,14 +171,15 @@ pub fn generate(req: &Request) -> Result<Response, Error> {
             Ok(json_response(201, &json!({ "success": true, "data": shipment.json() })))
         }
         Err(ProviderError::Rejected(f)) => {
+            let failure = Failure::from(f);
             let e = Error::new(422, "ENVIA_GENERATE_FAILED", "The provider rejected the label; no label was made")
                 .with("shipmentId", id.as_str())
-                .with("error", answer::failure(&f));
-            shipment.error = Some(Failure { code: f.code, message: f.message });
+                .with("error", json!(failure));
+            shipment.error = Some(failure);
             Err(e)
         }
         Err(ProviderError::UnknownOutcome(f)) => {
-            let failure = Failure { code: f.code, message: f.message };
+            let failure = Failure::from(f);
             let e = answer::needs_review(&id, Some(&failure));
             shipment.status = NEEDS_REVIEW.into();
             shipment.events.push(Event {

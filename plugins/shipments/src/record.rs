@@ -6,7 +6,7 @@ use crm_sdk::store::{self, Op};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::bindings::crm::plugin::shipping_types::Status;
+use crate::bindings::crm::plugin::shipping_types::{self, Status};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -58,10 +58,17 @@ pub struct Refund {
     pub returned: bool,
 }
 
+/// A provider failure as stored and shown (`{code, message}`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Failure {
     pub code: String,
     pub message: String,
+}
+
+impl From<shipping_types::Failure> for Failure {
+    fn from(f: shipping_types::Failure) -> Failure {
+        Failure { code: f.code, message: f.message }
+    }
 }
 
 /// Amounts read back as sent: `12000`, not `12000.0`.
