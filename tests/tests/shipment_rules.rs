@@ -215,8 +215,7 @@ async fn no_shipment_call_reaches_another_organization() {
     let shop = Shop::open().await;
     let made = shop.generate(Some("shared-key")).await.json();
     let id = made["data"]["id"].as_str().unwrap().to_string();
-    let (org_b, token_b) = shop.host.org_with_token(json!({ "name": "Otra" })).await;
-    shop::configure(&shop.host, &org_b, &shop.sim).await;
+    let token_b = Shop::on_same_host(&shop).await.token;
     let b = |path: String| {
         let host = &shop.host;
         let token = token_b.clone();

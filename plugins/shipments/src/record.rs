@@ -86,14 +86,14 @@ pub const NEEDS_REVIEW: &str = "needs_review";
 
 /// Every status a shipment can have.
 pub const STATUSES: &[&str] = &[
-    "draft",
-    "created",
+    DRAFT,
+    CREATED,
     "picked_up",
     "in_transit",
     "out_for_delivery",
     "delivered",
-    "cancelled",
-    "needs_review",
+    CANCELLED,
+    NEEDS_REVIEW,
     "exception",
     "returned",
 ];
