@@ -157,7 +157,7 @@ fn find(id: &str) -> Result<Company, Error> {
 
 /// `GET /companies`: newest first; `search` matches the name (case-insensitive).
 pub fn list(req: &Request) -> Result<Response, Error> {
-    let (page, limit) = crate::list::page_and_limit(req, 100, 1000);
+    let (page, limit) = http::page_and_limit(req, 100, 1000);
     let search = http::query_first(req, "search").map(str::to_lowercase).filter(|s| !s.is_empty());
     let mut all: Vec<Company> = kv::scan_all("company/")?
         .into_iter()

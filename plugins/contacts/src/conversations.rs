@@ -110,7 +110,7 @@ pub fn create(req: &Request) -> Result<Response, Error> {
 
 /// `GET /conversations`: every conversation with the contact it links to.
 pub fn list(req: &Request) -> Result<Response, Error> {
-    let (page, limit) = crate::list::page_and_limit(req, 100, 1000);
+    let (page, limit) = http::page_and_limit(req, 100, 1000);
     let mut all: Vec<Conversation> =
         kv::scan_all("conv/")?.into_iter().filter_map(|(_, v)| serde_json::from_slice(&v).ok()).collect();
     all.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));

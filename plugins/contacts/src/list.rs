@@ -34,17 +34,6 @@ const RESERVED: &[&str] = &[
     "organizationId",
 ];
 
-/// `page` (≥ 1, default 1) and `limit` (clamped to 1..=max, default `default`).
-pub fn page_and_limit(req: &Request, default: usize, max: usize) -> (usize, usize) {
-    let page =
-        http::query_first(req, "page").and_then(|p| p.trim().parse::<usize>().ok()).filter(|&p| p >= 1).unwrap_or(1);
-    let limit = http::query_first(req, "limit")
-        .and_then(|l| l.trim().parse::<f64>().ok())
-        .filter(|l| l.is_finite())
-        .map_or(default, |l| (l.trunc() as i64).clamp(1, max as i64) as usize);
-    (page, limit)
-}
-
 fn bad(param: &str, why: &str) -> Error {
     Error::validation(format!("{param} {why}"), json!({ "field": param }))
 }
@@ -130,7 +119,7 @@ fn indexed(
 }
 
 pub fn list(req: &Request) -> Result<Response, Error> {
-    let (page, limit) = page_and_limit(req, 100, 1000);
+    let (page, limit) = http::page_and_limit(req, 100, 1000);
     let exact = match http::query_first(req, "matchMode").unwrap_or("contains") {
         "contains" => false,
         "exact" => true,

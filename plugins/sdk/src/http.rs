@@ -116,6 +116,17 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, Error> {
     })
 }
 
+/// `page` (≥ 1, default 1) and `limit` (clamped to 1..=max, default
+/// `default`) of a list; values that do not parse fall back to the defaults.
+pub fn page_and_limit(req: &Request, default: usize, max: usize) -> (usize, usize) {
+    let page = query_first(req, "page").and_then(|p| p.trim().parse::<usize>().ok()).filter(|&p| p >= 1).unwrap_or(1);
+    let limit = query_first(req, "limit")
+        .and_then(|l| l.trim().parse::<f64>().ok())
+        .filter(|l| l.is_finite())
+        .map_or(default, |l| (l.trunc() as i64).clamp(1, max as i64) as usize);
+    (page, limit)
+}
+
 /// `{success, data, pagination: {total, page, limit, pages}}`.
 pub fn page_response<T: Serialize>(data: &[T], total: usize, page: usize, limit: usize) -> Response {
     let pages = total.div_ceil(limit.max(1));

@@ -1,7 +1,7 @@
 //! `GET /shipments` (filters `contactId`, `status`; newest first; `limit`
 //! default 20, clamped to 100) and `GET /shipments/{id}`.
 
-use crm_sdk::http::{Error, json_response, page_response_raw, query_first};
+use crm_sdk::http::{Error, json_response, page_and_limit, page_response_raw, query_first};
 use crm_sdk::store;
 use crm_sdk::types::{Request, Response};
 use serde_json::json;
@@ -21,10 +21,7 @@ pub fn get(id: &str) -> Result<Response, Error> {
 }
 
 pub fn list(req: &Request) -> Result<Response, Error> {
-    let limit = query_first(req, "limit")
-        .and_then(|l| l.trim().parse::<i64>().ok())
-        .map_or(DEFAULT_LIMIT, |l| l.clamp(1, MAX_LIMIT as i64) as usize);
-    let page = query_first(req, "page").and_then(|p| p.trim().parse::<i64>().ok()).map_or(1, |p| p.max(1) as usize);
+    let (page, limit) = page_and_limit(req, DEFAULT_LIMIT, MAX_LIMIT);
     let contact = query_first(req, "contactId").filter(|c| !c.is_empty());
     let status = query_first(req, "status").filter(|s| !s.is_empty());
     if let Some(c) = contact
