@@ -24,11 +24,11 @@ use crate::tenancy::Org;
 const REFRESH_DEADLINE: Duration = Duration::from_secs(60);
 
 pub fn rejected(code: &str, message: &str) -> ProviderError {
-    ProviderError::Rejected(Failure { code: code.into(), message: message.into() })
+    ProviderError::Rejected(failure(code, message))
 }
 
 pub fn unknown_outcome(code: &str, message: &str) -> ProviderError {
-    ProviderError::UnknownOutcome(Failure { code: code.into(), message: message.into() })
+    ProviderError::UnknownOutcome(failure(code, message))
 }
 
 /// Runs a provider call under the provider timeout; a timeout or a trap is

@@ -8,24 +8,21 @@ use serde_json::Value;
 
 use crate::bindings::crm::plugin::shipping_types::{Failure, TrackingEvent, TrackingUpdate};
 use crate::status::from_envia;
-use crate::wire::text;
-
-fn refuse(code: &str, message: &str) -> Failure {
-    Failure { code: code.into(), message: message.into() }
-}
+use crate::wire::{failure, text};
 
 pub fn parse(headers: &[(String, String)], body: &[u8]) -> Result<Vec<TrackingUpdate>, Failure> {
     let header = |name: &str| headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.trim().to_string());
-    let payload: Value = serde_json::from_slice(body).map_err(|_| refuse("INVALID_PAYLOAD", "The body is not JSON"))?;
+    let payload: Value =
+        serde_json::from_slice(body).map_err(|_| failure("INVALID_PAYLOAD", "The body is not JSON"))?;
     let kind = text(&payload["type"]).or_else(|| header("x-webhook-event")).unwrap_or_default();
     if !kind.starts_with("tracking.") {
-        return Err(refuse("UNKNOWN_EVENT", "Only tracking events are accepted"));
+        return Err(failure("UNKNOWN_EVENT", "Only tracking events are accepted"));
     }
     let data = &payload["data"];
     let tracking_number = text(&data["tracking_number"])
         .or_else(|| text(&data["trackingNumber"]))
-        .ok_or_else(|| refuse("INVALID_PAYLOAD", "The event has no tracking number"))?;
-    let status_name = text(&data["status"]).ok_or_else(|| refuse("INVALID_PAYLOAD", "The event has no status"))?;
+        .ok_or_else(|| failure("INVALID_PAYLOAD", "The event has no tracking number"))?;
+    let status_name = text(&data["status"]).ok_or_else(|| failure("INVALID_PAYLOAD", "The event has no status"))?;
     let occurred_at = text(&payload["created_at"]).or_else(|| header("x-webhook-timestamp")).unwrap_or_default();
     let event_id = header("x-webhook-id")
         .filter(|id| !id.is_empty() && id.len() <= 200)

@@ -10,12 +10,16 @@ use crate::bindings::crm::plugin::http::HttpResponse;
 use crate::bindings::crm::plugin::shipping_types::{Address, Failure, Parcel, Pickup, ProviderError};
 use crate::states;
 
+pub fn failure(code: &str, message: &str) -> Failure {
+    Failure { code: code.into(), message: message.into() }
+}
+
 pub fn rejected(code: &str, message: &str) -> ProviderError {
-    ProviderError::Rejected(Failure { code: code.into(), message: message.into() })
+    ProviderError::Rejected(failure(code, message))
 }
 
 pub fn unknown(code: &str, message: &str) -> ProviderError {
-    ProviderError::UnknownOutcome(Failure { code: code.into(), message: message.into() })
+    ProviderError::UnknownOutcome(failure(code, message))
 }
 
 /// A number sent as a number or as a string (`"250.00"`).
