@@ -1,0 +1,49 @@
+//! The `catalog` import: the one city rule (`crm-catalog`), for every module.
+
+use crm_catalog::{CityInput, Resolution, Status, catalog};
+
+use crate::bindings::platform::crm::plugin::catalog as wit_catalog;
+use crate::runtime::HostState;
+
+fn to_wit(m: &crm_catalog::Municipality) -> wit_catalog::Municipality {
+    wit_catalog::Municipality {
+        code: m.code.clone(),
+        name: m.name.clone(),
+        short_name: m.short_name.clone(),
+        state_code: m.state_code.clone(),
+        state_name: m.state_name.clone(),
+        state_iso2: m.state_iso2.clone(),
+        dane8: m.dane8.clone(),
+    }
+}
+
+impl wit_catalog::Host for HostState {
+    async fn resolve(&mut self, input: wit_catalog::CityInput) -> wit_catalog::Resolution {
+        let resolution = catalog().resolve(CityInput {
+            city_code: input.city_code.as_deref(),
+            city: input.city.as_deref(),
+            state: input.state.as_deref(),
+            country: input.country.as_deref(),
+        });
+        match resolution {
+            Resolution::Resolved(m) => wit_catalog::Resolution::Resolved(to_wit(m)),
+            Resolution::Foreign { city } => wit_catalog::Resolution::Foreign(city),
+            Resolution::Absent => wit_catalog::Resolution::Absent,
+            Resolution::Unresolved { status, candidates } => {
+                wit_catalog::Resolution::Unresolved(wit_catalog::Unresolved {
+                    status: match status {
+                        Status::Ambiguous => wit_catalog::UnresolvedStatus::Ambiguous,
+                        Status::Fuzzy => wit_catalog::UnresolvedStatus::Fuzzy,
+                        Status::None => wit_catalog::UnresolvedStatus::None,
+                        Status::InvalidCode => wit_catalog::UnresolvedStatus::InvalidCode,
+                    },
+                    candidates: candidates.into_iter().map(to_wit).collect(),
+                })
+            }
+        }
+    }
+
+    async fn lookup(&mut self, code: String) -> Option<wit_catalog::Municipality> {
+        catalog().municipality(&code).map(to_wit)
+    }
+}

@@ -1,0 +1,134 @@
+//! The shipping imports: `shipping` (modules reach providers through the
+//! host), and `http` and `settings` (what a provider instance may use).
+
+use crate::bindings::platform::crm::plugin::http::{self, HttpError, HttpRequest, HttpResponse};
+use crate::bindings::platform::crm::plugin::settings;
+use crate::bindings::platform::crm::plugin::shipping;
+use crate::bindings::platform::crm::plugin::shipping_types::{
+    self, Label, LabelRequest, ProviderError, Quote, QuoteRequest, Refund, Tracking,
+};
+use crate::bindings::provider_component::ProviderComponent;
+use crate::providers::{bounded, rejected};
+use crate::runtime::HostState;
+
+/// Most tracking numbers or state codes per call.
+const MAX_ITEMS: usize = 100;
+
+impl shipping_types::Host for HostState {}
+
+impl http::Host for HostState {
+    async fn send(&mut self, request: HttpRequest) -> Result<HttpResponse, HttpError> {
+        let Some(allowed) = self.provider.as_ref().map(|p| p.allowed.clone()) else {
+            return Err(HttpError::NotAllowed("only provider components may send HTTP".into()));
+        };
+        let runtime = self.runtime.clone();
+        runtime.outbound.send(&allowed, request).await
+    }
+
+    async fn send_all(&mut self, requests: Vec<HttpRequest>) -> Vec<Result<HttpResponse, HttpError>> {
+        let Some(allowed) = self.provider.as_ref().map(|p| p.allowed.clone()) else {
+            let refused = HttpError::NotAllowed("only provider components may send HTTP".into());
+            return requests.iter().map(|_| Err(refused.clone())).collect();
+        };
+        let runtime = self.runtime.clone();
+        runtime.outbound.send_all(&allowed, requests).await
+    }
+}
+
+impl settings::Host for HostState {
+    async fn current(&mut self) -> Option<settings::Integration> {
+        self.provider.as_ref().map(|p| settings::Integration {
+            api_key: p.integration.api_key.clone(),
+            base_url: p.integration.base_url.clone(),
+            queries_url: p.integration.queries_url.clone(),
+        })
+    }
+}
+
+type ProviderInstance = (wasmtime::Store<HostState>, ProviderComponent);
+
+impl HostState {
+    /// An instance of `provider` for this instance's organization. (Owned
+    /// handles only: `HostState` is not `Sync`, so no borrow of it may live
+    /// across an await.)
+    fn provider_instance(
+        &self,
+        provider: &str,
+    ) -> impl Future<Output = Result<ProviderInstance, ProviderError>> + Send + 'static {
+        let (runtime, ctx, provider) = (self.runtime.clone(), self.ctx.clone(), provider.to_string());
+        async move {
+            let Some(ctx) = ctx else {
+                return Err(rejected("NO_ORGANIZATION", "Providers are called for an organization"));
+            };
+            runtime.provider_instance(ctx, &provider).await
+        }
+    }
+}
+
+impl shipping::Host for HostState {
+    async fn providers(&mut self) -> Vec<String> {
+        match &self.ctx {
+            Some(ctx) => self.runtime.configured_providers(&ctx.org),
+            None => Vec::new(),
+        }
+    }
+
+    async fn carriers(&mut self, provider: String) -> Result<Vec<String>, ProviderError> {
+        let timeout = self.runtime.provider_call_timeout();
+        let (mut store, instance) = self.provider_instance(&provider).await?;
+        let call = instance.crm_plugin_provider().call_carriers(&mut store);
+        bounded(timeout, &provider, call).await
+    }
+
+    async fn rates(&mut self, provider: String, request: QuoteRequest) -> Result<Quote, ProviderError> {
+        let timeout = self.runtime.provider_call_timeout();
+        let (mut store, instance) = self.provider_instance(&provider).await?;
+        let call = instance.crm_plugin_provider().call_rates(&mut store, &request);
+        bounded(timeout, &provider, call).await
+    }
+
+    async fn generate(&mut self, provider: String, request: LabelRequest) -> Result<Label, ProviderError> {
+        let timeout = self.runtime.provider_call_timeout();
+        let (mut store, instance) = self.provider_instance(&provider).await?;
+        let call = instance.crm_plugin_provider().call_generate(&mut store, &request);
+        bounded(timeout, &provider, call).await
+    }
+
+    async fn track(&mut self, provider: String, tracking_numbers: Vec<String>) -> Result<Vec<Tracking>, ProviderError> {
+        if tracking_numbers.len() > MAX_ITEMS {
+            return Err(rejected("TOO_MANY", "At most 100 tracking numbers per call"));
+        }
+        let timeout = self.runtime.provider_call_timeout();
+        let (mut store, instance) = self.provider_instance(&provider).await?;
+        let call = instance.crm_plugin_provider().call_track(&mut store, &tracking_numbers);
+        bounded(timeout, &provider, call).await
+    }
+
+    async fn cancel(
+        &mut self,
+        provider: String,
+        carrier: String,
+        tracking_number: String,
+    ) -> Result<Refund, ProviderError> {
+        let timeout = self.runtime.provider_call_timeout();
+        let (mut store, instance) = self.provider_instance(&provider).await?;
+        let call = instance.crm_plugin_provider().call_cancel(&mut store, &carrier, &tracking_number);
+        bounded(timeout, &provider, call).await
+    }
+
+    async fn state_abbreviations(&mut self, provider: String, state_codes: Vec<String>) -> Vec<Option<String>> {
+        let none = vec![None; state_codes.len()];
+        if state_codes.len() > MAX_ITEMS {
+            return none;
+        }
+        let Ok((mut store, instance)) = self.provider_instance(&provider).await else { return none };
+        let mut out = Vec::with_capacity(state_codes.len());
+        for code in &state_codes {
+            match instance.crm_plugin_provider().call_state_abbreviation(&mut store, code).await {
+                Ok(abbreviation) => out.push(abbreviation),
+                Err(_) => return none,
+            }
+        }
+        out
+    }
+}

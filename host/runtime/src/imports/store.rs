@@ -1,0 +1,133 @@
+//! The `store` import: a component's key-value store, scoped by the host to
+//! its organization and module.
+
+use crm_store::{BatchOp, Namespace, StoreError};
+
+use crate::bindings::platform::crm::plugin::store;
+use crate::runtime::HostState;
+
+/// Largest key and value a component may store, and most pairs per scan.
+const MAX_KEY: usize = 1024;
+const MAX_VALUE: usize = 4 << 20;
+const MAX_SCAN: u32 = 1000;
+/// Most keys one `find` returns (keys only, so a larger bound is cheap).
+const MAX_FIND: u32 = 100_000;
+
+impl HostState {
+    fn scope(&self) -> Result<&(Namespace, Vec<u8>), String> {
+        self.scope.as_ref().ok_or_else(|| "no organization: the store is not available here".into())
+    }
+
+    fn namespace(&self) -> Result<Namespace, String> {
+        Ok(self.scope()?.0.clone())
+    }
+
+    fn scoped(&self, key: &[u8]) -> Result<Vec<u8>, String> {
+        if key.len() > MAX_KEY {
+            return Err(format!("key longer than {MAX_KEY} bytes"));
+        }
+        let prefix = &self.scope()?.1;
+        let mut scoped = Vec::with_capacity(prefix.len() + key.len());
+        scoped.extend_from_slice(prefix);
+        scoped.extend_from_slice(key);
+        Ok(scoped)
+    }
+
+    fn unscoped(&self, key: Vec<u8>) -> Vec<u8> {
+        let prefix = self.scope.as_ref().map_or(0, |(_, p)| p.len());
+        key[prefix.min(key.len())..].to_vec()
+    }
+}
+
+fn check_value(value: &[u8]) -> Result<(), String> {
+    if value.len() > MAX_VALUE { Err(format!("value larger than {MAX_VALUE} bytes")) } else { Ok(()) }
+}
+
+fn store_err(e: StoreError) -> String {
+    tracing::error!(error = %e, "store failure in a component call");
+    "store failure".into()
+}
+
+impl store::Host for HostState {
+    async fn get(&mut self, key: Vec<u8>) -> Result<Option<Vec<u8>>, String> {
+        let (ns, key) = (self.namespace()?, self.scoped(&key)?);
+        self.store.get(&ns, &key).map_err(store_err)
+    }
+
+    async fn put(&mut self, key: Vec<u8>, value: Vec<u8>) -> Result<(), String> {
+        let (ns, key) = (self.namespace()?, self.scoped(&key)?);
+        check_value(&value)?;
+        self.wrote = true;
+        self.store.put(&ns, &key, &value).map_err(store_err)
+    }
+
+    async fn delete(&mut self, key: Vec<u8>) -> Result<(), String> {
+        let (ns, key) = (self.namespace()?, self.scoped(&key)?);
+        self.wrote = true;
+        self.store.delete(&ns, &key).map_err(store_err)
+    }
+
+    async fn compare_and_swap(
+        &mut self,
+        key: Vec<u8>,
+        expected: Option<Vec<u8>>,
+        new: Option<Vec<u8>>,
+    ) -> Result<bool, String> {
+        let (ns, key) = (self.namespace()?, self.scoped(&key)?);
+        if let Some(v) = &new {
+            check_value(v)?;
+        }
+        let swapped = self.store.compare_and_swap(&ns, &key, expected.as_deref(), new.as_deref()).map_err(store_err)?;
+        self.wrote |= swapped.is_ok();
+        Ok(swapped.is_ok())
+    }
+
+    async fn scan(
+        &mut self,
+        prefix: Vec<u8>,
+        start: Option<Vec<u8>>,
+        limit: u32,
+    ) -> Result<Vec<(Vec<u8>, Vec<u8>)>, String> {
+        let ns = self.namespace()?;
+        let prefix = self.scoped(&prefix)?;
+        let start = start.map(|s| self.scoped(&s)).transpose()?;
+        let pairs = self.store.scan(&ns, &prefix, start.as_deref(), limit.min(MAX_SCAN) as usize).map_err(store_err)?;
+        Ok(pairs.into_iter().map(|(k, v)| (self.unscoped(k), v)).collect())
+    }
+
+    async fn scan_reverse(
+        &mut self,
+        prefix: Vec<u8>,
+        before: Option<Vec<u8>>,
+        limit: u32,
+    ) -> Result<Vec<(Vec<u8>, Vec<u8>)>, String> {
+        let ns = self.namespace()?;
+        let prefix = self.scoped(&prefix)?;
+        let before = before.map(|b| self.scoped(&b)).transpose()?;
+        let pairs = self
+            .store
+            .scan_reverse(&ns, &prefix, before.as_deref(), limit.min(MAX_SCAN) as usize)
+            .map_err(store_err)?;
+        Ok(pairs.into_iter().map(|(k, v)| (self.unscoped(k), v)).collect())
+    }
+
+    async fn find(&mut self, prefix: Vec<u8>, needle: Vec<u8>, limit: u32) -> Result<Vec<Vec<u8>>, String> {
+        let ns = self.namespace()?;
+        let prefix = self.scoped(&prefix)?;
+        let keys = self.store.find(&ns, &prefix, &needle, limit.min(MAX_FIND) as usize).map_err(store_err)?;
+        Ok(keys.into_iter().map(|k| self.unscoped(k)).collect())
+    }
+
+    async fn batch(&mut self, ops: Vec<store::Op>) -> Result<(), String> {
+        let ns = self.namespace()?;
+        let ops = ops
+            .into_iter()
+            .map(|op| match op {
+                store::Op::Put((k, v)) => check_value(&v).and_then(|_| Ok(BatchOp::Put(self.scoped(&k)?, v))),
+                store::Op::Delete(k) => Ok(BatchOp::Delete(self.scoped(&k)?)),
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        self.wrote = true;
+        self.store.batch(&ns, ops).map_err(store_err)
+    }
+}

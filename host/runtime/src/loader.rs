@@ -1,0 +1,185 @@
+//! Loading components: the first-party ones the binary embeds, and any in
+//! `--plugins-dir` (which add modules, or replace a first-party one by name).
+//!
+//! Compiling a component takes tens of milliseconds; each is compiled once and
+//! the artifact cached in `<data-dir>/cache/`, keyed by the component's SHA-256
+//! and the engine's compatibility hash, so a restart only maps files.
+
+use std::collections::BTreeMap;
+use std::hash::{Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crm_tenancy::{ids, permissions};
+use sha2::{Digest, Sha256};
+use wasmtime::component::Component;
+
+use crate::bindings::contacts_provider::ContactsProviderPre;
+use crate::bindings::platform::PlatformPre;
+use crate::bindings::platform::crm::plugin::types;
+use crate::bindings::provider_component::ProviderComponentPre;
+use crate::bindings::shipments_module::ShipmentsModulePre;
+use crate::runtime::{Kind, LoadedModule, Runtime, Source};
+
+/// A component the binary carries: a label for messages and its bytes.
+pub type Embedded = (&'static str, &'static [u8]);
+
+/// How long `describe` may take at load time.
+const DESCRIBE_DEADLINE: Duration = Duration::from_secs(2);
+
+/// Loads every component; an invalid one, or two with one name in the plugins
+/// dir, stops the start with a message naming the file.
+pub async fn load_all(
+    runtime: &Arc<Runtime>,
+    embedded: &[Embedded],
+    cache_dir: &Path,
+    plugins_dir: Option<&Path>,
+) -> Result<Vec<LoadedModule>, String> {
+    std::fs::create_dir_all(cache_dir).map_err(|e| format!("cannot create {}: {e}", cache_dir.display()))?;
+    let mut by_name: BTreeMap<String, LoadedModule> = BTreeMap::new();
+    for (label, bytes) in embedded {
+        let module =
+            load_one(runtime, cache_dir, bytes, Source::Embedded).await.map_err(|e| format!("{label}: {e}"))?;
+        by_name.insert(module.name.clone(), module);
+    }
+    let mut files: Vec<PathBuf> = match plugins_dir {
+        None => Vec::new(),
+        Some(dir) => std::fs::read_dir(dir)
+            .map_err(|e| format!("cannot read the plugins dir {}: {e}", dir.display()))?
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "wasm"))
+            .collect(),
+    };
+    files.sort();
+    let mut from_files: BTreeMap<String, PathBuf> = BTreeMap::new();
+    for path in files {
+        let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let module = load_one(runtime, cache_dir, &bytes, Source::File(path.clone()))
+            .await
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        if let Some(other) = from_files.insert(module.name.clone(), path.clone()) {
+            return Err(format!("{} and {} both name the module {:?}", other.display(), path.display(), module.name));
+        }
+        if by_name.contains_key(&module.name) {
+            tracing::info!(module = module.name, file = %path.display(), "replacing the first-party module");
+        }
+        by_name.insert(module.name.clone(), module);
+    }
+    Ok(by_name.into_values().collect())
+}
+
+async fn load_one(
+    runtime: &Arc<Runtime>,
+    cache_dir: &Path,
+    bytes: &[u8],
+    source: Source,
+) -> Result<LoadedModule, String> {
+    let hash = hex::encode(Sha256::digest(bytes));
+    let component =
+        compile_cached(runtime, cache_dir, bytes, &hash).map_err(|e| format!("not a valid component: {e:#}"))?;
+    let instance_pre = runtime
+        .linker
+        .instantiate_pre(&component)
+        .map_err(|e| format!("imports something the host does not offer: {e:#}"))?;
+    if let Ok(provider) = ProviderComponentPre::new(instance_pre.clone()) {
+        let mut store = runtime.new_store("describe", None, DESCRIBE_DEADLINE);
+        let instance =
+            provider.instantiate_async(&mut store).await.map_err(|e| format!("cannot be instantiated: {e:#}"))?;
+        let info = instance
+            .crm_plugin_provider()
+            .call_describe(&mut store)
+            .await
+            .map_err(|e| format!("describe failed: {e:#}"))?;
+        if !ids::is_slug(&info.name) {
+            return Err(format!("provider name {:?} must match [a-z][a-z0-9_-]{{0,31}}", info.name));
+        }
+        return Ok(LoadedModule {
+            name: info.name,
+            version: info.version,
+            kind: Kind::Provider,
+            routes: Vec::new(),
+            source,
+            hash,
+            hosts: info.hosts.into_iter().map(|h| h.to_ascii_lowercase()).collect(),
+            needs_api_key: info.needs_api_key,
+            pre: None,
+            contacts: None,
+            tracking: None,
+            provider: Some(provider),
+        });
+    }
+    let pre = PlatformPre::new(instance_pre.clone())
+        .map_err(|e| format!("exports neither crm:plugin/handler@1.0.0 nor crm:plugin/provider@1.0.0: {e:#}"))?;
+    let contacts = ContactsProviderPre::new(instance_pre.clone()).ok();
+    let tracking = ShipmentsModulePre::new(instance_pre).ok();
+
+    let mut store = runtime.new_store("describe", None, DESCRIBE_DEADLINE);
+    let instance = pre.instantiate_async(&mut store).await.map_err(|e| format!("cannot be instantiated: {e:#}"))?;
+    let info =
+        instance.crm_plugin_handler().call_describe(&mut store).await.map_err(|e| format!("describe failed: {e:#}"))?;
+    validate(&info)?;
+    Ok(LoadedModule {
+        name: info.name,
+        version: info.version,
+        kind: Kind::Module,
+        routes: info.routes,
+        source,
+        hash,
+        hosts: Vec::new(),
+        needs_api_key: false,
+        pre: Some(pre),
+        contacts,
+        tracking,
+        provider: None,
+    })
+}
+
+/// Compiles `bytes`, or maps the artifact a previous start cached.
+fn compile_cached(runtime: &Runtime, cache_dir: &Path, bytes: &[u8], hash: &str) -> wasmtime::Result<Component> {
+    let mut compat = std::collections::hash_map::DefaultHasher::new();
+    runtime.engine.precompile_compatibility_hash().hash(&mut compat);
+    let path = cache_dir.join(format!("{hash}-{:016x}.cwasm", compat.finish()));
+    if path.exists() {
+        // SAFETY: the file was written by `precompile_component` of an engine with
+        // the same compatibility hash, into the host's own data dir, under the
+        // SHA-256 of its source; the data dir is trusted like the binary.
+        match unsafe { Component::deserialize_file(&runtime.engine, &path) } {
+            Ok(component) => return Ok(component),
+            Err(e) => tracing::warn!(error = %e, path = %path.display(), "recompiling a stale cached component"),
+        }
+    }
+    let compiled = runtime.engine.precompile_component(bytes)?;
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    if std::fs::write(&tmp, &compiled).and_then(|_| std::fs::rename(&tmp, &path)).is_err() {
+        tracing::warn!(path = %path.display(), "cannot cache a compiled component");
+    }
+    // SAFETY: `compiled` was produced by this engine a moment ago.
+    unsafe { Component::deserialize(&runtime.engine, &compiled) }
+}
+
+fn validate(info: &types::ModuleInfo) -> Result<(), String> {
+    if !ids::is_slug(&info.name) {
+        return Err(format!("module name {:?} must match [a-z][a-z0-9_-]{{0,31}}", info.name));
+    }
+    for route in &info.routes {
+        if !matches!(route.method.as_str(), "GET" | "POST" | "PUT" | "PATCH" | "DELETE") {
+            return Err(format!("route {} {}: unsupported method", route.method, route.path));
+        }
+        if !route.path.starts_with('/') || route.path.contains("//") {
+            return Err(format!("route {} {}: the path must start with one /", route.method, route.path));
+        }
+        if let Some(p) = &route.permission
+            && !permissions::is_valid(p)
+        {
+            return Err(format!("route {} {}: {p:?} is not a permission", route.method, route.path));
+        }
+        if let Some(m) = &route.module
+            && !ids::is_slug(m)
+        {
+            return Err(format!("route {} {}: {m:?} is not a module name", route.method, route.path));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,249 @@
+//! The core of the runtime: the [`Runtime`] (engine, loaded components, limits)
+//! and the [`HostState`] each instance carries. They sit in one module because
+//! each names the other: a runtime makes states, and a state calls back into
+//! its runtime for nested calls (a module calling contacts or a provider).
+//!
+//! Every call gets a fresh instance, bound to one organization, under a
+//! deadline and a memory cap; a trap or an exceeded limit is that call's
+//! error, nothing more.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use crm_store::{Namespace, Store};
+use tokio::sync::Semaphore;
+use wasmtime::component::{HasSelf, Linker, ResourceTable};
+use wasmtime::{Engine, StoreLimits, StoreLimitsBuilder, UpdateDeadline};
+use wasmtime_wasi::WasiCtx;
+
+use crate::bindings::contacts_provider::ContactsProviderPre;
+use crate::bindings::platform::crm::plugin::types;
+use crate::bindings::platform::{Platform, PlatformPre};
+use crate::bindings::provider_component::ProviderComponentPre;
+use crate::bindings::shipments_module::ShipmentsModulePre;
+use crate::context::CallContext;
+use crate::engine::{self, POOL_INSTANCES};
+use crate::integrations::Integration;
+use crate::outbound::{Allowlist, HttpClient, Outbound};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    Embedded,
+    File(PathBuf),
+}
+
+/// What a component is, from what it exports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Exports `handler`: serves routes.
+    Module,
+    /// Exports `provider`: a shipping provider.
+    Provider,
+}
+
+impl Kind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Module => "module",
+            Kind::Provider => "provider",
+        }
+    }
+}
+
+/// A component ready to serve: its description and its pre-linked instance.
+pub struct LoadedModule {
+    pub name: String,
+    pub version: String,
+    pub kind: Kind,
+    pub routes: Vec<types::Route>,
+    pub source: Source,
+    /// SHA-256 of the component's bytes.
+    pub hash: String,
+    /// Providers: hosts their outbound HTTP may reach, and whether an
+    /// organization must configure an API key.
+    pub hosts: Vec<String>,
+    pub needs_api_key: bool,
+    /// Set for modules.
+    pub(crate) pre: Option<PlatformPre<HostState>>,
+    /// Set when the component exports the `contacts` interface.
+    pub(crate) contacts: Option<ContactsProviderPre<HostState>>,
+    /// Set when the component exports `tracking-sink` (the shipments module).
+    pub(crate) tracking: Option<ShipmentsModulePre<HostState>>,
+    /// Set for providers.
+    pub(crate) provider: Option<ProviderComponentPre<HostState>>,
+}
+
+/// The engine, the linker with every host import, and the loaded modules.
+pub struct Runtime {
+    pub(crate) engine: Engine,
+    pub(crate) linker: Linker<HostState>,
+    pub(crate) store: Arc<dyn Store>,
+    modules: OnceLock<BTreeMap<String, Arc<LoadedModule>>>,
+    /// Outer calls take a permit; nested calls (a module calling contacts) use the
+    /// pool's other half, so they never wait on their own callers.
+    pub(crate) permits: Semaphore,
+    memory_cap: usize,
+    /// How long a nested call may run.
+    pub(crate) nested_deadline: Duration,
+    /// Outbound HTTP of provider components, and how long one provider call may take.
+    pub(crate) outbound: Outbound,
+    pub(crate) provider_timeout: Duration,
+}
+
+impl Runtime {
+    /// `http` carries provider components' outbound requests; it should time
+    /// out within `provider_timeout`.
+    pub fn new(
+        store: Arc<dyn Store>,
+        memory_cap: usize,
+        provider_timeout: Duration,
+        http: Arc<dyn HttpClient>,
+    ) -> wasmtime::Result<Arc<Runtime>> {
+        let engine = engine::new_engine(memory_cap)?;
+        engine::start_ticker(&engine);
+        let mut linker = Linker::new(&engine);
+        wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
+        Platform::add_to_linker::<_, HasSelf<HostState>>(&mut linker, |state| state)?;
+        Ok(Arc::new(Runtime {
+            engine,
+            linker,
+            store,
+            modules: OnceLock::new(),
+            permits: Semaphore::new(POOL_INSTANCES as usize / 2),
+            memory_cap,
+            nested_deadline: Duration::from_secs(5),
+            outbound: Outbound::new(http),
+            provider_timeout,
+        }))
+    }
+
+    /// Installs the loaded modules (once, at start).
+    pub fn set_modules(&self, modules: Vec<LoadedModule>) {
+        let map = modules.into_iter().map(|m| (m.name.clone(), Arc::new(m))).collect();
+        let _ = self.modules.set(map);
+    }
+
+    pub fn modules(&self) -> impl Iterator<Item = &Arc<LoadedModule>> {
+        self.modules.get().into_iter().flat_map(|m| m.values())
+    }
+
+    /// A wasmtime store for one call of `module`.
+    pub(crate) fn new_store(
+        self: &Arc<Self>,
+        module: &str,
+        ctx: Option<Arc<CallContext>>,
+        deadline: Duration,
+    ) -> wasmtime::Store<HostState> {
+        self.new_store_for(module, ctx, None, deadline)
+    }
+
+    /// [`Self::new_store`] for a provider component, which gets settings and
+    /// outbound HTTP instead of a store.
+    pub(crate) fn new_store_for(
+        self: &Arc<Self>,
+        module: &str,
+        ctx: Option<Arc<CallContext>>,
+        provider: Option<ProviderScope>,
+        deadline: Duration,
+    ) -> wasmtime::Store<HostState> {
+        let limits = StoreLimitsBuilder::new().memory_size(self.memory_cap).instances(64).build();
+        let state = HostState::new(self.clone(), ctx, module, provider, limits);
+        let mut store = wasmtime::Store::new(&self.engine, state);
+        store.limiter(|state| &mut state.limits);
+        let until = Instant::now() + deadline;
+        store.set_epoch_deadline(1);
+        store.epoch_deadline_callback(move |_| {
+            if Instant::now() >= until {
+                Err(wasmtime::Error::msg("deadline exceeded"))
+            } else {
+                Ok(UpdateDeadline::Yield(1))
+            }
+        });
+        store
+    }
+
+    /// Calls `module`'s handler for one request. `Ok` carries the response and
+    /// whether the instance wrote (the caller then waits for durability); `Err`
+    /// is a trap, an exceeded deadline or memory cap: that request's 500.
+    pub async fn handle(
+        self: &Arc<Self>,
+        module: &LoadedModule,
+        ctx: CallContext,
+        request: types::Request,
+        deadline: Duration,
+    ) -> wasmtime::Result<(types::Response, bool)> {
+        let _permit = self.permits.acquire().await?;
+        let caller = ctx.caller();
+        let mut store = self.new_store(&module.name, Some(Arc::new(ctx)), deadline);
+        let pre = module.pre.as_ref().ok_or_else(|| wasmtime::Error::msg("not a module"))?;
+        let call = async {
+            let instance = pre.instantiate_async(&mut store).await?;
+            let response = instance.crm_plugin_handler().call_handle(&mut store, &caller, &request).await?;
+            Ok::<_, wasmtime::Error>((response, store.data().wrote))
+        };
+        // The epoch deadline stops guest code; this one also bounds host waits.
+        match tokio::time::timeout(deadline + Duration::from_millis(250), call).await {
+            Ok(result) => result,
+            Err(_) => Err(wasmtime::Error::msg("deadline exceeded while waiting on the host")),
+        }
+    }
+}
+
+/// What a provider instance may use: its organization's integration and the
+/// hosts it may reach.
+pub struct ProviderScope {
+    pub integration: Integration,
+    pub allowed: Allowlist,
+}
+
+/// The state of one instance, bound to one organization and one module: every
+/// store key a component names is prefixed with `m/<module>/` inside that
+/// organization's namespace, so neither another organization's data nor
+/// another module's is reachable.
+pub struct HostState {
+    pub(crate) runtime: Arc<Runtime>,
+    /// `None` while a component is only being described at load time.
+    pub(crate) ctx: Option<Arc<CallContext>>,
+    pub(crate) module: String,
+    /// The organization's namespace and this module's key prefix (`m/<module>/`),
+    /// fixed for the instance's life; `None` while describing.
+    pub(crate) scope: Option<(Namespace, Vec<u8>)>,
+    /// Set for provider instances (which get no store).
+    pub(crate) provider: Option<ProviderScope>,
+    pub(crate) store: Arc<dyn Store>,
+    /// Whether the instance wrote: the host then waits for durability.
+    pub(crate) wrote: bool,
+    pub(crate) limits: StoreLimits,
+    pub(crate) wasi: WasiCtx,
+    pub(crate) table: ResourceTable,
+}
+
+impl HostState {
+    fn new(
+        runtime: Arc<Runtime>,
+        ctx: Option<Arc<CallContext>>,
+        module: &str,
+        provider: Option<ProviderScope>,
+        limits: StoreLimits,
+    ) -> Self {
+        let scope = match provider {
+            Some(_) => None,
+            None => ctx.as_ref().map(|c| (c.org.namespace(), format!("m/{module}/").into_bytes())),
+        };
+        HostState {
+            provider,
+            store: runtime.store.clone(),
+            runtime,
+            ctx,
+            module: module.to_string(),
+            scope,
+            wrote: false,
+            limits,
+            // No filesystem, sockets, environment or arguments.
+            wasi: WasiCtx::builder().build(),
+            table: ResourceTable::new(),
+        }
+    }
+}

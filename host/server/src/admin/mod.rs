@@ -1,0 +1,124 @@
+//! The admin API: a separate listener that stands in for "the app" (creating
+//! organizations, users and tokens). Every call needs `Authorization: Bearer
+//! <admin token>`; [`client`] is the `crm-host admin` command's side of it.
+
+pub mod client;
+mod modules;
+mod orgs;
+
+use std::sync::{Arc, LazyLock};
+use std::time::Duration;
+
+use crm_runtime::LoadedModule;
+use crm_tenancy::secrets;
+use http::Method;
+
+use crate::app::App;
+use crate::components::for_each_route;
+use crate::http::router::{Match, Params, Router};
+use crate::http::{ApiError, ApiRequest, Response};
+
+#[derive(Clone, Copy)]
+enum Call {
+    ListOrgs,
+    CreateOrg,
+    GetOrg,
+    UpdateOrg,
+    DeleteOrg,
+    CreateUser,
+    CreateToken,
+    RevokeToken,
+    ListPlugins,
+    PutIntegration,
+}
+
+/// The admin API's own routes, built once.
+static ROUTES: LazyLock<Router<Call>> = LazyLock::new(|| {
+    let mut r = Router::default();
+    r.add(Method::GET, "/admin/orgs", Call::ListOrgs);
+    r.add(Method::POST, "/admin/orgs", Call::CreateOrg);
+    r.add(Method::GET, "/admin/orgs/{org}", Call::GetOrg);
+    r.add(Method::PATCH, "/admin/orgs/{org}", Call::UpdateOrg);
+    r.add(Method::DELETE, "/admin/orgs/{org}", Call::DeleteOrg);
+    r.add(Method::POST, "/admin/orgs/{org}/users", Call::CreateUser);
+    r.add(Method::POST, "/admin/orgs/{org}/tokens", Call::CreateToken);
+    r.add(Method::DELETE, "/admin/orgs/{org}/tokens/{token}", Call::RevokeToken);
+    r.add(Method::GET, "/admin/plugins", Call::ListPlugins);
+    r.add(Method::PUT, "/admin/orgs/{org}/integrations/{provider}", Call::PutIntegration);
+    r
+});
+
+/// A component route served on the admin API, with its call deadline.
+pub struct ModuleRoute {
+    pub module: Arc<LoadedModule>,
+    pub deadline: Duration,
+}
+
+/// The admin API: its own routes and the component routes under `/admin/`,
+/// served as `/admin/orgs/{org}/...`, built once at start.
+pub struct Admin {
+    module_routes: Router<ModuleRoute>,
+}
+
+impl Admin {
+    pub fn new(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Admin, String> {
+        let mut module_routes = Router::default();
+        for_each_route(modules, true, default_deadline, |method, route, module, deadline| {
+            module_routes.try_add(method, &route.path, ModuleRoute { module: module.clone(), deadline })
+        })?;
+        Ok(Admin { module_routes })
+    }
+
+    /// Serves one request on the admin listener.
+    pub async fn dispatch(&self, app: &Arc<App>, req: ApiRequest) -> Response {
+        if req.path == "/healthz" {
+            return crate::ops::healthz();
+        }
+        let result = match authorized(app, &req) {
+            Err(e) => Err(e),
+            Ok(()) => match ROUTES.find(&req.method, &req.path) {
+                Match::Found(call, params) => serve(app, *call, &req, &params).await,
+                Match::MethodNotAllowed => Err(ApiError::method_not_allowed(&req.method, &req.path)),
+                Match::NotFound => modules::forward(app, &self.module_routes, &req).await,
+            },
+        };
+        result.unwrap_or_else(ApiError::into_response)
+    }
+}
+
+fn authorized(app: &App, req: &ApiRequest) -> Result<(), ApiError> {
+    let presented = req
+        .header("authorization")
+        .and_then(|v| v.trim().split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim());
+    match presented {
+        None => Err(ApiError::unauthorized(
+            "ADMIN_TOKEN_MISSING",
+            "The admin API needs Authorization: Bearer <admin token>",
+        )),
+        Some(token) if secrets::matches(token, &app.admin_token_digest) => Ok(()),
+        Some(_) => Err(ApiError::unauthorized("ADMIN_TOKEN_INVALID", "The admin token is not valid")),
+    }
+}
+
+async fn serve(app: &Arc<App>, call: Call, req: &ApiRequest, params: &Params) -> Result<Response, ApiError> {
+    let param = |name: &str| params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()).unwrap_or("");
+    let response = match call {
+        Call::ListOrgs => orgs::list(app)?,
+        Call::CreateOrg => orgs::create(app, req)?,
+        Call::GetOrg => orgs::get(app, param("org"))?,
+        Call::UpdateOrg => orgs::update(app, param("org"), req)?,
+        Call::DeleteOrg => orgs::delete(app, param("org"))?,
+        Call::CreateUser => orgs::create_user(app, param("org"), req)?,
+        Call::CreateToken => orgs::create_token(app, param("org"), req)?,
+        Call::RevokeToken => orgs::revoke_token(app, param("org"), param("token"))?,
+        Call::ListPlugins => modules::list(app),
+        Call::PutIntegration => modules::put_integration(app, param("org"), param("provider"), req)?,
+    };
+    // Durable before acknowledged: every admin write is on disk before its 2xx.
+    if req.method != Method::GET {
+        app.store.durable().await?;
+    }
+    Ok(response)
+}

@@ -1,0 +1,116 @@
+//! Admin calls served by module components, and the list of loaded components.
+//!
+//! A component route whose path starts with `/admin/` (e.g. the contacts
+//! module's `POST /admin/conversations`) is served here as
+//! `/admin/orgs/{org}/conversations`, for that organization, with every permission.
+
+use std::sync::Arc;
+
+use crm_runtime::integrations::{self, Integration};
+use crm_runtime::{CallContext, Source};
+use http::StatusCode;
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::ModuleRoute;
+use crate::app::App;
+use crate::components;
+use crate::http::router::{Match, Router};
+use crate::http::{ApiError, ApiRequest, Response};
+
+/// `GET /admin/plugins`.
+pub fn list(app: &App) -> Response {
+    let plugins: Vec<Value> = app
+        .runtime
+        .modules()
+        .map(|m| {
+            json!({
+                "name": m.name,
+                "version": m.version,
+                "kind": m.kind.as_str(),
+                "hosts": m.hosts,
+                "source": match &m.source { Source::Embedded => "embedded".to_string(), Source::File(p) => p.display().to_string() },
+                "hash": m.hash,
+                "routes": m.routes.iter().map(|r| json!({
+                    "method": r.method, "path": r.path, "permission": r.permission, "module": r.module, "deadlineMs": r.deadline_ms,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    Response::json(StatusCode::OK, &json!({ "data": plugins }))
+}
+
+/// `PUT /admin/orgs/{org}/integrations/{provider}`: an organization's settings
+/// for a loaded provider (the API key, URLs); answers without the key.
+pub fn put_integration(app: &App, org_id: &str, provider: &str, req: &ApiRequest) -> Result<Response, ApiError> {
+    app.tenancy.org(org_id)?.ok_or_else(|| ApiError::not_found("Organization"))?;
+    let loaded = app.runtime.provider(provider).ok_or_else(|| {
+        ApiError::new(StatusCode::NOT_FOUND, "PROVIDER_NOT_FOUND", format!("No provider named {provider:?} is loaded"))
+    })?;
+    let body: IntegrationBody = req.json()?;
+    let api_key = body.api_key.unwrap_or_default().trim().to_string();
+    if loaded.needs_api_key && api_key.is_empty() {
+        return Err(ApiError::validation("apiKey is required", json!({ "field": "apiKey" })));
+    }
+    if api_key.len() > 4096 || api_key.chars().any(char::is_control) {
+        return Err(ApiError::validation("apiKey is not a valid key", json!({ "field": "apiKey" })));
+    }
+    let base_url = http_url("baseUrl", body.base_url)?;
+    let queries_url = http_url("queriesUrl", body.queries_url)?;
+    let integration = integrations::save(app.store.as_ref(), org_id, provider, api_key, base_url, queries_url)?;
+    Ok(Response::json(StatusCode::OK, &json!({ "success": true, "data": admin_view(&integration) })))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct IntegrationBody {
+    api_key: Option<String>,
+    base_url: Option<String>,
+    queries_url: Option<String>,
+}
+
+/// An optional http(s) URL, trimmed and without a trailing `/`; empty when absent.
+fn http_url(field: &str, value: Option<String>) -> Result<String, ApiError> {
+    let value = value.unwrap_or_default().trim().trim_end_matches('/').to_string();
+    let valid = value.is_empty()
+        || reqwest::Url::parse(&value).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.has_host());
+    if valid {
+        Ok(value)
+    } else {
+        Err(ApiError::validation(format!("{field} must be an http(s) URL"), json!({ "field": field })))
+    }
+}
+
+/// The admin view of an integration: the key is never shown again, only its
+/// last four characters, and not even those when they would be most of the key.
+fn admin_view(integration: &Integration) -> Value {
+    let chars: Vec<char> = integration.api_key.chars().collect();
+    let tail: String = if chars.len() >= 12 { chars[chars.len() - 4..].iter().collect() } else { String::new() };
+    json!({
+        "provider": integration.provider,
+        "apiKeySet": !integration.api_key.is_empty(),
+        "apiKeyLast4": tail,
+        "baseUrl": integration.base_url,
+        "queriesUrl": integration.queries_url,
+        "webhookPath": integration.webhook_path(),
+        "updatedAt": integration.updated_at,
+    })
+}
+
+/// `/admin/orgs/{org}/<rest>` → the component route `/admin/<rest>`.
+pub async fn forward(app: &Arc<App>, routes: &Router<ModuleRoute>, req: &ApiRequest) -> Result<Response, ApiError> {
+    let not_found = || ApiError::not_found(&format!("Route {} {}", req.method, req.path));
+    let rest = req.path.strip_prefix("/admin/orgs/").ok_or_else(not_found)?;
+    let (org_id, tail) = rest.split_once('/').ok_or_else(not_found)?;
+    let module_path = format!("/admin/{tail}");
+    let (route, params) = match routes.find(&req.method, &module_path) {
+        Match::Found(route, params) => (route, params),
+        Match::MethodNotAllowed => {
+            return Err(ApiError::method_not_allowed(&req.method, &req.path));
+        }
+        Match::NotFound => return Err(not_found()),
+    };
+    let org = app.tenancy.org(org_id)?.ok_or_else(|| ApiError::not_found("Organization"))?;
+    let ctx = CallContext::admin(org, &req.request_id);
+    Ok(components::call(app, &route.module, ctx, req, module_path, params, route.deadline).await)
+}

@@ -1,0 +1,127 @@
+//! The external API under `/api`: the route table and the checks every request
+//! passes before its handler runs.
+//!
+//! Order of checks (each refusal is the spec's exact body):
+//! 1. token (401, see [`crate::auth`]), then the organization id it names (403);
+//! 2. the route (404 `NOT_FOUND`, 405 `METHOD_NOT_ALLOWED`);
+//! 3. the plan's `api` module, when enforced (403 `PLAN_MODULE_REQUIRED`); `/me` is
+//!    exempt so a blocked integrator can still see its plan;
+//! 4. the route's permission (403 `INSUFFICIENT_API_PERMISSIONS`);
+//! 5. the route's plan module, e.g. `shipping` (403 `PLAN_MODULE_REQUIRED`).
+
+mod catalogs;
+mod me;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crm_runtime::LoadedModule;
+use crm_tenancy::permissions;
+use http::Method;
+
+use crate::app::App;
+use crate::auth::{self, Caller};
+use crate::components;
+use crate::http::router::{Match, Params, Router};
+use crate::http::{ApiError, ApiRequest, Response};
+
+/// A handler served by the host itself.
+pub type NativeHandler = fn(&App, &Caller, &ApiRequest, &Params) -> Result<Response, ApiError>;
+
+/// Who serves a route.
+pub enum Handler {
+    Native(NativeHandler),
+    /// A module component, with the deadline of one call.
+    Component(Arc<LoadedModule>, Duration),
+}
+
+/// What a route requires and who serves it.
+pub struct Route {
+    /// `None`: any valid token.
+    pub permission: Option<String>,
+    /// A plan module the route needs besides `api`.
+    pub module: Option<String>,
+    /// Skip the `api` module check (only `/me`).
+    pub api_module_exempt: bool,
+    pub handler: Handler,
+}
+
+/// The external API: its route table, built once at start.
+pub struct Api {
+    routes: Router<Route>,
+}
+
+impl Api {
+    /// The host's own routes plus every public route of the modules. Two
+    /// modules claiming one route, or a module claiming a host route, stop the start.
+    pub fn new(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Api, String> {
+        Ok(Api { routes: routes(modules, default_deadline)? })
+    }
+
+    /// Serves a request whose path starts with `/api`.
+    pub async fn dispatch(&self, app: &Arc<App>, req: ApiRequest) -> Response {
+        let (route, caller, params) = match self.checked(app, &req) {
+            Ok(found) => found,
+            Err(e) => return e.into_response(),
+        };
+        let served = match &route.handler {
+            Handler::Native(handler) => handler(app, &caller, &req, &params),
+            Handler::Component(module, deadline) => {
+                let path = req.path.strip_prefix("/api").unwrap_or(&req.path).to_string();
+                let ctx = caller.call_context(&req.request_id);
+                Ok(components::call(app, module, ctx, &req, path, params, *deadline).await)
+            }
+        };
+        served.unwrap_or_else(ApiError::into_response)
+    }
+
+    fn checked(&self, app: &App, req: &ApiRequest) -> Result<(&Route, Caller, Params), ApiError> {
+        let caller = auth::authenticate(&app.tenancy, req)?;
+        let path = req.path.strip_prefix("/api").unwrap_or(&req.path);
+        let (route, params) = match self.routes.find(&req.method, path) {
+            Match::Found(route, params) => (route, params),
+            Match::MethodNotAllowed => {
+                return Err(ApiError::method_not_allowed(&req.method, &req.path));
+            }
+            Match::NotFound => return Err(ApiError::not_found(&format!("Route {} {}", req.method, req.path))),
+        };
+        if app.config.enforce_api_module && !route.api_module_exempt && !caller.org.module_enabled("api") {
+            return Err(ApiError::plan_module_required("api"));
+        }
+        if let Some(required) = &route.permission
+            && !permissions::grants(&caller.token.permissions, required)
+        {
+            return Err(ApiError::insufficient_permissions(required, &caller.token.permissions));
+        }
+        if let Some(module) = &route.module
+            && !caller.org.module_enabled(module)
+        {
+            return Err(ApiError::plan_module_required(module));
+        }
+        Ok((route, caller, params))
+    }
+}
+
+fn routes(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Router<Route>, String> {
+    let mut r = Router::default();
+    let native = |handler: NativeHandler, api_module_exempt| Route {
+        permission: None,
+        module: None,
+        api_module_exempt,
+        handler: Handler::Native(handler),
+    };
+    r.try_add(Method::GET, "/me", native(me::get, true))?;
+    r.try_add(Method::GET, "/catalogs/municipalities", native(catalogs::municipalities, false))?;
+    r.try_add(Method::GET, "/catalogs/states", native(catalogs::states, false))?;
+    r.try_add(Method::GET, "/catalogs/resolve", native(catalogs::resolve, false))?;
+    components::for_each_route(modules, false, default_deadline, |method, route, module, deadline| {
+        let target = Route {
+            permission: route.permission.clone(),
+            module: route.module.clone(),
+            api_module_exempt: false,
+            handler: Handler::Component(module.clone(), deadline),
+        };
+        r.try_add(method, &route.path, target)
+    })?;
+    Ok(r)
+}

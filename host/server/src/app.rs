@@ -1,0 +1,42 @@
+//! The state every handler shares. It knows no route: the route tables live
+//! with the listeners that serve them (`api::Api`, `admin::Admin`).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use crm_runtime::Runtime;
+use crm_store::Store;
+use crm_tenancy::Tenancy;
+
+use crate::config::Config;
+
+pub struct App {
+    pub config: Config,
+    pub store: Arc<dyn Store>,
+    pub tenancy: Tenancy,
+    pub runtime: Arc<Runtime>,
+    /// SHA-256 of the admin token.
+    pub admin_token_digest: String,
+    ready: AtomicBool,
+}
+
+impl App {
+    pub fn new(config: Config, store: Arc<dyn Store>, runtime: Arc<Runtime>, admin_token_digest: String) -> App {
+        App {
+            config,
+            tenancy: Tenancy::new(store.clone()),
+            store,
+            runtime,
+            admin_token_digest,
+            ready: AtomicBool::new(false),
+        }
+    }
+
+    pub fn is_ready(&self) -> bool {
+        self.ready.load(Ordering::SeqCst)
+    }
+
+    pub fn set_ready(&self, ready: bool) {
+        self.ready.store(ready, Ordering::SeqCst);
+    }
+}

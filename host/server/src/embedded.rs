@@ -1,0 +1,10 @@
+//! The first-party components the binary carries, built by `build.rs` from
+//! `plugins/`.
+
+use crm_runtime::Embedded;
+
+pub const COMPONENTS: &[Embedded] = &[
+    ("contacts", include_bytes!(env!("CRM_COMPONENT_CONTACTS"))),
+    ("shipments", include_bytes!(env!("CRM_COMPONENT_SHIPMENTS"))),
+    ("envia", include_bytes!(env!("CRM_COMPONENT_ENVIA"))),
+];

@@ -1,0 +1,110 @@
+//! Error bodies. Every refusal the host writes goes through [`ApiError`], so the
+//! shape `{success: false, message, code, ...}` is written in one place.
+
+use http::StatusCode;
+use serde_json::{Map, Value, json};
+
+use super::Response;
+
+/// An error answer: status, `code`, `message` and any extra fields of the spec.
+/// Boxed, so `Result<_, ApiError>` stays one pointer wide on the happy path.
+#[derive(Debug, Clone)]
+pub struct ApiError(Box<Body>);
+
+#[derive(Debug, Clone)]
+struct Body {
+    status: StatusCode,
+    code: String,
+    message: String,
+    extra: Map<String, Value>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &str, message: impl Into<String>) -> ApiError {
+        ApiError(Box::new(Body { status, code: code.to_string(), message: message.into(), extra: Map::new() }))
+    }
+
+    /// Adds a field to the body.
+    pub fn with(mut self, key: &str, value: impl Into<Value>) -> ApiError {
+        self.0.extra.insert(key.to_string(), value.into());
+        self
+    }
+
+    pub fn status(&self) -> StatusCode {
+        self.0.status
+    }
+
+    pub fn code(&self) -> &str {
+        &self.0.code
+    }
+
+    pub fn into_response(self) -> Response {
+        let Body { status, code, message, extra } = *self.0;
+        let mut body = Map::new();
+        body.insert("success".into(), Value::Bool(false));
+        body.insert("message".into(), Value::String(message));
+        body.insert("code".into(), Value::String(code));
+        body.extend(extra);
+        Response::json(status, &Value::Object(body))
+    }
+
+    // --- the generic rows of the spec's error table --------------------------------
+
+    pub fn unauthorized(code: &str, message: &str) -> ApiError {
+        ApiError::new(StatusCode::UNAUTHORIZED, code, message)
+    }
+
+    pub fn insufficient_permissions(required: &str, available: &[String]) -> ApiError {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "INSUFFICIENT_API_PERMISSIONS",
+            format!("This token lacks the permission {required}"),
+        )
+        .with("requiredPermission", required)
+        .with("availablePermissions", json!(available))
+    }
+
+    pub fn plan_module_required(module: &str) -> ApiError {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "PLAN_MODULE_REQUIRED",
+            format!("The organization's plan does not include the {module} module"),
+        )
+        .with("module", module)
+    }
+
+    pub fn organization_mismatch() -> ApiError {
+        ApiError::new(
+            StatusCode::FORBIDDEN,
+            "ORGANIZATION_ID_MISMATCH",
+            "The organization id does not match the token's organization",
+        )
+    }
+
+    pub fn validation(message: impl Into<String>, details: impl Into<Value>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, "VALIDATION_ERROR", message).with("details", details)
+    }
+
+    pub fn method_not_allowed(method: &http::Method, path: &str) -> ApiError {
+        ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "METHOD_NOT_ALLOWED",
+            format!("{method} is not allowed on {path}"),
+        )
+    }
+
+    pub fn not_found(what: &str) -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, "NOT_FOUND", format!("{what} not found"))
+    }
+
+    pub fn internal() -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL_SERVER_ERROR", "Internal server error")
+    }
+}
+
+impl From<crm_store::StoreError> for ApiError {
+    fn from(e: crm_store::StoreError) -> ApiError {
+        tracing::error!(error = %e, "store failure");
+        ApiError::internal()
+    }
+}

@@ -1,0 +1,90 @@
+//! The warp filter that turns any request into an [`ApiRequest`].
+//!
+//! Both listeners route by themselves (the public route table comes from the
+//! modules at run time), so warp's job is only to hand over the request, read the
+//! body under a size limit, and attach a request id.
+
+use bytes::{Buf, Bytes, BytesMut};
+use futures_util::{Stream, StreamExt};
+use http::{HeaderMap, Method, StatusCode};
+use warp::filters::path::FullPath;
+use warp::{Filter, Rejection};
+
+use super::{ApiError, ApiRequest};
+use crm_tenancy::ids::new_id;
+
+/// A request, or the error to answer it with (body too large, unreadable),
+/// together with the request id in both cases.
+pub type Extracted = (String, Result<ApiRequest, ApiError>);
+
+/// Extracts every request, reading at most `max_body` bytes of body.
+pub fn request(max_body: usize) -> impl Filter<Extract = (Extracted,), Error = Rejection> + Clone {
+    let raw_query = warp::query::raw().or(warp::any().map(String::new)).unify();
+    warp::method()
+        .and(warp::path::full())
+        .and(raw_query)
+        .and(warp::header::headers_cloned())
+        .and(warp::body::stream())
+        .then(move |method: Method, path: FullPath, query: String, headers: HeaderMap, body| async move {
+            let request_id = request_id(&headers);
+            let read = read_body(&headers, body, max_body).await.map(|body| ApiRequest {
+                method,
+                path: path.as_str().to_string(),
+                query: form_urlencoded::parse(query.as_bytes()).into_owned().collect(),
+                headers,
+                body,
+                request_id: request_id.clone(),
+            });
+            (request_id, read)
+        })
+}
+
+/// The caller's `X-Request-Id` when it is a sane token, else a new id.
+fn request_id(headers: &HeaderMap) -> String {
+    headers
+        .get("x-request-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| !v.is_empty() && v.len() <= 128 && v.bytes().all(|b| b.is_ascii_graphic()))
+        .map(str::to_string)
+        .unwrap_or_else(new_id)
+}
+
+async fn read_body<S, B>(headers: &HeaderMap, body: S, max: usize) -> Result<Bytes, ApiError>
+where
+    S: Stream<Item = Result<B, warp::Error>>,
+    B: Buf,
+{
+    let too_large = || {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "PAYLOAD_TOO_LARGE",
+            format!("The request body is larger than the limit of {max} bytes"),
+        )
+    };
+    let declared =
+        headers.get(http::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > max as u64) {
+        return Err(too_large());
+    }
+    let mut buf = BytesMut::new();
+    let mut body = std::pin::pin!(body);
+    while let Some(chunk) = body.next().await {
+        let mut chunk = chunk.map_err(|e| {
+            ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "BODY_UNREADABLE",
+                format!("The request body could not be read: {e}"),
+            )
+        })?;
+        if buf.len() + chunk.remaining() > max {
+            return Err(too_large());
+        }
+        while chunk.has_remaining() {
+            let part = chunk.chunk();
+            buf.extend_from_slice(part);
+            let n = part.len();
+            chunk.advance(n);
+        }
+    }
+    Ok(buf.freeze())
+}

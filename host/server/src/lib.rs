@@ -1,0 +1,36 @@
+//! `crm-host`, the CRM edge service binary: configuration and CLI, the two
+//! listeners and the HTTP layer, auth, the admin API, the catalog endpoints,
+//! the routes that call components, outbound HTTP and the tracking scheduler.
+//!
+//! A request's path through the crate:
+//! - [`server`] accepts it (warp) and [`http::extract`] reads it into an [`http::ApiRequest`];
+//! - [`api::Api`] runs the checks of the spec in order ([`auth`], plan modules,
+//!   permissions from `crm_tenancy::permissions`) and calls the route's handler,
+//!   native ([`api`]) or a component ([`components`], through `crm_runtime`);
+//! - handlers answer with [`http::Response`] or an [`http::ApiError`] (the spec's
+//!   error bodies, written in one place).
+//!
+//! Around it: [`app`] (the state handlers share; it knows no route), [`admin`]
+//! (the admin API and its CLI client), [`shipping`] (the tracking webhook door,
+//! the scheduler, the HTTP client behind providers), [`bootstrap`] (first
+//! start), [`ops`] (health), [`embedded`] (the first-party components),
+//! [`config`] and [`cli`].
+//!
+//! Below it, each in its own crate: `crm-store` (the store trait and sled),
+//! `crm-tenancy` (organizations, plans, users, tokens), `crm-runtime` (wasmtime
+//! and the host imports) and `crm-catalog` (DIVIPOLA and the city rule). This
+//! crate is the only one that knows warp, and the only one that opens sockets.
+
+pub mod admin;
+pub mod api;
+pub mod app;
+pub mod auth;
+pub mod bootstrap;
+pub mod cli;
+pub mod components;
+pub mod config;
+pub mod embedded;
+pub mod http;
+pub mod ops;
+pub mod server;
+pub mod shipping;

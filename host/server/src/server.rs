@@ -1,0 +1,151 @@
+//! `crm-host serve`: open the store, bootstrap, listen on both addresses, and shut
+//! down gracefully (in-flight requests finish, then the store is flushed).
+
+use std::error::Error;
+use std::sync::Arc;
+use std::time::Instant;
+
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use warp::Filter;
+
+use crm_runtime::{Runtime, loader};
+use crm_store::{SledStore, Store};
+use crm_tenancy::secrets;
+
+use crate::admin::Admin;
+use crate::api::Api;
+use crate::app::App;
+use crate::config::Config;
+use crate::http::{ApiRequest, Response, extract};
+use crate::shipping::outbound::ReqwestClient;
+use crate::{bootstrap, embedded, ops, shipping};
+
+pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
+    std::fs::create_dir_all(&config.data_dir)
+        .map_err(|e| format!("cannot create the data dir {}: {e}", config.data_dir.display()))?;
+    let store: Arc<dyn Store> = Arc::new(
+        SledStore::open(&config.data_dir.join("store"))
+            .map_err(|e| format!("cannot open the store in {}: {e}", config.data_dir.display()))?,
+    );
+    let admin_token = bootstrap::admin_token(&config.data_dir)?;
+    let provider_timeout = std::time::Duration::from_millis(config.provider_timeout_ms);
+    let http = Arc::new(ReqwestClient::new(provider_timeout));
+    let runtime = Runtime::new(store.clone(), config.component_memory_mb << 20, provider_timeout, http)
+        .map_err(|e| format!("cannot start the Wasm runtime: {e:#}"))?;
+    let loading = Instant::now();
+    let cache_dir = config.cache_dir.clone().unwrap_or_else(|| config.data_dir.join("cache"));
+    let modules = loader::load_all(&runtime, embedded::COMPONENTS, &cache_dir, config.plugins_dir.as_deref())
+        .await
+        .map_err(|e| format!("cannot load the components: {e}"))?;
+    for m in &modules {
+        tracing::info!(module = m.name, version = m.version, source = ?m.source, routes = m.routes.len(), "component loaded");
+    }
+    runtime.set_modules(modules);
+    tracing::info!(millis = loading.elapsed().as_millis() as u64, "components ready");
+    let deadline = std::time::Duration::from_millis(config.component_deadline_ms);
+    let loaded: Vec<_> = runtime.modules().cloned().collect();
+    let api = Arc::new(Api::new(&loaded, deadline)?);
+    let admin_api = Arc::new(Admin::new(&loaded, deadline)?);
+    let app = Arc::new(App::new(config.clone(), store.clone(), runtime, secrets::digest(&admin_token)));
+
+    let public =
+        TcpListener::bind(config.listen).await.map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
+    let admin = TcpListener::bind(config.admin_listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", config.admin_listen))?;
+    let public_url = format!("http://{}", public.local_addr()?);
+    println!("crm-host: API listening on {public_url}");
+    println!("crm-host: admin API listening on http://{}", admin.local_addr()?);
+
+    if let Some((org_id, token)) = bootstrap::demo_org(&app.tenancy)? {
+        store.durable().await?;
+        println!("crm-host: created the demo organization {org_id}");
+        println!("crm-host: demo API token (shown once): {token}");
+        println!("crm-host: try: curl -H 'Authorization: Bearer {token}' {public_url}/api/me");
+    }
+
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let stopped = move || {
+        let mut rx = stop_rx.clone();
+        async move {
+            let _ = rx.wait_for(|stop| *stop).await;
+        }
+    };
+    let max_body = config.max_body_bytes;
+    let public_app = app.clone();
+    let public_routes = extract::request(max_body).then(move |(request_id, request)| {
+        let (app, api) = (public_app.clone(), api.clone());
+        async move { respond(request_id, request, |req| async move { route_public(&app, &api, req).await }).await }
+    });
+    let admin_app = app.clone();
+    let admin_routes = extract::request(max_body).then(move |(request_id, request)| {
+        let (app, admin_api) = (admin_app.clone(), admin_api.clone());
+        async move { respond(request_id, request, |req| async move { admin_api.dispatch(&app, req).await }).await }
+    });
+    let public_server = tokio::spawn(warp::serve(public_routes).incoming(public).graceful(stopped()).run());
+    let admin_server = tokio::spawn(warp::serve(admin_routes).incoming(admin).graceful(stopped()).run());
+    crate::shipping::scheduler::start(app.clone(), stop_tx.subscribe());
+    app.set_ready(true);
+    tracing::info!("ready");
+
+    shutdown_signal().await;
+    tracing::info!("shutting down: finishing in-flight requests");
+    app.set_ready(false);
+    let _ = stop_tx.send(true);
+    let _ = tokio::join!(public_server, admin_server);
+    store.durable().await?;
+    tracing::info!("stopped; the store is flushed");
+    Ok(())
+}
+
+/// Serves the public listener's paths.
+async fn route_public(app: &Arc<App>, api: &Api, req: ApiRequest) -> Response {
+    match req.path.as_str() {
+        "/healthz" => ops::healthz(),
+        "/readyz" => ops::readyz(app),
+        p if p == "/api" || p.starts_with("/api/") => api.dispatch(app, req).await,
+        p if shipping::webhook::is_webhook_path(p) => shipping::webhook::receive(app, req).await,
+        _ => crate::http::ApiError::not_found(&format!("Route {} {}", req.method, req.path)).into_response(),
+    }
+}
+
+/// Runs `handle` on a well-formed request, logs it, and tags the answer with its id.
+async fn respond<F, Fut>(
+    request_id: String,
+    request: Result<ApiRequest, crate::http::ApiError>,
+    handle: F,
+) -> http::Response<bytes::Bytes>
+where
+    F: FnOnce(ApiRequest) -> Fut,
+    Fut: Future<Output = Response>,
+{
+    let started = Instant::now();
+    let (method, path, response) = match request {
+        Ok(req) => (req.method.clone(), req.path.clone(), handle(req).await),
+        Err(e) => (http::Method::default(), String::new(), e.into_response()),
+    };
+    let status = response.status.as_u16();
+    let micros = started.elapsed().as_micros() as u64;
+    if status >= 500 {
+        tracing::error!(request_id, %method, path, status, micros, "request failed");
+    } else {
+        tracing::debug!(request_id, %method, path, status, micros, "request");
+    }
+    response.into_http(&request_id)
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            .expect("install the SIGTERM handler");
+        tokio::select! {
+            _ = ctrl_c => {},
+            _ = term.recv() => {},
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = ctrl_c.await;
+}

@@ -1,0 +1,57 @@
+//! The periodic tracking refresh: every `CRM_TRACKING_REFRESH_MS`, each
+//! organization with the shipping module and a configured provider gets its
+//! shipments that are not yet final refreshed, at most
+//! `CRM_TRACKING_REFRESH_BATCH` per round (the shipments module picks them in
+//! turn), one organization after another: a bounded rate on the providers.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+use crm_runtime::CallContext;
+
+use crate::app::App;
+
+pub fn start(app: Arc<App>, mut stop: watch::Receiver<bool>) {
+    let every = Duration::from_millis(app.config.tracking_refresh_ms);
+    if every.is_zero() {
+        return;
+    }
+    tokio::spawn(async move {
+        let mut ticks = tokio::time::interval(every);
+        ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        ticks.tick().await;
+        loop {
+            tokio::select! {
+                _ = ticks.tick() => round(&app).await,
+                _ = stop.changed() => return,
+            }
+        }
+    });
+}
+
+async fn round(app: &Arc<App>) {
+    let orgs = match app.tenancy.list_orgs() {
+        Ok(orgs) => orgs,
+        Err(e) => return tracing::error!(error = %e, "tracking refresh: cannot list organizations"),
+    };
+    for org in orgs {
+        if !org.module_enabled("shipping") || app.runtime.configured_providers(&org).is_empty() {
+            continue;
+        }
+        let org_id = org.id.clone();
+        let ctx = CallContext::admin(org, "scheduler");
+        match app.runtime.refresh_tracking(ctx, app.config.tracking_refresh_batch).await {
+            Ok((asked, wrote)) => {
+                if wrote && let Err(e) = app.store.durable().await {
+                    tracing::error!(error = %e, "tracking refresh: flush failed");
+                }
+                if asked > 0 {
+                    tracing::debug!(org = org_id, asked, "tracking refreshed");
+                }
+            }
+            Err(e) => tracing::error!(org = org_id, error = %format!("{e:#}"), "tracking refresh failed"),
+        }
+    }
+}

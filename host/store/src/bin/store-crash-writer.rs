@@ -1,0 +1,39 @@
+//! The writer the contract suite's crash test kills: `store-crash-writer
+//! BACKEND FIRST` writes batches [`crm_store::contract::crash::batch_for`]`(i)`
+//! for i = FIRST, FIRST+1, ... and prints each i once it is durable, until it is
+//! killed. BACKEND is `sled:DIR`.
+
+use std::io::Write;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crm_store::contract::crash;
+use crm_store::{SledStore, Store};
+
+fn open(spec: &str) -> Arc<dyn Store> {
+    let dir = spec.strip_prefix("sled:").expect("BACKEND is sled:DIR");
+    // The previous holder of the store (the checking process) may take a
+    // moment to release its lock.
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        match SledStore::open(dir.as_ref()) {
+            Ok(store) => return Arc::new(store),
+            Err(e) if Instant::now() > until => panic!("cannot open {dir}: {e}"),
+            Err(_) => std::thread::sleep(Duration::from_millis(50)),
+        }
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let store = open(&args[1]);
+    let first: u64 = args[2].parse().expect("FIRST is a number");
+    let mut out = std::io::stdout().lock();
+    for i in first.. {
+        store.batch(&crash::namespace(), crash::batch_for(i)).expect("batch");
+        store.durable().await.expect("durable");
+        writeln!(out, "{i}").expect("stdout");
+        out.flush().expect("stdout");
+    }
+}

@@ -1,0 +1,289 @@
+//! The backend contract: the promises of [`Store`], written once and run
+//! against every backend.
+//!
+//! A backend's test file calls [`store_contract!`](crate::store_contract) with
+//! an expression that opens a fresh, empty store (and anything that must live as
+//! long as it, such as a temporary folder); every promise becomes a test of its
+//! own. Crash safety needs a process to kill: [`crash::check`] runs the
+//! `store-crash-writer` binary against the backend, kills it with `SIGKILL` while
+//! it writes, and checks that every acknowledged write survived whole.
+//!
+//! Each check panics with a message naming the broken promise.
+
+use std::sync::{Arc, Barrier};
+
+use crate::{BatchOp, KeyValue, Namespace, Store};
+
+/// Generates one `#[test]` per promise for a backend.
+///
+/// `$open` is an expression returning `(guard, Arc<dyn Store>)`: a fresh,
+/// empty store and whatever must outlive it.
+#[macro_export]
+macro_rules! store_contract {
+    ($open:expr) => {
+        $crate::store_contract!(@tests $open;
+            namespaces_are_isolated,
+            get_put_delete,
+            compare_and_swap_expects_the_current_value,
+            compare_and_swap_has_one_winner,
+            scans_are_ordered_and_bounded,
+            reverse_scans_are_ordered_and_bounded,
+            find_matches_values_under_a_prefix,
+            batches_apply_every_op,
+            drop_namespace_drops_one_namespace,
+        );
+        #[test]
+        fn durable_resolves_after_writes() {
+            let (_guard, store) = $open;
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap()
+                .block_on($crate::contract::durable_resolves_after_writes(store));
+        }
+    };
+    (@tests $open:expr; $($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                let (_guard, store) = $open;
+                $crate::contract::$name(&store);
+            }
+        )*
+    };
+}
+
+fn keys(pairs: Vec<KeyValue>) -> Vec<String> {
+    pairs.into_iter().map(|(k, _)| String::from_utf8(k).expect("test keys are text")).collect()
+}
+
+/// Tenancy of keys: one namespace never sees another's keys.
+pub fn namespaces_are_isolated(s: &Arc<dyn Store>) {
+    let (a, b) = (Namespace::org("a"), Namespace::org("b"));
+    s.put(&a, b"k", b"1").unwrap();
+    s.put(&a, b"k2", b"needle").unwrap();
+    assert_eq!(s.get(&a, b"k").unwrap(), Some(b"1".to_vec()));
+    assert_eq!(s.get(&b, b"k").unwrap(), None, "a key of namespace a was read through b");
+    assert!(s.scan(&b, b"", None, 10).unwrap().is_empty(), "a scan of b saw a's keys");
+    assert!(s.scan_reverse(&b, b"", None, 10).unwrap().is_empty(), "a reverse scan of b saw a's keys");
+    assert!(s.find(&b, b"", b"needle", 10).unwrap().is_empty(), "a find in b saw a's values");
+    assert!(s.get(&Namespace::system(), b"k").unwrap().is_none());
+    // `org/a` must not be a prefix that reaches `org/ab`.
+    s.put(&Namespace::org("ab"), b"k", b"2").unwrap();
+    assert_eq!(keys(s.scan(&a, b"", None, 10).unwrap()), ["k", "k2"]);
+}
+
+pub fn get_put_delete(s: &Arc<dyn Store>) {
+    let ns = Namespace::org("a");
+    assert_eq!(s.get(&ns, b"k").unwrap(), None);
+    s.put(&ns, b"k", b"1").unwrap();
+    s.put(&ns, b"k", b"2").unwrap();
+    assert_eq!(s.get(&ns, b"k").unwrap(), Some(b"2".to_vec()));
+    s.delete(&ns, b"k").unwrap();
+    assert_eq!(s.get(&ns, b"k").unwrap(), None);
+    s.delete(&ns, b"never-there").unwrap();
+    let binary = [0u8, 255, 1, 254];
+    s.put(&ns, &binary, &binary).unwrap();
+    assert_eq!(s.get(&ns, &binary).unwrap(), Some(binary.to_vec()));
+}
+
+pub fn compare_and_swap_expects_the_current_value(s: &Arc<dyn Store>) {
+    let ns = Namespace::org("a");
+    assert!(s.compare_and_swap(&ns, b"email", None, Some(b"c1")).unwrap().is_ok());
+    assert_eq!(s.compare_and_swap(&ns, b"email", None, Some(b"c2")).unwrap(), Err(Some(b"c1".to_vec())));
+    assert_eq!(s.compare_and_swap(&ns, b"email", Some(b"zz"), Some(b"c2")).unwrap(), Err(Some(b"c1".to_vec())));
+    assert!(s.compare_and_swap(&ns, b"email", Some(b"c1"), Some(b"c2")).unwrap().is_ok());
+    assert_eq!(s.get(&ns, b"email").unwrap(), Some(b"c2".to_vec()));
+    assert!(s.compare_and_swap(&ns, b"email", Some(b"c2"), None).unwrap().is_ok(), "a swap to None deletes");
+    assert_eq!(s.get(&ns, b"email").unwrap(), None);
+    assert_eq!(s.compare_and_swap(&ns, b"email", Some(b"c2"), Some(b"c3")).unwrap(), Err(None));
+}
+
+/// Many threads race to claim one key: exactly one wins, every loser sees the
+/// winner's value.
+pub fn compare_and_swap_has_one_winner(s: &Arc<dyn Store>) {
+    const RACERS: usize = 16;
+    for round in 0..20 {
+        let key = format!("claim/{round}");
+        let start = Arc::new(Barrier::new(RACERS));
+        let racers: Vec<_> = (0..RACERS)
+            .map(|i| {
+                let (s, start, key) = (s.clone(), start.clone(), key.clone());
+                std::thread::spawn(move || {
+                    let mine = format!("racer-{i}").into_bytes();
+                    start.wait();
+                    s.compare_and_swap(&Namespace::org("a"), key.as_bytes(), None, Some(&mine)).unwrap()
+                })
+            })
+            .collect();
+        let outcomes: Vec<_> = racers.into_iter().map(|r| r.join().unwrap()).collect();
+        assert_eq!(outcomes.iter().filter(|o| o.is_ok()).count(), 1, "round {round}: not exactly one winner");
+        let stored = s.get(&Namespace::org("a"), key.as_bytes()).unwrap().expect("the winner's value is stored");
+        for lost in outcomes.iter().filter_map(|o| o.as_ref().err()) {
+            assert_eq!(lost.as_deref(), Some(stored.as_slice()), "a loser saw another value than the winner's");
+        }
+    }
+}
+
+fn put_keys(s: &Arc<dyn Store>, ns: &Namespace, names: &[&str]) {
+    for k in names {
+        s.put(ns, k.as_bytes(), k.as_bytes()).unwrap();
+    }
+}
+
+pub fn scans_are_ordered_and_bounded(s: &Arc<dyn Store>) {
+    let ns = Namespace::org("a");
+    put_keys(s, &ns, &["a/3", "a/1", "b/1", "a/2", "a", "a/10"]);
+    assert_eq!(keys(s.scan(&ns, b"a/", None, 10).unwrap()), ["a/1", "a/10", "a/2", "a/3"]);
+    assert_eq!(keys(s.scan(&ns, b"a/", None, 2).unwrap()), ["a/1", "a/10"]);
+    assert_eq!(keys(s.scan(&ns, b"a/", Some(b"a/2"), 10).unwrap()), ["a/2", "a/3"], "start is inclusive");
+    assert_eq!(keys(s.scan(&ns, b"a/", Some(b"a/"), 1).unwrap()), ["a/1"]);
+    assert!(s.scan(&ns, b"a/", Some(b"b"), 10).unwrap().is_empty(), "a start past the prefix finds nothing");
+    assert_eq!(keys(s.scan(&ns, b"a/", Some(b"0"), 1).unwrap()), ["a/1"], "a start before the prefix starts at it");
+    assert!(s.scan(&ns, b"c/", None, 10).unwrap().is_empty());
+    let (_, v) = &s.scan(&ns, b"b/", None, 1).unwrap()[0];
+    assert_eq!(v, b"b/1", "scans return values");
+}
+
+pub fn reverse_scans_are_ordered_and_bounded(s: &Arc<dyn Store>) {
+    let ns = Namespace::org("a");
+    put_keys(s, &ns, &["a/1", "a/2", "a/3", "b/1", "a"]);
+    assert_eq!(keys(s.scan_reverse(&ns, b"a/", None, 10).unwrap()), ["a/3", "a/2", "a/1"]);
+    assert_eq!(keys(s.scan_reverse(&ns, b"a/", None, 2).unwrap()), ["a/3", "a/2"]);
+    assert_eq!(keys(s.scan_reverse(&ns, b"a/", Some(b"a/3"), 10).unwrap()), ["a/2", "a/1"], "before is exclusive");
+    assert_eq!(keys(s.scan_reverse(&ns, b"a/", Some(b"zzz"), 1).unwrap()), ["a/3"]);
+    assert!(s.scan_reverse(&ns, b"a/", Some(b"a/"), 10).unwrap().is_empty());
+    assert!(s.scan_reverse(&ns, b"a/", Some(b"0"), 10).unwrap().is_empty());
+}
+
+pub fn find_matches_values_under_a_prefix(s: &Arc<dyn Store>) {
+    let ns = Namespace::org("a");
+    s.put(&ns, b"a/1", b"hay").unwrap();
+    s.put(&ns, b"a/2", b"hay needle hay").unwrap();
+    s.put(&ns, b"a/3", b"needle").unwrap();
+    s.put(&ns, b"b/1", b"needle").unwrap();
+    let found: Vec<Vec<u8>> = s.find(&ns, b"a/", b"needle", 10).unwrap();
+    assert_eq!(found, [b"a/2".to_vec(), b"a/3".to_vec()]);
+    assert_eq!(s.find(&ns, b"a/", b"needle", 1).unwrap(), [b"a/2".to_vec()]);
+    assert!(s.find(&ns, b"a/", b"absent", 10).unwrap().is_empty());
+}
+
+pub fn batches_apply_every_op(s: &Arc<dyn Store>) {
+    let ns = Namespace::org("a");
+    s.put(&ns, b"old", b"1").unwrap();
+    s.batch(
+        &ns,
+        vec![
+            BatchOp::Put(b"x".to_vec(), b"1".to_vec()),
+            BatchOp::Put(b"y".to_vec(), b"2".to_vec()),
+            BatchOp::Delete(b"old".to_vec()),
+            BatchOp::Put(b"x".to_vec(), b"3".to_vec()),
+        ],
+    )
+    .unwrap();
+    assert_eq!(keys(s.scan(&ns, b"", None, 10).unwrap()), ["x", "y"]);
+    assert_eq!(s.get(&ns, b"x").unwrap(), Some(b"3".to_vec()), "later ops of a batch win");
+    s.batch(&ns, Vec::new()).unwrap();
+}
+
+pub fn drop_namespace_drops_one_namespace(s: &Arc<dyn Store>) {
+    let (a, b) = (Namespace::org("a"), Namespace::org("b"));
+    put_keys(s, &a, &["x", "y"]);
+    put_keys(s, &b, &["x"]);
+    s.drop_namespace(&a).unwrap();
+    assert_eq!(s.get(&a, b"x").unwrap(), None);
+    assert!(s.scan(&a, b"", None, 10).unwrap().is_empty());
+    assert_eq!(s.get(&b, b"x").unwrap(), Some(b"x".to_vec()), "dropping a took b's keys");
+    s.put(&a, b"z", b"1").unwrap();
+    assert_eq!(s.get(&a, b"z").unwrap(), Some(b"1".to_vec()), "a dropped namespace can be written again");
+}
+
+pub async fn durable_resolves_after_writes(s: Arc<dyn Store>) {
+    s.put(&Namespace::system(), b"k", b"v").unwrap();
+    s.durable().await.unwrap();
+    let waits: Vec<_> = (0..32u32)
+        .map(|i| {
+            let s = s.clone();
+            tokio::spawn(async move {
+                s.put(&Namespace::org("a"), &i.to_be_bytes(), b"v").unwrap();
+                s.durable().await
+            })
+        })
+        .collect();
+    for w in waits {
+        w.await.unwrap().unwrap();
+    }
+}
+
+/// Crash safety: acknowledged writes survive `kill -9`, and batches land whole.
+pub mod crash {
+    use std::io::{BufRead, BufReader};
+    use std::process::{Command, Stdio};
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+
+    use crate::{BatchOp, Namespace, Store};
+
+    /// The namespace the crash writer writes in.
+    pub fn namespace() -> Namespace {
+        Namespace::org("crash")
+    }
+
+    /// What the writer writes for sequence number `i`: a record and its mirror,
+    /// in one batch, so a torn batch shows as one without the other.
+    pub fn batch_for(i: u64) -> Vec<BatchOp> {
+        let value = format!("value-{i}").into_bytes();
+        vec![
+            BatchOp::Put(format!("rec/{i:012}").into_bytes(), value.clone()),
+            BatchOp::Put(format!("mirror/{i:012}").into_bytes(), value),
+        ]
+    }
+
+    /// Runs `writer backend-spec` (the `store-crash-writer` binary) `runs` times
+    /// against one store, killing it with `SIGKILL` after it has acknowledged
+    /// some writes; after each kill, `open` reopens the store and every
+    /// acknowledged write must be there, and every batch whole.
+    pub fn check(writer: &str, backend_spec: &str, runs: usize, open: impl Fn() -> Arc<dyn Store>) {
+        let mut next = 0u64;
+        for run in 0..runs {
+            let mut child = Command::new(writer)
+                .args([backend_spec, &next.to_string()])
+                .stdout(Stdio::piped())
+                .spawn()
+                .expect("start the crash writer");
+            let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+            // Kill at a different moment each run, well inside the write loop.
+            let wanted = 200 + 150 * run as u64;
+            let deadline = Instant::now() + Duration::from_secs(60);
+            let mut acked = None;
+            for line in lines.by_ref() {
+                let i: u64 = line.expect("writer output").trim().parse().expect("the writer prints numbers");
+                acked = Some(i);
+                if i >= next + wanted || Instant::now() > deadline {
+                    break;
+                }
+            }
+            child.kill().expect("kill -9 the writer");
+            // Numbers printed after the kill decision were acknowledged too.
+            for line in lines.map_while(Result::ok) {
+                if let Ok(i) = line.trim().parse::<u64>() {
+                    acked = Some(i);
+                }
+            }
+            child.wait().unwrap();
+            let acked = acked.expect("the writer acknowledged nothing before the kill");
+            let store = open();
+            let ns = namespace();
+            for i in 0..=acked {
+                let rec = store.get(&ns, format!("rec/{i:012}").as_bytes()).unwrap();
+                assert!(rec.is_some(), "run {run}: write {i} was acknowledged (up to {acked}) but lost");
+            }
+            let recs = store.scan(&ns, b"rec/", None, usize::MAX).unwrap();
+            let mirrors = store.scan(&ns, b"mirror/", None, usize::MAX).unwrap();
+            assert_eq!(recs.len(), mirrors.len(), "run {run}: a batch landed in part");
+            let last = recs.last().map(|(k, _)| String::from_utf8_lossy(&k[4..]).parse::<u64>().unwrap());
+            next = last.map_or(0, |n| n + 1);
+            drop(store);
+        }
+    }
+}

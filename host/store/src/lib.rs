@@ -1,0 +1,126 @@
+//! The key-value store behind everything the host keeps.
+//!
+//! This crate owns the [`Store`] trait and the promises written on it, the key
+//! layout ([`Namespace`]: one for the host's own records, one per organization),
+//! [`group_commit`] (many writers share one flush), the [`sled_store`]
+//! backend, and the [`contract`] suite that every backend must pass.
+//!
+//! It knows nothing of HTTP, WebAssembly or outbound calls: it must not depend
+//! on warp, wasmtime or reqwest. Callers above it (tenancy, the plugin runtime,
+//! the server) decide what the keys mean.
+//!
+//! Writes are applied in memory at once; [`Store::durable`] waits until everything
+//! written so far is on disk. Handlers call it before answering a write with a 2xx
+//! (see [`group_commit`] for why that stays cheap under load).
+
+pub mod contract;
+pub mod group_commit;
+pub mod sled_store;
+
+use std::future::Future;
+use std::pin::Pin;
+
+pub use sled_store::SledStore;
+
+/// Where a key lives.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Namespace(String);
+
+impl Namespace {
+    /// The host's own records: organizations, tokens, bootstrap markers.
+    pub fn system() -> Namespace {
+        Namespace("sys".into())
+    }
+
+    /// One organization's data.
+    pub fn org(org_id: &str) -> Namespace {
+        Namespace(format!("org/{org_id}"))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A store failure: I/O or corruption. Callers answer 500.
+#[derive(Debug)]
+pub struct StoreError(pub String);
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "store error: {}", self.0)
+    }
+}
+
+impl std::error::Error for StoreError {}
+
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// One write of an atomic batch.
+#[derive(Debug, Clone)]
+pub enum BatchOp {
+    Put(Vec<u8>, Vec<u8>),
+    Delete(Vec<u8>),
+}
+
+/// The answer of a compare-and-swap that lost: the value found instead.
+pub type Conflict = Option<Vec<u8>>;
+
+pub type KeyValue = (Vec<u8>, Vec<u8>);
+
+/// A key-value engine. Every operation is scoped to one namespace.
+///
+/// The promises every backend keeps (the [`contract`] suite checks each one):
+/// - **Tenancy of keys**: a namespace sees only its own keys; no scan, find or
+///   batch of one namespace reaches another, and [`Store::drop_namespace`]
+///   removes one namespace whole.
+/// - **Durable before return of [`Store::durable`]**: once it resolves, every
+///   write made before the call survives a `kill -9` of the process.
+/// - **Compare-and-swap has one winner**: of many concurrent swaps expecting the
+///   same value, exactly one succeeds; the others see the value it wrote.
+/// - **Atomic batch**: a reader (or a crash) sees all of a batch or none of it.
+/// - **Ordered prefix scans, both ways**: keys in byte order, bounded by the
+///   prefix, a start key and a limit.
+pub trait Store: Send + Sync + 'static {
+    fn get(&self, ns: &Namespace, key: &[u8]) -> StoreResult<Option<Vec<u8>>>;
+
+    fn put(&self, ns: &Namespace, key: &[u8], value: &[u8]) -> StoreResult<()>;
+
+    fn delete(&self, ns: &Namespace, key: &[u8]) -> StoreResult<()>;
+
+    /// Sets `key` to `new` (`None` deletes) only if it currently holds `expected`
+    /// (`None` = absent). On a lost race, returns `Ok(Err(current))`.
+    fn compare_and_swap(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        expected: Option<&[u8]>,
+        new: Option<&[u8]>,
+    ) -> StoreResult<Result<(), Conflict>>;
+
+    /// Up to `limit` pairs whose key starts with `prefix`, in key order, from
+    /// `start` (inclusive) when given.
+    fn scan(&self, ns: &Namespace, prefix: &[u8], start: Option<&[u8]>, limit: usize) -> StoreResult<Vec<KeyValue>>;
+
+    /// Up to `limit` pairs whose key starts with `prefix`, in descending key
+    /// order, below `before` (exclusive) when given.
+    fn scan_reverse(
+        &self,
+        ns: &Namespace,
+        prefix: &[u8],
+        before: Option<&[u8]>,
+        limit: usize,
+    ) -> StoreResult<Vec<KeyValue>>;
+
+    /// Keys under `prefix` whose value contains `needle`, in key order, at most `limit`.
+    fn find(&self, ns: &Namespace, prefix: &[u8], needle: &[u8], limit: usize) -> StoreResult<Vec<Vec<u8>>>;
+
+    /// Applies every op or none.
+    fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()>;
+
+    /// Removes a namespace and all its keys.
+    fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()>;
+
+    /// Resolves once every write made before the call is on disk.
+    fn durable(&self) -> Pin<Box<dyn Future<Output = StoreResult<()>> + Send + '_>>;
+}

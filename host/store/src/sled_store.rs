@@ -1,0 +1,152 @@
+//! The sled backend, the embedded default: one sled tree per namespace, flushed
+//! by [`GroupCommit`].
+
+use std::future::Future;
+use std::path::Path;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use crate::group_commit::GroupCommit;
+use crate::{BatchOp, Conflict, KeyValue, Namespace, Store, StoreError, StoreResult};
+
+pub struct SledStore {
+    db: sled::Db,
+    group: Arc<GroupCommit>,
+}
+
+impl SledStore {
+    pub fn open(dir: &Path) -> StoreResult<SledStore> {
+        let db = sled::Config::new()
+            .path(dir)
+            // Durability comes from explicit group-committed flushes, not a timer.
+            .flush_every_ms(None)
+            .open()
+            .map_err(err)?;
+        let flusher = db.clone();
+        let group = GroupCommit::start(move || flusher.flush().map(|_| ()).map_err(|e| e.to_string()));
+        Ok(SledStore { db, group })
+    }
+
+    fn tree(&self, ns: &Namespace) -> StoreResult<sled::Tree> {
+        self.db.open_tree(ns.as_str()).map_err(err)
+    }
+}
+
+/// The smallest key greater than every key that starts with `prefix`; `None`
+/// when there is none (an empty prefix, or one of only `0xff` bytes).
+fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
+    let mut end = prefix.to_vec();
+    while let Some(last) = end.pop() {
+        if last < u8::MAX {
+            end.push(last + 1);
+            return Some(end);
+        }
+    }
+    None
+}
+
+fn err(e: impl std::fmt::Display) -> StoreError {
+    StoreError(e.to_string())
+}
+
+impl Store for SledStore {
+    fn get(&self, ns: &Namespace, key: &[u8]) -> StoreResult<Option<Vec<u8>>> {
+        Ok(self.tree(ns)?.get(key).map_err(err)?.map(|v| v.to_vec()))
+    }
+
+    fn put(&self, ns: &Namespace, key: &[u8], value: &[u8]) -> StoreResult<()> {
+        self.tree(ns)?.insert(key, value).map_err(err)?;
+        Ok(())
+    }
+
+    fn delete(&self, ns: &Namespace, key: &[u8]) -> StoreResult<()> {
+        self.tree(ns)?.remove(key).map_err(err)?;
+        Ok(())
+    }
+
+    fn compare_and_swap(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        expected: Option<&[u8]>,
+        new: Option<&[u8]>,
+    ) -> StoreResult<Result<(), Conflict>> {
+        let outcome = self.tree(ns)?.compare_and_swap(key, expected, new).map_err(err)?;
+        Ok(outcome.map_err(|e| e.current.map(|v| v.to_vec())))
+    }
+
+    fn scan(&self, ns: &Namespace, prefix: &[u8], start: Option<&[u8]>, limit: usize) -> StoreResult<Vec<KeyValue>> {
+        let tree = self.tree(ns)?;
+        let from = match start {
+            Some(s) if s > prefix => s.to_vec(),
+            _ => prefix.to_vec(),
+        };
+        tree.range(from..)
+            .take_while(|item| item.as_ref().map_or(true, |(k, _)| k.starts_with(prefix)))
+            .take(limit)
+            .map(|item| item.map(|(k, v)| (k.to_vec(), v.to_vec())).map_err(err))
+            .collect()
+    }
+
+    fn scan_reverse(
+        &self,
+        ns: &Namespace,
+        prefix: &[u8],
+        before: Option<&[u8]>,
+        limit: usize,
+    ) -> StoreResult<Vec<KeyValue>> {
+        let tree = self.tree(ns)?;
+        // The end of the range: `before`, but never past the prefix's keys
+        // (else the walk would start on a key outside the prefix and stop there).
+        let end = match (before, prefix_end(prefix)) {
+            (Some(b), _) if b <= prefix => return Ok(Vec::new()),
+            (Some(b), Some(e)) => Some(b.min(e.as_slice()).to_vec()),
+            (Some(b), None) => Some(b.to_vec()),
+            (None, e) => e,
+        };
+        let iter = match end {
+            Some(end) => tree.range(prefix.to_vec()..end),
+            None => tree.range(prefix.to_vec()..),
+        };
+        iter.rev()
+            .take_while(|item| item.as_ref().map_or(true, |(k, _)| k.starts_with(prefix)))
+            .take(limit)
+            .map(|item| item.map(|(k, v)| (k.to_vec(), v.to_vec())).map_err(err))
+            .collect()
+    }
+
+    fn find(&self, ns: &Namespace, prefix: &[u8], needle: &[u8], limit: usize) -> StoreResult<Vec<Vec<u8>>> {
+        let finder = memchr::memmem::Finder::new(needle);
+        let mut keys = Vec::new();
+        for item in self.tree(ns)?.scan_prefix(prefix) {
+            let (k, v) = item.map_err(err)?;
+            if finder.find(&v).is_some() {
+                keys.push(k.to_vec());
+                if keys.len() >= limit {
+                    break;
+                }
+            }
+        }
+        Ok(keys)
+    }
+
+    fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()> {
+        let mut batch = sled::Batch::default();
+        for op in ops {
+            match op {
+                BatchOp::Put(k, v) => batch.insert(k, v),
+                BatchOp::Delete(k) => batch.remove(k),
+            }
+        }
+        self.tree(ns)?.apply_batch(batch).map_err(err)
+    }
+
+    fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()> {
+        self.db.drop_tree(ns.as_str()).map_err(err)?;
+        Ok(())
+    }
+
+    fn durable(&self) -> Pin<Box<dyn Future<Output = StoreResult<()>> + Send + '_>> {
+        Box::pin(self.group.wait_durable())
+    }
+}
