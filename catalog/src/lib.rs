@@ -18,5 +18,5 @@ pub mod search;
 
 pub use data::{Catalog, Municipality, State, catalog};
 pub use fold::fold;
-pub use resolve::{CityInput, Resolution, Status, is_colombia};
+pub use resolve::{CityInput, MAX_CITY_CHARS, Resolution, Status, is_colombia};
 pub use search::SearchError;

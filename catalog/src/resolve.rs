@@ -12,12 +12,20 @@
 //!    as whole words, are `fuzzy` candidates, nearest first; nothing near is `none`.
 //!
 //! It never picks a best candidate: anything but one exact match is unresolved.
+//!
+//! Work is bounded by the input: a city longer than [`MAX_CITY_CHARS`] (no
+//! municipality's name comes near it) resolves as `none` without the fuzzy
+//! pass, whose cost grows with the product of the two lengths.
 
 use crate::data::{Catalog, Municipality};
 use crate::fold::fold;
 
 /// Most candidates returned with an unresolved city.
 pub const MAX_CANDIDATES: usize = 10;
+
+/// Longest city text that is compared with the catalog's names (the longest
+/// name has 27 characters).
+pub const MAX_CITY_CHARS: usize = 100;
 
 /// What a client sent about a location.
 #[derive(Debug, Clone, Copy, Default)]
@@ -85,6 +93,9 @@ impl Catalog {
         let Some(city) = non_empty(input.city) else {
             return Resolution::Absent;
         };
+        if city.chars().nth(MAX_CITY_CHARS).is_some() {
+            return unresolved(Status::None, Vec::new());
+        }
         let hint = non_empty(input.state).and_then(|s| self.state_by_hint(s));
         let in_hint = |m: &&Municipality| hint.is_none_or(|s| m.state_code == s.code);
         let folded = fold(city);
@@ -184,6 +195,16 @@ mod tests {
             Resolution::Resolved(m) => m.code.clone(),
             other => panic!("expected resolved, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_city_past_the_bound_is_none_without_the_fuzzy_pass() {
+        let long = "bogota ".repeat(10_000);
+        let started = std::time::Instant::now();
+        assert_eq!(status_and_codes(city(&long, None)), (Status::None, vec![]));
+        assert!(started.elapsed() < std::time::Duration::from_millis(50), "took {:?}", started.elapsed());
+        let at_bound = "x".repeat(MAX_CITY_CHARS);
+        assert_eq!(status_and_codes(city(&at_bound, None)).0, Status::None);
     }
 
     #[test]

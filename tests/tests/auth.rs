@@ -171,3 +171,70 @@ async fn a_route_module_the_plan_lacks_is_403_after_the_permission_check() {
     // /me and the catalog need no module besides api.
     assert_eq!(host.get("/api/catalogs/states", &token).await.status, 200);
 }
+
+/// Repeated or conflicting credentials and organization ids are refused, never
+/// resolved by taking the first.
+#[tokio::test]
+async fn ambiguous_credentials_and_organization_ids_are_refused() {
+    let host = Host::start().await;
+    let (org, token) = host.org_with_token(json!({ "name": "Acme" })).await;
+    let (other, other_token) = host.org_with_token(json!({ "name": "Other" })).await;
+    let me = || host.request(Method::GET, "/api/me");
+    let status_and_code = |r: reqwest::Response| async move {
+        let status = r.status().as_u16();
+        (status, r.json::<Value>().await.unwrap()["code"].as_str().unwrap_or_default().to_string())
+    };
+    let bad = (400, "VALIDATION_ERROR".to_string());
+    let mismatch = (403, "ORGANIZATION_ID_MISMATCH".to_string());
+
+    // Two Authorization headers, even with one valid token.
+    let r = me()
+        .header("Authorization", format!("Bearer {token}"))
+        .header("Authorization", format!("Bearer {other_token}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(status_and_code(r).await, bad);
+    let r = me().header("X-API-Key", &token).header("X-API-Key", &token).send().await.unwrap();
+    assert_eq!(status_and_code(r).await, bad);
+    // A Bearer token and an API key that differ; the same token twice is fine.
+    let r = me().bearer_auth(&token).header("X-API-Key", &other_token).send().await.unwrap();
+    assert_eq!(status_and_code(r).await, bad);
+    let r = me().bearer_auth(&token).header("X-API-Key", &token).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+
+    // Organization ids: any value naming another organization is a mismatch.
+    let r = host.get(&format!("/api/me?organizationId={other}&organizationId={org}"), &token).await;
+    assert_eq!((r.status.as_u16(), r.json()["code"].as_str().unwrap().to_string()), mismatch);
+    let r = host.get(&format!("/api/me?organizationId={org}&organizationId={other}"), &token).await;
+    assert_eq!((r.status.as_u16(), r.json()["code"].as_str().unwrap().to_string()), mismatch);
+    let r = me()
+        .bearer_auth(&token)
+        .header("X-Organization-Id", &org)
+        .header("X-Organization-Id", &other)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(status_and_code(r).await, mismatch);
+    // Repeated, all naming the caller's organization: still ambiguous.
+    let r = host.get(&format!("/api/me?organizationId={org}&organizationId={org}"), &token).await;
+    assert_eq!((r.status.as_u16(), r.json()["code"].as_str().unwrap().to_string()), bad);
+    // A header that is not ASCII text is a mismatch, not ignored.
+    let r = me()
+        .bearer_auth(&token)
+        .header("X-Organization-Id", reqwest::header::HeaderValue::from_bytes("orgañ".as_bytes()).unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(status_and_code(r).await, mismatch);
+    // The admin API refuses two Authorization headers too.
+    let r = host
+        .client
+        .get(format!("{}/admin/orgs", host.admin))
+        .header("Authorization", format!("Bearer {ADMIN_TOKEN}"))
+        .header("Authorization", "Bearer nope")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(status_and_code(r).await, bad);
+}

@@ -182,3 +182,55 @@ async fn resolution_statuses_through_the_resolve_endpoint() {
     let r = resolve("city=Quito&country=Ecuador").await;
     assert_eq!((r["status"].clone(), r["data"]["city"].clone()), (json!("foreign"), json!("Quito")));
 }
+
+/// A city longer than the catalog compares is refused at once; fuzzy matches of
+/// inputs at the bound run off the I/O threads, so health checks stay fast.
+#[tokio::test]
+async fn long_city_inputs_are_bounded_and_do_not_stall_the_host() {
+    let (host, token) = host_and_token().await;
+    let long = "a".repeat(60_000);
+    let started = std::time::Instant::now();
+    let r = host.get(&format!("/api/catalogs/resolve?city={long}"), &token).await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert_eq!(r.json()["code"], "VALIDATION_ERROR");
+    assert_eq!(r.json()["details"], json!({ "field": "city", "maxLength": 100 }));
+    assert!(started.elapsed() < std::time::Duration::from_secs(1), "took {:?}", started.elapsed());
+
+    // A contact's city past the catalog's bound is unresolved, without the
+    // fuzzy pass; past the text bound it is refused outright.
+    let body = json!({ "email": "long@city.co", "city": "x".repeat(400) });
+    let r = host.post("/api/contacts", &token, &body).await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    assert_eq!(r.json()["code"], "CITY_UNRESOLVED");
+    let body = json!({ "email": "long@city.co", "city": "x".repeat(20_000) });
+    let r = host.post("/api/contacts", &token, &body).await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert_eq!(r.json()["details"]["field"], "city");
+
+    // The most expensive input allowed, many at once, beside /healthz.
+    let worst = "zq".repeat(50);
+    let load: Vec<_> = (0..16)
+        .map(|_| {
+            let (client, url, token) =
+                (host.client.clone(), format!("{}/api/catalogs/resolve?city={worst}", host.api), token.clone());
+            tokio::spawn(async move {
+                for _ in 0..5 {
+                    let r = client.get(&url).bearer_auth(&token).send().await.unwrap();
+                    assert_eq!(r.status(), 200);
+                }
+            })
+        })
+        .collect();
+    let mut slowest = std::time::Duration::ZERO;
+    for _ in 0..20 {
+        let t = std::time::Instant::now();
+        let r = host.client.get(format!("{}/healthz", host.api)).send().await.unwrap();
+        assert_eq!(r.status(), 200);
+        slowest = slowest.max(t.elapsed());
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    for l in load {
+        l.await.unwrap();
+    }
+    assert!(slowest < std::time::Duration::from_millis(250), "/healthz took {slowest:?} under catalog load");
+}

@@ -132,3 +132,33 @@ async fn sorting_and_creation_dates() {
         assert_eq!(host.get(&format!("/api/contacts?{bad}"), &token).await.status, 400, "{bad}");
     }
 }
+
+/// Pages far past the end answer at once, empty, with the true pagination; no
+/// client number wraps (on a 32-bit component, page 2^31 times limit 2 once
+/// wrapped to zero).
+#[tokio::test]
+async fn pages_far_past_the_end_are_empty_and_never_wrap() {
+    let (host, token) = seeded().await;
+    for page in ["2147483648", "2147483649", "4294967296", "9007199254740991"] {
+        for query in ["", "&plan=gold", "&search=acme", "&cityCode=05001", "&createdFrom=2020-01-01"] {
+            let started = std::time::Instant::now();
+            let r = host.get(&format!("/api/contacts?page={page}&limit=2{query}"), &token).await;
+            assert_eq!(r.status, 200, "page {page}{query}: {}", r.text);
+            assert!(
+                started.elapsed() < std::time::Duration::from_secs(2),
+                "page {page}{query} took {:?}",
+                started.elapsed()
+            );
+            let body = r.json();
+            assert_eq!(body["data"], json!([]), "page {page}{query}");
+            assert_eq!(body["pagination"]["page"], json!(page.parse::<u64>().unwrap()), "page {page}{query}");
+            assert_eq!(body["pagination"]["limit"], 2);
+        }
+    }
+    let r = host.get("/api/contacts?page=2147483649&limit=2", &token).await.json();
+    assert_eq!(r["pagination"], json!({ "total": 5, "page": 2147483649u64, "limit": 2, "pages": 3 }));
+    let r = host.get("/api/contacts?page=9007199254740992", &token).await;
+    assert_eq!(r.status, 400, "{}", r.text);
+    assert_eq!(r.json()["code"], "VALIDATION_ERROR");
+    assert_eq!(r.json()["details"]["field"], "page");
+}

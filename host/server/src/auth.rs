@@ -6,7 +6,13 @@
 //! - `API_TOKEN_EXPIRED`: its `expiresAt` has passed;
 //! - `API_TOKEN_REVOKED`: it was revoked;
 //! - `ORGANIZATION_NOT_FOUND`: its organization was deleted;
-//! - 403 `ORGANIZATION_ID_MISMATCH`: `X-Organization-Id` or `organizationId` names another organization.
+//! - 403 `ORGANIZATION_ID_MISMATCH`: `X-Organization-Id` or `organizationId` names another
+//!   organization (any of their values, when repeated; a header that is not ASCII text too).
+//!
+//! Ambiguity is refused, never resolved by picking one: two `Authorization` or
+//! two `X-API-Key` headers, or a Bearer token and an `X-API-Key` that differ,
+//! are 400 `VALIDATION_ERROR` before any token is looked up; a repeated
+//! organization id whose values all name the caller's organization is 400 too.
 
 use crm_runtime::CallContext;
 use crm_tenancy::{Org, Tenancy, TokenFailure, TokenRecord};
@@ -33,18 +39,38 @@ impl Caller {
     }
 }
 
-/// The token the request presents: a Bearer token, else the `X-API-Key` header.
-fn presented_token(req: &ApiRequest) -> Option<&str> {
-    let bearer = req.header("authorization").and_then(|v| {
-        let (scheme, rest) = v.trim().split_once(' ')?;
-        scheme.eq_ignore_ascii_case("bearer").then(|| rest.trim())
-    });
-    bearer.filter(|t| !t.is_empty()).or_else(|| req.header("x-api-key").map(str::trim).filter(|t| !t.is_empty()))
+/// The token the request presents: a Bearer token, else the `X-API-Key`
+/// header; an error when the request presents more than one.
+fn presented_token(req: &ApiRequest) -> Result<Option<&str>, ApiError> {
+    let ambiguous = |field: &str, why: &str| {
+        ApiError::validation(format!("Ambiguous credentials: {why}"), serde_json::json!({ "field": field }))
+    };
+    for name in ["authorization", "x-api-key"] {
+        if req.headers.get_all(name).iter().count() > 1 {
+            let field = if name == "authorization" { "Authorization" } else { "X-API-Key" };
+            return Err(ambiguous(field, &format!("the {field} header is sent more than once")));
+        }
+    }
+    let bearer = req
+        .header("authorization")
+        .and_then(|v| {
+            let (scheme, rest) = v.trim().split_once(' ')?;
+            scheme.eq_ignore_ascii_case("bearer").then(|| rest.trim())
+        })
+        .filter(|t| !t.is_empty());
+    let api_key = req.header("x-api-key").map(str::trim).filter(|t| !t.is_empty());
+    match (bearer, api_key) {
+        (Some(b), Some(k)) if b != k => {
+            Err(ambiguous("X-API-Key", "Authorization and X-API-Key carry different tokens"))
+        }
+        (Some(b), _) => Ok(Some(b)),
+        (None, k) => Ok(k),
+    }
 }
 
 /// Authenticates the request and checks the organization id it names, if any.
 pub fn authenticate(tenancy: &Tenancy, req: &ApiRequest) -> Result<Caller, ApiError> {
-    let Some(text) = presented_token(req) else {
+    let Some(text) = presented_token(req)? else {
         return Err(ApiError::unauthorized(
             "API_TOKEN_MISSING",
             "An API token is required: send Authorization: Bearer <token> or X-API-Key: <token>",
@@ -54,11 +80,29 @@ pub fn authenticate(tenancy: &Tenancy, req: &ApiRequest) -> Result<Caller, ApiEr
         Ok(found) => found,
         Err(failure) => return Err(failure_error(failure)),
     };
-    let named = [req.header("x-organization-id"), req.query_first("organizationId")];
-    if named.into_iter().flatten().map(str::trim).any(|id| !id.is_empty() && id != org.id) {
+    check_named_organization(req, &org)?;
+    Ok(Caller { org, token })
+}
+
+/// `X-Organization-Id` and `organizationId`, when sent, must name the token's
+/// organization: every value of them, each sent at most once.
+fn check_named_organization(req: &ApiRequest, org: &Org) -> Result<(), ApiError> {
+    let headers: Vec<Option<&str>> = req.headers.get_all("x-organization-id").iter().map(|v| v.to_str().ok()).collect();
+    let queries: Vec<&str> = req.query.iter().filter(|(k, _)| k == "organizationId").map(|(_, v)| v.as_str()).collect();
+    let names_another = headers.iter().any(|v| v.is_none_or(|id| !id.trim().is_empty() && id.trim() != org.id))
+        || queries.iter().any(|id| !id.trim().is_empty() && id.trim() != org.id);
+    if names_another {
         return Err(ApiError::organization_mismatch());
     }
-    Ok(Caller { org, token })
+    for (count, field) in [(headers.len(), "X-Organization-Id"), (queries.len(), "organizationId")] {
+        if count > 1 {
+            return Err(ApiError::validation(
+                format!("{field} is sent more than once"),
+                serde_json::json!({ "field": field }),
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn failure_error(failure: TokenFailure) -> ApiError {

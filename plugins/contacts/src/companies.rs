@@ -157,7 +157,7 @@ fn find(id: &str) -> Result<Company, Error> {
 
 /// `GET /companies`: newest first; `search` matches the name (case-insensitive).
 pub fn list(req: &Request) -> Result<Response, Error> {
-    let (page, limit) = http::page_and_limit(req, 100, 1000);
+    let paging = http::Paging::from_query(req, 100, 1000)?;
     let search = http::query_first(req, "search").map(str::to_lowercase).filter(|s| !s.is_empty());
     let mut all: Vec<Company> = kv::scan_all("company/")?
         .into_iter()
@@ -166,6 +166,6 @@ pub fn list(req: &Request) -> Result<Response, Error> {
         .collect();
     all.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
     let total = all.len();
-    let data: Vec<Value> = all.iter().skip((page - 1) * limit).take(limit).map(Company::to_json).collect();
-    Ok(http::page_response(&data, total, page, limit))
+    let data: Vec<Value> = all.iter().skip(paging.skip()).take(paging.limit).map(Company::to_json).collect();
+    Ok(paging.response(&data, total))
 }

@@ -110,15 +110,15 @@ pub fn create(req: &Request) -> Result<Response, Error> {
 
 /// `GET /conversations`: every conversation with the contact it links to.
 pub fn list(req: &Request) -> Result<Response, Error> {
-    let (page, limit) = http::page_and_limit(req, 100, 1000);
+    let paging = http::Paging::from_query(req, 100, 1000)?;
     let mut all: Vec<Conversation> =
         kv::scan_all("conv/")?.into_iter().filter_map(|(_, v)| serde_json::from_slice(&v).ok()).collect();
     all.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
     let total = all.len();
     let data: Vec<Value> = all
         .into_iter()
-        .skip((page - 1) * limit)
-        .take(limit)
+        .skip(paging.skip())
+        .take(paging.limit)
         .map(|c| {
             let contact =
                 c.contact_id.as_deref().and_then(|id| kv::get::<Contact>(&record::key(id)).ok().flatten()).map(
@@ -130,5 +130,5 @@ pub fn list(req: &Request) -> Result<Response, Error> {
             })
         })
         .collect();
-    Ok(http::page_response(&data, total, page, limit))
+    Ok(paging.response(&data, total))
 }

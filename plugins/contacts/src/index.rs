@@ -60,16 +60,32 @@ fn write(old: Option<&Contact>, new: &Contact) -> Result<(), Error> {
 fn projection(c: &Contact) -> String {
     [&c.first_name, &c.last_name, &c.email, &c.mobile, &c.phone, &c.company]
         .iter()
-        .map(|f| f.as_deref().unwrap_or("").replace('\n', " ").to_lowercase())
+        .map(|f| search_needle(f.as_deref().unwrap_or("")))
         .collect::<Vec<_>>()
         .join("\n")
 }
 
-/// Ids of the contacts whose searched fields contain `needle` (case-insensitive, literal).
-pub fn search(needle: &str) -> Result<Vec<String>, Error> {
-    let needle = needle.replace('\n', " ").to_lowercase();
-    let keys = store::find(b"s/", needle.as_bytes(), 100_000)?;
-    Ok(keys.iter().map(|k| id_of(k)).collect())
+/// Text as the projection holds it, and a search term likewise: lower case,
+/// Unicode NFC (a composed and a decomposed accent match), on one line.
+pub fn search_needle(term: &str) -> String {
+    crate::input::nfc(&term.replace('\n', " ").to_lowercase())
+}
+
+/// Ids of the contacts whose searched fields contain `needle` (from
+/// [`search_needle`]), in id order; `None` when more than `cap` match.
+pub fn search(needle: &str, cap: u32) -> Result<Option<Vec<String>>, Error> {
+    let keys = store::find(b"s/", needle.as_bytes(), cap + 1)?;
+    Ok((keys.len() <= cap as usize).then(|| keys.iter().map(|k| id_of(k)).collect()))
+}
+
+/// Whether the contact `id`'s searched fields contain `needle`.
+pub fn search_matches(id: &str, needle: &str) -> Result<bool, Error> {
+    let projection = store::get(format!("s/{id}").as_bytes())?.unwrap_or_default();
+    Ok(memchr_contains(&projection, needle.as_bytes()))
+}
+
+fn memchr_contains(haystack: &[u8], needle: &[u8]) -> bool {
+    needle.is_empty() || haystack.windows(needle.len()).any(|w| w == needle)
 }
 
 fn rendered_key(id: &str) -> String {
@@ -93,42 +109,112 @@ pub fn id_of(key: &[u8]) -> String {
     key.rsplit('/').next().unwrap_or_default().to_string()
 }
 
-/// Ids of one page of an index, walking it forward or backward.
-pub fn page(prefix: &str, ascending: bool, skip: usize, take: usize) -> Result<Vec<String>, Error> {
-    const CHUNK: usize = 1000;
-    let mut out = Vec::with_capacity(take);
-    let mut skipped = 0;
-    let mut cursor: Option<Vec<u8>> = None;
-    while out.len() < take {
-        let wanted = (skip - skipped + take - out.len()).min(CHUNK);
-        let chunk = if ascending {
-            store::scan(prefix.as_bytes(), cursor.as_deref(), wanted as u32)?
+/// How many index keys one store call brings back.
+const CHUNK: u32 = 256;
+
+/// A walk over one index prefix (`ix/c/`, `ix/city/05001/`...), forward or
+/// backward, a chunk at a time: memory stays bounded however large the index.
+/// Entries are the key after the prefix: `<time>/<id>`.
+pub struct Cursor {
+    prefix: Vec<u8>,
+    ascending: bool,
+    /// Forward: the next key to read (inclusive). Backward: the key to read
+    /// below (exclusive).
+    from: Option<Vec<u8>>,
+    /// Forward: stop at keys at or above it. Backward: stop below it.
+    stop: Option<Vec<u8>>,
+    buffer: std::collections::VecDeque<Vec<u8>>,
+    exhausted: bool,
+}
+
+impl Cursor {
+    /// A walk over `prefix`; `after` and `until` bound the entries' time
+    /// (inclusive both, fixed-width RFC 3339 text).
+    pub fn new(prefix: &str, ascending: bool, after: Option<&str>, until: Option<&str>) -> Cursor {
+        let lower = after.map(|t| format!("{prefix}{t}").into_bytes());
+        // `~` sorts after every id character, so `<until>/~` is past every entry of `until`.
+        let upper = until.map(|t| format!("{prefix}{t}/~").into_bytes());
+        let (from, stop) = if ascending { (lower, upper) } else { (upper, lower) };
+        Cursor {
+            prefix: prefix.as_bytes().to_vec(),
+            ascending,
+            from,
+            stop,
+            buffer: Default::default(),
+            exhausted: false,
+        }
+    }
+
+    fn fill(&mut self) -> Result<(), Error> {
+        if !self.buffer.is_empty() || self.exhausted {
+            return Ok(());
+        }
+        let chunk = if self.ascending {
+            store::scan(&self.prefix, self.from.as_deref(), CHUNK)?
         } else {
-            store::scan_reverse(prefix.as_bytes(), cursor.as_deref(), wanted as u32)?
+            store::scan_reverse(&self.prefix, self.from.as_deref(), CHUNK)?
         };
-        let n = chunk.len();
-        for (key, _) in chunk {
-            cursor = Some(if ascending {
-                let mut next = key.clone();
+        self.exhausted = chunk.len() < CHUNK as usize;
+        if let Some((last, _)) = chunk.last() {
+            self.from = Some(if self.ascending {
+                let mut next = last.clone();
                 next.push(0);
                 next
             } else {
-                key.clone()
+                last.clone()
             });
-            if skipped < skip {
-                skipped += 1;
-            } else if out.len() < take {
-                out.push(id_of(&key));
+        }
+        for (key, _) in chunk {
+            let past = self.stop.as_ref().is_some_and(|stop| if self.ascending { key >= *stop } else { key < *stop });
+            if past {
+                self.exhausted = true;
+                break;
             }
+            self.buffer.push_back(key[self.prefix.len()..].to_vec());
         }
-        if n < wanted {
-            break;
-        }
+        Ok(())
     }
-    Ok(out)
+
+    /// The next entry, without taking it.
+    pub fn peek(&mut self) -> Result<Option<&[u8]>, Error> {
+        self.fill()?;
+        Ok(self.buffer.front().map(Vec::as_slice))
+    }
+
+    pub fn next_entry(&mut self) -> Result<Option<Vec<u8>>, Error> {
+        self.fill()?;
+        Ok(self.buffer.pop_front())
+    }
 }
 
-/// Every key under `prefix` (values are empty), in key order.
-pub fn keys(prefix: &str) -> Result<Vec<Vec<u8>>, Error> {
-    Ok(crm_sdk::kv::scan_all(prefix)?.into_iter().map(|(k, _)| k.into_bytes()).collect())
+/// Several walks of one index family (the cities of `cityCode=A&cityCode=B`)
+/// merged into one order. A contact has one city and one state, so no entry
+/// appears in two of them.
+pub struct Merge {
+    cursors: Vec<Cursor>,
+    ascending: bool,
+}
+
+impl Merge {
+    pub fn new(cursors: Vec<Cursor>, ascending: bool) -> Merge {
+        Merge { cursors, ascending }
+    }
+
+    /// The next `<time>/<id>` entry in order, or `None` at the end.
+    pub fn next_entry(&mut self) -> Result<Option<Vec<u8>>, Error> {
+        let mut best: Option<(usize, Vec<u8>)> = None;
+        for (i, cursor) in self.cursors.iter_mut().enumerate() {
+            let Some(head) = cursor.peek()? else { continue };
+            let better = best
+                .as_ref()
+                .is_none_or(|(_, b)| if self.ascending { head < b.as_slice() } else { head > b.as_slice() });
+            if better {
+                best = Some((i, head.to_vec()));
+            }
+        }
+        match best {
+            Some((i, _)) => self.cursors[i].next_entry(),
+            None => Ok(None),
+        }
+    }
 }

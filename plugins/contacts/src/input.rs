@@ -1,10 +1,18 @@
 //! Reading a contact body: both spellings of names, digits-only mobiles, which
 //! keys are the server's (ignored), and custom properties (kept, bounded).
+//!
+//! Text is stored in Unicode NFC, so one name or email typed with composed or
+//! decomposed accents is one value; an email with an invisible or control
+//! character (a zero-width space, a byte-order mark) is refused rather than
+//! stored as a look-alike of another. Every size a client controls is
+//! bounded here (the limits table of the README lists them); the size of a
+//! whole contact is bounded in `record.rs`.
 
 use std::collections::BTreeMap;
 
 use crm_sdk::http::Error;
 use serde_json::{Map, Value, json};
+use unicode_normalization::UnicodeNormalization;
 
 use crate::location::LocationInput;
 
@@ -44,10 +52,16 @@ const KNOWN: &[&str] = &[
     "tags",
 ];
 
-const MAX_TEXT: usize = 500;
-const MAX_CUSTOM_KEYS: usize = 50;
-const MAX_CUSTOM_VALUE: usize = 2000;
-const MAX_TAGS: usize = 50;
+/// Longest text field, in characters.
+pub const MAX_TEXT: usize = 500;
+/// Most custom properties one request may set.
+pub const MAX_CUSTOM_KEYS: usize = 50;
+/// Longest custom property name (bytes) and text value (characters).
+pub const MAX_CUSTOM_NAME: usize = 64;
+pub const MAX_CUSTOM_VALUE: usize = 2000;
+/// Most tags, and the longest tag in characters.
+pub const MAX_TAGS: usize = 50;
+pub const MAX_TAG: usize = 100;
 
 /// A parsed body. `None` is "not sent"; for location keys an empty string is kept.
 #[derive(Debug, Default)]
@@ -72,11 +86,27 @@ fn invalid(field: &str, why: &str) -> Error {
     Error::validation(format!("{field} {why}"), json!({ "field": field }))
 }
 
+/// Text as stored and compared: Unicode NFC.
+pub fn nfc(text: &str) -> String {
+    text.nfc().collect()
+}
+
+/// Characters that show nothing (zero-width spaces and joiners, direction
+/// marks, the byte-order mark, soft hyphens, variation selectors...) or are
+/// controls: two emails differing only by them would look the same.
+fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(c as u32,
+            0x00AD | 0x034F | 0x061C | 0x115F | 0x1160 | 0x17B4 | 0x17B5 | 0x180B..=0x180F
+            | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F
+            | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFFB | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF)
+}
+
 /// A string field: absent or null → `None`; not a string → 400.
 fn text(body: &Map<String, Value>, field: &str) -> Result<Option<String>, Error> {
     match body.get(field) {
         None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) if s.chars().count() <= MAX_TEXT => Ok(Some(s.clone())),
+        Some(Value::String(s)) if s.chars().count() <= MAX_TEXT => Ok(Some(nfc(s))),
         Some(Value::String(_)) => Err(invalid(field, &format!("is longer than {MAX_TEXT} characters"))),
         Some(Value::Number(n)) if field == "mobile" || field == "whatsapp_phone" || field == "idNumber" => {
             Ok(Some(n.to_string()))
@@ -105,10 +135,13 @@ pub fn digits(text: &str) -> String {
 
 pub fn parse(body: &Map<String, Value>) -> Result<ContactInput, Error> {
     let email = trimmed(text(body, "email")?);
-    if let Some(e) = &email
-        && (!e.contains('@') || e.contains(char::is_whitespace) || e.len() > 254)
-    {
-        return Err(invalid("email", "is not an email address"));
+    if let Some(e) = &email {
+        if e.chars().any(is_invisible) {
+            return Err(invalid("email", "has an invisible or control character"));
+        }
+        if !e.contains('@') || e.contains(char::is_whitespace) || e.len() > 254 {
+            return Err(invalid("email", "is not an email address"));
+        }
     }
     let mobile = match trimmed(first_of(body, &["mobile", "whatsapp_phone"])?) {
         None => None,
@@ -125,7 +158,11 @@ pub fn parse(body: &Map<String, Value>) -> Result<ContactInput, Error> {
         Some(Value::Array(items)) if items.len() <= MAX_TAGS => Some(
             items
                 .iter()
-                .map(|t| t.as_str().map(|s| s.trim().to_string()).ok_or_else(|| invalid("tags", "must be strings")))
+                .map(|t| match t.as_str().map(|s| nfc(s.trim())) {
+                    Some(tag) if tag.chars().count() <= MAX_TAG => Ok(tag),
+                    Some(_) => Err(invalid("tags", &format!("must be strings of at most {MAX_TAG} characters"))),
+                    None => Err(invalid("tags", "must be strings")),
+                })
                 .collect::<Result<Vec<_>, _>>()?,
         ),
         Some(_) => return Err(invalid("tags", &format!("must be an array of at most {MAX_TAGS} strings"))),
@@ -135,11 +172,14 @@ pub fn parse(body: &Map<String, Value>) -> Result<ContactInput, Error> {
         if KNOWN.contains(&key.as_str()) || SERVER_OWNED.contains(&key.as_str()) {
             continue;
         }
-        if key.is_empty() || key.len() > 64 || !key.bytes().all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b)) {
+        if key.is_empty()
+            || key.len() > MAX_CUSTOM_NAME
+            || !key.bytes().all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))
+        {
             return Err(invalid(key, "is not a property name (letters, digits, _ . -, at most 64)"));
         }
         let value = match value {
-            Value::String(s) if s.chars().count() <= MAX_CUSTOM_VALUE => value.clone(),
+            Value::String(s) if s.chars().count() <= MAX_CUSTOM_VALUE => Value::String(nfc(s)),
             Value::Number(_) | Value::Bool(_) | Value::Null => value.clone(),
             Value::String(_) => return Err(invalid(key, &format!("is longer than {MAX_CUSTOM_VALUE} characters"))),
             _ => return Err(invalid(key, "must be a string, number or boolean")),

@@ -4,18 +4,32 @@
 //! matching is literal (no patterns). `matchMode` applies to property filters
 //! only: `contains` is case-insensitive, `exact` case-sensitive. `cityCode` and
 //! `stateCode` always compare whole codes.
+//!
+//! Memory stays bounded at any size. A list walks one index in the asked order
+//! (creation, update, or the indexes of the asked cities or states, merged),
+//! a chunk at a time, with the date bounds as the walk's own bounds; it tests
+//! each entry against the filters the walk does not answer, counts the
+//! matches and keeps only the asked page. When the walk alone answers the
+//! query, the total comes from the counters and only the page is read. A
+//! search that matches few contacts reads just those.
 
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
-use crm_sdk::http::{self, Error};
+use crm_sdk::http::{self, Error, Paging};
 use crm_sdk::kv;
 use crm_sdk::types::{Request, Response};
 use serde_json::json;
 
-use crate::index;
-use crate::record::Contact;
+use crate::index::{self, Cursor, Merge};
+use crate::record::{self, Contact};
 use crate::unique;
+
+/// Most values of `cityCode` or `stateCode` in one list.
+const MAX_CODES: usize = 100;
+
+/// A search matching at most this many contacts reads only those.
+const FEW_MATCHES: u32 = 2_000;
 
 /// Parameters that are not property filters.
 const RESERVED: &[&str] = &[
@@ -52,8 +66,9 @@ fn instant(param: &str, value: &str) -> Result<String, Error> {
     Ok(t.to_rfc3339_opts(SecondsFormat::Millis, true))
 }
 
+/// The distinct codes of a repeatable code filter, sorted.
 fn codes(req: &Request, param: &str, len: usize) -> Result<Vec<String>, Error> {
-    http::query_all(req, param)
+    let mut codes = http::query_all(req, param)
         .into_iter()
         .map(|c| {
             let c = c.trim();
@@ -63,7 +78,13 @@ fn codes(req: &Request, param: &str, len: usize) -> Result<Vec<String>, Error> {
                 Err(bad(param, &format!("must be {len} digits")))
             }
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()?;
+    codes.sort();
+    codes.dedup();
+    if codes.len() > MAX_CODES {
+        return Err(bad(param, &format!("takes at most {MAX_CODES} values")));
+    }
+    Ok(codes)
 }
 
 fn keys(req: &Request, param: &str) -> Vec<String> {
@@ -75,139 +96,212 @@ fn keys(req: &Request, param: &str) -> Vec<String> {
         .collect()
 }
 
-/// The page an index answers alone: no filter, or only `cityCode` or only
-/// `stateCode` (sorted by creation). `None` sends the request to the full scan.
-fn indexed(
-    city_codes: &[String],
-    state_codes: &[String],
+/// What a list asks for, parsed and validated.
+struct Query {
+    paging: Paging,
     by_updated: bool,
     ascending: bool,
-    page: usize,
-    limit: usize,
-) -> Result<Option<(usize, Vec<String>)>, Error> {
-    let skip = (page - 1) * limit;
-    let (family, codes) = match (city_codes.is_empty(), state_codes.is_empty()) {
-        (true, true) => {
-            let prefix = if by_updated { "ix/u/" } else { "ix/c/" };
-            let total = unique::count()? as usize;
-            return Ok(Some((total, index::page(prefix, ascending, skip, limit)?)));
+    exact: bool,
+    from: Option<String>,
+    to: Option<String>,
+    /// The search term as the projection holds text.
+    search: Option<String>,
+    city_codes: Vec<String>,
+    state_codes: Vec<String>,
+    missing: Vec<String>,
+    exists: Vec<String>,
+    properties: BTreeMap<String, Vec<String>>,
+}
+
+impl Query {
+    fn parse(req: &Request) -> Result<Query, Error> {
+        let exact = match http::query_first(req, "matchMode").unwrap_or("contains") {
+            "contains" => false,
+            "exact" => true,
+            _ => return Err(bad("matchMode", "must be contains or exact")),
+        };
+        let by_updated = match http::query_first(req, "sortBy").unwrap_or("createdAt") {
+            "createdAt" => false,
+            "updatedAt" => true,
+            _ => return Err(bad("sortBy", "must be createdAt or updatedAt")),
+        };
+        let ascending = match http::query_first(req, "sortOrder").unwrap_or("desc") {
+            "asc" => true,
+            "desc" => false,
+            _ => return Err(bad("sortOrder", "must be asc or desc")),
+        };
+        let mut properties: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for (k, v) in &req.query {
+            if !RESERVED.contains(&k.as_str()) {
+                properties.entry(k.clone()).or_default().push(crate::input::nfc(v));
+            }
         }
-        _ if by_updated => return Ok(None),
-        (false, true) => ("city", city_codes),
-        (true, false) => ("state", state_codes),
-        (false, false) => return Ok(None),
-    };
-    if let [code] = codes {
-        let prefix = format!("ix/{family}/{code}/");
-        let total = unique::code_count(family, code)? as usize;
-        return Ok(Some((total, index::page(&prefix, ascending, skip, limit)?)));
+        Ok(Query {
+            paging: Paging::from_query(req, 100, 1000)?,
+            by_updated,
+            ascending,
+            exact,
+            from: http::query_first(req, "createdFrom").map(|v| instant("createdFrom", v)).transpose()?,
+            to: http::query_first(req, "createdTo").map(|v| instant("createdTo", v)).transpose()?,
+            search: http::query_first(req, "search").map(str::trim).filter(|s| !s.is_empty()).map(index::search_needle),
+            city_codes: codes(req, "cityCode", 5)?,
+            state_codes: codes(req, "stateCode", 2)?,
+            missing: keys(req, "missing"),
+            exists: keys(req, "exists"),
+            properties,
+        })
     }
-    // `<createdAt>/<id>` of every match, merged across the codes.
-    let mut entries: Vec<Vec<u8>> = Vec::new();
-    for code in codes {
-        let prefix = format!("ix/{family}/{code}/");
-        entries.extend(index::keys(&prefix)?.into_iter().map(|k| k[prefix.len()..].to_vec()));
+
+    /// Every filter but the search, on a whole record.
+    fn record_matches(&self, c: &Contact) -> bool {
+        if self.from.as_ref().is_some_and(|f| c.created_at.as_str() < f.as_str())
+            || self.to.as_ref().is_some_and(|t| c.created_at.as_str() > t.as_str())
+        {
+            return false;
+        }
+        if !self.city_codes.is_empty() && !c.city_code.as_ref().is_some_and(|code| self.city_codes.contains(code)) {
+            return false;
+        }
+        if !self.state_codes.is_empty() && !c.state_code.as_ref().is_some_and(|code| self.state_codes.contains(code)) {
+            return false;
+        }
+        if self.missing.iter().any(|k| !c.property_text(k).is_empty())
+            || self.exists.iter().any(|k| c.property_text(k).is_empty())
+        {
+            return false;
+        }
+        self.properties.iter().all(|(key, wanted)| {
+            let have = c.property_text(key);
+            wanted.iter().any(|w| {
+                have.iter().any(|h| if self.exact { h == w } else { h.to_lowercase().contains(&w.to_lowercase()) })
+            })
+        })
     }
-    entries.sort();
-    entries.dedup();
-    if !ascending {
-        entries.reverse();
+
+    /// The sort key of a record: the time its order uses, then the id.
+    fn sort_key(&self, c: &Contact) -> String {
+        format!("{}/{}", if self.by_updated { &c.updated_at } else { &c.created_at }, c.id)
     }
-    let total = entries.len();
-    let ids = entries.iter().skip(skip).take(limit).map(|e| index::id_of(e)).collect();
-    Ok(Some((total, ids)))
+}
+
+/// Which index a list walks, and what that walk already answers.
+struct Walk {
+    entries: Merge,
+    /// The walk's own bounds are the date filters.
+    dates_answered: bool,
+    /// The walk covers exactly the asked cities (or states) and nothing else.
+    codes_answered: bool,
+    /// The total when the walk alone answers the query, from the counters.
+    counted: Option<u64>,
+}
+
+impl Walk {
+    fn choose(q: &Query) -> Result<Walk, Error> {
+        let bounded = |prefix: String| Cursor::new(&prefix, q.ascending, q.from.as_deref(), q.to.as_deref());
+        let (family, codes) = match (q.by_updated, q.city_codes.is_empty(), q.state_codes.is_empty()) {
+            (true, _, _) => {
+                let walk = Cursor::new("ix/u/", q.ascending, None, None);
+                return Ok(Walk {
+                    entries: Merge::new(vec![walk], q.ascending),
+                    dates_answered: false,
+                    codes_answered: q.city_codes.is_empty() && q.state_codes.is_empty(),
+                    counted: Some(unique::count()?),
+                });
+            }
+            (false, true, true) => {
+                return Ok(Walk {
+                    entries: Merge::new(vec![bounded("ix/c/".into())], q.ascending),
+                    dates_answered: true,
+                    codes_answered: true,
+                    counted: Some(unique::count()?),
+                });
+            }
+            (false, false, _) => ("city", &q.city_codes),
+            (false, true, false) => ("state", &q.state_codes),
+        };
+        let cursors = codes.iter().map(|code| bounded(format!("ix/{family}/{code}/"))).collect();
+        let mut total = 0u64;
+        for code in codes {
+            total += unique::code_count(family, code)?;
+        }
+        Ok(Walk {
+            entries: Merge::new(cursors, q.ascending),
+            dates_answered: true,
+            codes_answered: family == "state" || q.state_codes.is_empty(),
+            counted: Some(total),
+        })
+    }
 }
 
 pub fn list(req: &Request) -> Result<Response, Error> {
-    let (page, limit) = http::page_and_limit(req, 100, 1000);
-    let exact = match http::query_first(req, "matchMode").unwrap_or("contains") {
-        "contains" => false,
-        "exact" => true,
-        _ => return Err(bad("matchMode", "must be contains or exact")),
-    };
-    let by_updated = match http::query_first(req, "sortBy").unwrap_or("createdAt") {
-        "createdAt" => false,
-        "updatedAt" => true,
-        _ => return Err(bad("sortBy", "must be createdAt or updatedAt")),
-    };
-    let ascending = match http::query_first(req, "sortOrder").unwrap_or("desc") {
-        "asc" => true,
-        "desc" => false,
-        _ => return Err(bad("sortOrder", "must be asc or desc")),
-    };
-    let from = http::query_first(req, "createdFrom").map(|v| instant("createdFrom", v)).transpose()?;
-    let to = http::query_first(req, "createdTo").map(|v| instant("createdTo", v)).transpose()?;
-    let search = http::query_first(req, "search").map(|s| s.trim().to_lowercase()).filter(|s| !s.is_empty());
-    let city_codes = codes(req, "cityCode", 5)?;
-    let state_codes = codes(req, "stateCode", 2)?;
-    let missing = keys(req, "missing");
-    let exists = keys(req, "exists");
-    let mut properties: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
-    for (k, v) in &req.query {
-        if !RESERVED.contains(&k.as_str()) {
-            properties.entry(k.as_str()).or_default().push(v.as_str());
-        }
+    let q = Query::parse(req)?;
+    if let Some(needle) = &q.search
+        && let Some(ids) = index::search(needle, FEW_MATCHES)?
+    {
+        return few_matches(&q, ids);
     }
+    let mut walk = Walk::choose(&q)?;
+    let needs_record = !(walk.dates_answered || (q.from.is_none() && q.to.is_none()))
+        || !walk.codes_answered
+        || !q.missing.is_empty()
+        || !q.exists.is_empty()
+        || !q.properties.is_empty();
+    let dates_in_walk = walk.dates_answered && (q.from.is_some() || q.to.is_some());
+    let (skip, limit) = (q.paging.offset(), q.paging.limit);
 
-    let matches = |c: &Contact| -> bool {
-        if let Some(s) = &search {
-            let fields = [&c.first_name, &c.last_name, &c.email, &c.mobile, &c.phone, &c.company];
-            if !fields.iter().any(|f| f.as_deref().is_some_and(|v| v.to_lowercase().contains(s.as_str()))) {
-                return false;
+    // The walk alone answers: the counters give the total; read only the page.
+    if !needs_record && q.search.is_none() && !dates_in_walk {
+        let total = walk.counted.unwrap_or_default() as usize;
+        let mut ids = Vec::new();
+        if !q.paging.is_past(total) {
+            let mut seen = 0u64;
+            while ids.len() < limit
+                && let Some(entry) = walk.entries.next_entry()?
+            {
+                if seen >= skip {
+                    ids.push(index::id_of(&entry));
+                }
+                seen += 1;
             }
         }
-        if from.as_ref().is_some_and(|f| c.created_at.as_str() < f.as_str())
-            || to.as_ref().is_some_and(|t| c.created_at.as_str() > t.as_str())
-        {
-            return false;
-        }
-        if !city_codes.is_empty() && !c.city_code.as_ref().is_some_and(|code| city_codes.contains(code)) {
-            return false;
-        }
-        if !state_codes.is_empty() && !c.state_code.as_ref().is_some_and(|code| state_codes.contains(code)) {
-            return false;
-        }
-        if missing.iter().any(|k| !c.property_text(k).is_empty())
-            || exists.iter().any(|k| c.property_text(k).is_empty())
-        {
-            return false;
-        }
-        properties.iter().all(|(key, wanted)| {
-            let have = c.property_text(key);
-            wanted
-                .iter()
-                .any(|w| have.iter().any(|h| if exact { h == w } else { h.to_lowercase().contains(&w.to_lowercase()) }))
-        })
-    };
-
-    let simple = search.is_none()
-        && from.is_none()
-        && to.is_none()
-        && missing.is_empty()
-        && exists.is_empty()
-        && properties.is_empty();
-    if simple && let Some((total, ids)) = indexed(&city_codes, &state_codes, by_updated, ascending, page, limit)? {
-        return Ok(http::page_response_raw(&index::rendered(&ids)?, total, page, limit));
+        return Ok(q.paging.response_raw(&index::rendered(&ids)?, total));
     }
 
-    // With `search`, only the contacts the projection finds are read.
-    let candidates: Vec<Contact> = match &search {
-        Some(needle) => {
-            let mut found = Vec::new();
-            for id in index::search(needle)? {
-                found.extend(kv::get::<Contact>(&crate::record::key(&id))?);
-            }
-            found
+    // Otherwise test every entry of the walk, count the matches, keep the page.
+    let mut total = 0u64;
+    let mut ids = Vec::new();
+    while let Some(entry) = walk.entries.next_entry()? {
+        let id = index::id_of(&entry);
+        if let Some(needle) = &q.search
+            && !index::search_matches(&id, needle)?
+        {
+            continue;
         }
-        None => kv::scan_all("c/")?.into_iter().filter_map(|(_, v)| serde_json::from_slice(&v).ok()).collect(),
-    };
-    let mut found: Vec<Contact> = candidates.into_iter().filter(|c| matches(c)).collect();
-    found.sort_by(|a, b| {
-        let (ka, kb) = if by_updated { (&a.updated_at, &b.updated_at) } else { (&a.created_at, &b.created_at) };
-        let order = ka.cmp(kb).then_with(|| a.id.cmp(&b.id));
-        if ascending { order } else { order.reverse() }
-    });
-    let total = found.len();
-    let data: Vec<_> = found.iter().skip((page - 1) * limit).take(limit).map(Contact::flattened).collect();
-    Ok(http::page_response(&data, total, page, limit))
+        if needs_record && !kv::get::<Contact>(&record::key(&id))?.is_some_and(|c| q.record_matches(&c)) {
+            continue;
+        }
+        if total >= skip && ids.len() < limit {
+            ids.push(id);
+        }
+        total += 1;
+    }
+    Ok(q.paging.response_raw(&index::rendered(&ids)?, total as usize))
+}
+
+/// A search with few matches: read those contacts, filter and sort them.
+fn few_matches(q: &Query, ids: Vec<String>) -> Result<Response, Error> {
+    let mut found: Vec<(String, String)> = Vec::new();
+    for id in ids {
+        if let Some(c) = kv::get::<Contact>(&record::key(&id))?
+            && q.record_matches(&c)
+        {
+            found.push((q.sort_key(&c), c.id));
+        }
+    }
+    found.sort();
+    if !q.ascending {
+        found.reverse();
+    }
+    let page: Vec<String> = found.iter().skip(q.paging.skip()).take(q.paging.limit).map(|(_, id)| id.clone()).collect();
+    Ok(q.paging.response_raw(&index::rendered(&page)?, found.len()))
 }

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use crm_sdk::http::Error;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -63,6 +64,31 @@ pub struct Flat<'a> {
     custom: &'a BTreeMap<String, Value>,
     created_at: &'a str,
     updated_at: &'a str,
+}
+
+/// Most custom properties a stored contact may hold.
+pub const MAX_CUSTOM_PROPERTIES: usize = 100;
+/// Largest stored contact, in bytes of JSON, so that every list stays
+/// readable: a page of 1,000 such contacts fits the component's memory cap
+/// twice over (the page and the answer built from it).
+pub const MAX_CONTACT_BYTES: usize = 16 << 10;
+
+/// Refuses a contact that would pass the stored bounds, before anything is written.
+pub fn check_bounds(c: &Contact) -> Result<(), Error> {
+    if c.custom.len() > MAX_CUSTOM_PROPERTIES {
+        return Err(Error::validation(
+            format!("A contact holds at most {MAX_CUSTOM_PROPERTIES} custom properties"),
+            json!({ "limit": "customProperties", "max": MAX_CUSTOM_PROPERTIES }),
+        ));
+    }
+    let size = serde_json::to_vec(c).map_err(Error::internal)?.len();
+    if size > MAX_CONTACT_BYTES {
+        return Err(Error::validation(
+            format!("A contact is at most {MAX_CONTACT_BYTES} bytes of JSON; this one would be {size}"),
+            json!({ "limit": "contactBytes", "max": MAX_CONTACT_BYTES }),
+        ));
+    }
+    Ok(())
 }
 
 pub fn key(id: &str) -> String {

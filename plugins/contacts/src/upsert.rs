@@ -206,6 +206,10 @@ fn claim_live(key: &str, id: &str) -> Result<bool, Error> {
 /// Creates a contact; `None` when a concurrent request won its email or mobile.
 fn create(input: &ContactInput, checked: Checked, limit: Option<u64>) -> Result<Option<Contact>, Error> {
     let id = runtime::new_id();
+    let now = runtime::now();
+    let mut contact = Contact { id: id.clone(), created_at: now.clone(), updated_at: now, ..Contact::default() };
+    apply(&mut contact, input, checked);
+    record::check_bounds(&contact)?;
     unique::reserve_slot(limit)?;
     let keys: Vec<String> =
         input.email.iter().map(|e| email_key(e)).chain(input.mobile.iter().map(|m| mobile_key(m))).collect();
@@ -229,9 +233,6 @@ fn create(input: &ContactInput, checked: Checked, limit: Option<u64>) -> Result<
         undo(&claimed)?;
         return Err(e);
     }
-    let now = runtime::now();
-    let mut contact = Contact { id: id.clone(), created_at: now.clone(), updated_at: now, ..Contact::default() };
-    apply(&mut contact, input, checked);
     if let Err(e) = index::save(None, &contact) {
         if let Some(conv) = &input.linked_conversation_id {
             conversations::unlink(conv, &contact.id)?;
@@ -243,10 +244,15 @@ fn create(input: &ContactInput, checked: Checked, limit: Option<u64>) -> Result<
 }
 
 /// Updates a found contact; a new email or mobile must not belong to another one.
-pub fn update(mut contact: Contact, input: &ContactInput, checked: Checked) -> Result<Contact, Error> {
+pub fn update(contact: Contact, input: &ContactInput, checked: Checked) -> Result<Contact, Error> {
+    let before = contact.clone();
+    let mut contact = contact;
+    apply(&mut contact, input, checked);
+    contact.updated_at = runtime::now();
+    record::check_bounds(&contact)?;
     let changes = [
-        (input.email.as_deref().map(email_key), contact.email.as_deref().map(email_key), "email"),
-        (input.mobile.as_deref().map(mobile_key), contact.mobile.as_deref().map(mobile_key), "mobile"),
+        (input.email.as_deref().map(email_key), before.email.as_deref().map(email_key), "email"),
+        (input.mobile.as_deref().map(mobile_key), before.mobile.as_deref().map(mobile_key), "mobile"),
     ];
     let mut moved: Vec<(String, Option<String>)> = Vec::new();
     for (new, old, field) in changes {
@@ -263,7 +269,7 @@ pub fn update(mut contact: Contact, input: &ContactInput, checked: Checked) -> R
         moved.push((new, old));
     }
     if let Some(conv) = &input.linked_conversation_id
-        && contact.linked_conversation_id.as_deref() != Some(conv)
+        && before.linked_conversation_id.as_deref() != Some(conv)
         && let Err(e) = conversations::link(conv, &contact.id)
     {
         for (key, _) in &moved {
@@ -271,9 +277,6 @@ pub fn update(mut contact: Contact, input: &ContactInput, checked: Checked) -> R
         }
         return Err(e);
     }
-    let before = contact.clone();
-    apply(&mut contact, input, checked);
-    contact.updated_at = runtime::now();
     index::save(Some(&before), &contact)?;
     for (_, old) in moved {
         if let Some(old) = old {

@@ -116,39 +116,75 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, Error> {
     })
 }
 
-/// `page` (≥ 1, default 1) and `limit` (clamped to 1..=max, default
-/// `default`) of a list; values that do not parse fall back to the defaults.
-pub fn page_and_limit(req: &Request, default: usize, max: usize) -> (usize, usize) {
-    let page = query_first(req, "page").and_then(|p| p.trim().parse::<usize>().ok()).filter(|&p| p >= 1).unwrap_or(1);
-    let limit = query_first(req, "limit")
-        .and_then(|l| l.trim().parse::<f64>().ok())
-        .filter(|l| l.is_finite())
-        .map_or(default, |l| (l.trunc() as i64).clamp(1, max as i64) as usize);
-    (page, limit)
+/// Largest `page` a list accepts: the largest whole number a JSON client
+/// reads exactly (2^53 - 1).
+pub const MAX_PAGE: u64 = (1 << 53) - 1;
+
+/// The page a list request asks for. `page` is as sent (1 when absent, below 1
+/// or not a whole number), `limit` clamped to `1..=max` (`default` when absent
+/// or not a number). Offsets saturate: no client number wraps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Paging {
+    pub page: u64,
+    pub limit: usize,
 }
 
-/// `{success, data, pagination: {total, page, limit, pages}}`.
-pub fn page_response<T: Serialize>(data: &[T], total: usize, page: usize, limit: usize) -> Response {
-    let pages = total.div_ceil(limit.max(1));
-    json_response(
-        200,
-        &json!({ "success": true, "data": data, "pagination": { "total": total, "page": page, "limit": limit, "pages": pages } }),
-    )
-}
-
-/// [`page_response`] for items that are already JSON (a read model).
-pub fn page_response_raw(items: &[Vec<u8>], total: usize, page: usize, limit: usize) -> Response {
-    let pages = total.div_ceil(limit.max(1));
-    let mut body = Vec::with_capacity(64 + items.iter().map(|i| i.len() + 1).sum::<usize>());
-    body.extend_from_slice(br#"{"success":true,"data":["#);
-    for (i, item) in items.iter().enumerate() {
-        if i > 0 {
-            body.push(b',');
-        }
-        body.extend_from_slice(item);
+impl Paging {
+    /// Reads `page` and `limit`; a `page` above [`MAX_PAGE`] is a 400.
+    pub fn from_query(req: &Request, default: usize, max: usize) -> Result<Paging, Error> {
+        let page = match query_first(req, "page").map(str::trim).and_then(|p| p.parse::<u128>().ok()) {
+            Some(p) if p > MAX_PAGE as u128 => {
+                return Err(Error::validation(
+                    format!("page must be a whole number from 1 to {MAX_PAGE}"),
+                    json!({ "field": "page", "max": MAX_PAGE }),
+                ));
+            }
+            Some(p) if p >= 1 => p as u64,
+            _ => 1,
+        };
+        let limit = query_first(req, "limit")
+            .and_then(|l| l.trim().parse::<f64>().ok())
+            .filter(|l| l.is_finite())
+            .map_or(default, |l| (l.trunc() as i64).clamp(1, max as i64) as usize);
+        Ok(Paging { page, limit })
     }
-    body.extend_from_slice(
-        format!(r#"],"pagination":{{"total":{total},"page":{page},"limit":{limit},"pages":{pages}}}}}"#).as_bytes(),
-    );
-    Response { status: 200, headers: vec![("content-type".into(), "application/json".into())], body }
+
+    /// How many items come before this page.
+    pub fn offset(&self) -> u64 {
+        (self.page - 1).saturating_mul(self.limit as u64)
+    }
+
+    /// [`Self::offset`] for skipping an iterator (saturating).
+    pub fn skip(&self) -> usize {
+        usize::try_from(self.offset()).unwrap_or(usize::MAX)
+    }
+
+    /// Whether this page starts at or past the `total`-th item (it is empty).
+    pub fn is_past(&self, total: usize) -> bool {
+        self.offset() >= total as u64
+    }
+
+    /// `{success, data, pagination: {total, page, limit, pages}}`.
+    pub fn response<T: Serialize>(&self, data: &[T], total: usize) -> Response {
+        json_response(200, &json!({ "success": true, "data": data, "pagination": self.pagination(total) }))
+    }
+
+    /// [`Self::response`] for items that are already JSON (a read model).
+    pub fn response_raw(&self, items: &[Vec<u8>], total: usize) -> Response {
+        let mut body = Vec::with_capacity(64 + items.iter().map(|i| i.len() + 1).sum::<usize>());
+        body.extend_from_slice(br#"{"success":true,"data":["#);
+        for (i, item) in items.iter().enumerate() {
+            if i > 0 {
+                body.push(b',');
+            }
+            body.extend_from_slice(item);
+        }
+        body.extend_from_slice(format!(r#"],"pagination":{}}}"#, self.pagination(total)).as_bytes());
+        Response { status: 200, headers: vec![("content-type".into(), "application/json".into())], body }
+    }
+
+    fn pagination(&self, total: usize) -> Value {
+        let pages = total.div_ceil(self.limit.max(1));
+        json!({ "total": total, "page": self.page, "limit": self.limit, "pages": pages })
+    }
 }

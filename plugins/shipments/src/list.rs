@@ -1,7 +1,7 @@
 //! `GET /shipments` (filters `contactId`, `status`; newest first; `limit`
 //! default 20, clamped to 100) and `GET /shipments/{id}`.
 
-use crm_sdk::http::{Error, json_response, page_and_limit, page_response_raw, query_first};
+use crm_sdk::http::{Error, Paging, json_response, query_first};
 use crm_sdk::store;
 use crm_sdk::types::{Request, Response};
 use serde_json::json;
@@ -21,7 +21,7 @@ pub fn get(id: &str) -> Result<Response, Error> {
 }
 
 pub fn list(req: &Request) -> Result<Response, Error> {
-    let (page, limit) = page_and_limit(req, DEFAULT_LIMIT, MAX_LIMIT);
+    let paging = Paging::from_query(req, DEFAULT_LIMIT, MAX_LIMIT)?;
     let contact = query_first(req, "contactId").filter(|c| !c.is_empty());
     let status = query_first(req, "status").filter(|s| !s.is_empty());
     if let Some(c) = contact
@@ -60,10 +60,10 @@ pub fn list(req: &Request) -> Result<Response, Error> {
     ids.reverse();
     let total = ids.len();
     let mut items = Vec::new();
-    for id in ids.iter().skip((page - 1).saturating_mul(limit)).take(limit) {
+    for id in ids.iter().skip(paging.skip()).take(paging.limit) {
         if let Some(raw) = store::get(record::key(id).as_bytes())? {
             items.push(raw);
         }
     }
-    Ok(page_response_raw(&items, total, page, limit))
+    Ok(paging.response_raw(&items, total))
 }

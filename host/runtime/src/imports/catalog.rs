@@ -19,31 +19,43 @@ fn to_wit(m: &crm_catalog::Municipality) -> wit_catalog::Municipality {
 
 impl wit_catalog::Host for HostState {
     async fn resolve(&mut self, input: wit_catalog::CityInput) -> wit_catalog::Resolution {
-        let resolution = catalog().resolve(CityInput {
-            city_code: input.city_code.as_deref(),
-            city: input.city.as_deref(),
-            state: input.state.as_deref(),
-            country: input.country.as_deref(),
-        });
-        match resolution {
-            Resolution::Resolved(m) => wit_catalog::Resolution::Resolved(to_wit(m)),
-            Resolution::Foreign { city } => wit_catalog::Resolution::Foreign(city),
-            Resolution::Absent => wit_catalog::Resolution::Absent,
-            Resolution::Unresolved { status, candidates } => {
-                wit_catalog::Resolution::Unresolved(wit_catalog::Unresolved {
-                    status: match status {
-                        Status::Ambiguous => wit_catalog::UnresolvedStatus::Ambiguous,
-                        Status::Fuzzy => wit_catalog::UnresolvedStatus::Fuzzy,
-                        Status::None => wit_catalog::UnresolvedStatus::None,
-                        Status::InvalidCode => wit_catalog::UnresolvedStatus::InvalidCode,
-                    },
-                    candidates: candidates.into_iter().map(to_wit).collect(),
-                })
-            }
+        // Matching a city name costs CPU in proportion to the input (bounded by
+        // the catalog): run it on the blocking pool, off the threads serving
+        // I/O. A code alone is a lookup.
+        if input.city_code.as_deref().is_some_and(|c| !c.trim().is_empty()) || input.city.is_none() {
+            return resolve(&input);
         }
+        let none = wit_catalog::Resolution::Unresolved(wit_catalog::Unresolved {
+            status: wit_catalog::UnresolvedStatus::None,
+            candidates: Vec::new(),
+        });
+        tokio::task::spawn_blocking(move || resolve(&input)).await.unwrap_or(none)
     }
 
     async fn lookup(&mut self, code: String) -> Option<wit_catalog::Municipality> {
         catalog().municipality(&code).map(to_wit)
+    }
+}
+
+fn resolve(input: &wit_catalog::CityInput) -> wit_catalog::Resolution {
+    let resolution = catalog().resolve(CityInput {
+        city_code: input.city_code.as_deref(),
+        city: input.city.as_deref(),
+        state: input.state.as_deref(),
+        country: input.country.as_deref(),
+    });
+    match resolution {
+        Resolution::Resolved(m) => wit_catalog::Resolution::Resolved(to_wit(m)),
+        Resolution::Foreign { city } => wit_catalog::Resolution::Foreign(city),
+        Resolution::Absent => wit_catalog::Resolution::Absent,
+        Resolution::Unresolved { status, candidates } => wit_catalog::Resolution::Unresolved(wit_catalog::Unresolved {
+            status: match status {
+                Status::Ambiguous => wit_catalog::UnresolvedStatus::Ambiguous,
+                Status::Fuzzy => wit_catalog::UnresolvedStatus::Fuzzy,
+                Status::None => wit_catalog::UnresolvedStatus::None,
+                Status::InvalidCode => wit_catalog::UnresolvedStatus::InvalidCode,
+            },
+            candidates: candidates.into_iter().map(to_wit).collect(),
+        }),
     }
 }

@@ -87,6 +87,12 @@ impl Admin {
 }
 
 fn authorized(app: &App, req: &ApiRequest) -> Result<(), ApiError> {
+    if req.headers.get_all("authorization").iter().count() > 1 {
+        return Err(ApiError::validation(
+            "Ambiguous credentials: the Authorization header is sent more than once",
+            serde_json::json!({ "field": "Authorization" }),
+        ));
+    }
     let presented = req
         .header("authorization")
         .and_then(|v| v.trim().split_once(' '))

@@ -57,9 +57,18 @@ pub fn states(_: &App, _: &Caller, req: &ApiRequest, _: &Params) -> Result<Respo
 
 /// `GET /api/catalogs/resolve?city=&state=&cityCode=&country=`: the city
 /// resolution every module applies, for a client to check a location first.
-/// Always 200: `{success, status, data?, candidates}` where `status` is
-/// `resolved`, `foreign`, `absent`, or an unresolved status.
+/// 200 `{success, status, data?, candidates}` where `status` is `resolved`,
+/// `foreign`, `absent`, or an unresolved status; 400 `VALIDATION_ERROR` for a
+/// field longer than the catalog compares.
 pub fn resolve(_: &App, _: &Caller, req: &ApiRequest, _: &Params) -> Result<Response, ApiError> {
+    for field in ["city", "state", "cityCode", "country"] {
+        if req.query_first(field).is_some_and(|v| v.chars().nth(crm_catalog::MAX_CITY_CHARS).is_some()) {
+            return Err(ApiError::validation(
+                format!("{field} is longer than {} characters", crm_catalog::MAX_CITY_CHARS),
+                json!({ "field": field, "maxLength": crm_catalog::MAX_CITY_CHARS }),
+            ));
+        }
+    }
     let input = crm_catalog::CityInput {
         city_code: req.query_first("cityCode"),
         city: req.query_first("city"),

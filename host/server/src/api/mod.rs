@@ -31,6 +31,9 @@ pub type NativeHandler = fn(&App, &Caller, &ApiRequest, &Params) -> Result<Respo
 /// Who serves a route.
 pub enum Handler {
     Native(NativeHandler),
+    /// A native handler whose CPU work grows with the input (catalog
+    /// matching): it runs on the blocking pool, off the threads that serve I/O.
+    NativeBlocking(NativeHandler),
     /// A module component, with the deadline of one call.
     Component(Arc<LoadedModule>, Duration),
 }
@@ -66,6 +69,12 @@ impl Api {
         };
         let served = match &route.handler {
             Handler::Native(handler) => handler(app, &caller, &req, &params),
+            Handler::NativeBlocking(handler) => {
+                let (handler, app) = (*handler, app.clone());
+                tokio::task::spawn_blocking(move || handler(&app, &caller, &req, &params))
+                    .await
+                    .unwrap_or_else(|_| Err(ApiError::internal()))
+            }
             Handler::Component(module, deadline) => {
                 let path = req.path.strip_prefix("/api").unwrap_or(&req.path).to_string();
                 let ctx = caller.call_context(&req.request_id);
@@ -104,16 +113,15 @@ impl Api {
 
 fn routes(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Router<Route>, String> {
     let mut r = Router::default();
-    let native = |handler: NativeHandler, api_module_exempt| Route {
-        permission: None,
-        module: None,
-        api_module_exempt,
-        handler: Handler::Native(handler),
-    };
-    r.try_add(Method::GET, "/me", native(me::get, true))?;
-    r.try_add(Method::GET, "/catalogs/municipalities", native(catalogs::municipalities, false))?;
-    r.try_add(Method::GET, "/catalogs/states", native(catalogs::states, false))?;
-    r.try_add(Method::GET, "/catalogs/resolve", native(catalogs::resolve, false))?;
+    let native = |handler, api_module_exempt| Route { permission: None, module: None, api_module_exempt, handler };
+    r.try_add(Method::GET, "/me", native(Handler::Native(me::get), true))?;
+    r.try_add(
+        Method::GET,
+        "/catalogs/municipalities",
+        native(Handler::NativeBlocking(catalogs::municipalities), false),
+    )?;
+    r.try_add(Method::GET, "/catalogs/states", native(Handler::Native(catalogs::states), false))?;
+    r.try_add(Method::GET, "/catalogs/resolve", native(Handler::NativeBlocking(catalogs::resolve), false))?;
     components::for_each_route(modules, false, default_deadline, |method, route, module, deadline| {
         let target = Route {
             permission: route.permission.clone(),
