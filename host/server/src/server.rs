@@ -21,6 +21,10 @@ use crate::http::{ApiRequest, Response, extract};
 use crate::shipping::outbound::ReqwestClient;
 use crate::{bootstrap, embedded, ops, shipping};
 
+/// The admin API's body limit: it is the operators' own door, and bulk calls
+/// carry thousands of rows.
+const ADMIN_MAX_BODY: usize = 16 << 20;
+
 pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     std::fs::create_dir_all(&config.data_dir)
         .map_err(|e| format!("cannot create the data dir {}: {e}", config.data_dir.display()))?;
@@ -79,7 +83,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
         async move { respond(request_id, request, |req| async move { route_public(&app, &api, req).await }).await }
     });
     let admin_app = app.clone();
-    let admin_routes = extract::request(max_body).then(move |(request_id, request)| {
+    let admin_routes = extract::request(max_body.max(ADMIN_MAX_BODY)).then(move |(request_id, request)| {
         let (app, admin_api) = (admin_app.clone(), admin_api.clone());
         async move { respond(request_id, request, |req| async move { admin_api.dispatch(&app, req).await }).await }
     });

@@ -1,7 +1,8 @@
 //! The contacts module: contacts, companies and conversations.
 //!
 //! Layout: [`upsert`] holds the upsert rules (the one place forms, import and
-//! shipments reach through the `contacts` export), [`edit`] get and put by id,
+//! shipments reach through the `contacts` export; [`bulk`] applies them to
+//! many rows for the admin API), [`edit`] get and put by id,
 //! [`list`] the filters, [`input`] body parsing, [`location`] strict city
 //! resolution (shared with [`companies`]), [`identity`] DIAN document types
 //! and numbers, [`unique`] the compare-and-swap claims, [`conversations`]
@@ -12,6 +13,7 @@
 //! `meta/contacts` the count, `ix/...` the list indexes ([`index`]),
 //! `company/<id>`, `conv/<id>`.
 
+mod bulk;
 mod companies;
 mod conversations;
 mod edit;
@@ -48,7 +50,8 @@ impl handler::Guest for Contacts {
             name: "contacts".into(),
             version: env!("CARGO_PKG_VERSION").into(),
             routes: vec![
-                route("GET", "/contacts", Some("contacts:read")),
+                // A filtered list over 1,000,000 contacts walks them all.
+                Route { deadline_ms: Some(30_000), ..route("GET", "/contacts", Some("contacts:read")) },
                 route("POST", "/contacts", Some("contacts:write")),
                 route("GET", "/contacts/{id}", Some("contacts:read")),
                 route("PUT", "/contacts/{id}", Some("contacts:write")),
@@ -59,6 +62,8 @@ impl handler::Guest for Contacts {
                 route("GET", "/conversations", Some("conversations:read")),
                 // Served on the admin API as POST /admin/orgs/{org}/conversations.
                 route("POST", "/admin/conversations", None),
+                // Served on the admin API as POST /admin/orgs/{org}/contacts/bulk.
+                Route { deadline_ms: Some(300_000), ..route("POST", "/admin/contacts/bulk", None) },
             ],
         }
     }
@@ -79,6 +84,7 @@ impl handler::Guest for Contacts {
             ("PUT", p) if p.starts_with("/companies/") => companies::update(&req, &id),
             ("GET", "/conversations") => conversations::list(&req),
             ("POST", "/admin/conversations") => conversations::create(&req),
+            ("POST", "/admin/contacts/bulk") => bulk::upsert_many(&req),
             _ => Err(Error::not_found("Route")),
         })
     }

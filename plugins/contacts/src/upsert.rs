@@ -11,7 +11,7 @@
 
 use crm_sdk::http::{self, Error};
 use crm_sdk::{kv, runtime, tenant};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::companies::{self, Company};
 use crate::conversations;
@@ -100,7 +100,23 @@ pub struct Outcome {
 }
 
 pub fn upsert(body: &[u8]) -> Outcome {
-    match run(body) {
+    outcome(parse_body(body).and_then(|body| run(&body)))
+}
+
+/// [`upsert`] of a body already parsed (a row of a bulk call).
+pub fn upsert_object(body: &Map<String, Value>) -> Outcome {
+    outcome(run(body))
+}
+
+fn parse_body(body: &[u8]) -> Result<Map<String, Value>, Error> {
+    match http::parse_json::<Value>(body)? {
+        Value::Object(map) => Ok(map),
+        _ => Err(Error::validation("The request body must be a JSON object", json!({}))),
+    }
+}
+
+fn outcome(result: Result<(Contact, bool), Error>) -> Outcome {
+    match result {
         Ok((contact, true)) => Outcome {
             status: 201,
             contact_id: Some(contact.id.clone()),
@@ -120,12 +136,8 @@ pub fn upsert(body: &[u8]) -> Outcome {
 }
 
 /// Returns the contact and whether it was created.
-fn run(body: &[u8]) -> Result<(Contact, bool), Error> {
-    let body = match http::parse_json::<Value>(body)? {
-        Value::Object(map) => map,
-        _ => return Err(Error::validation("The request body must be a JSON object", json!({}))),
-    };
-    let input = input::parse(&body)?;
+fn run(body: &Map<String, Value>) -> Result<(Contact, bool), Error> {
+    let input = input::parse(body)?;
     if input.email.is_none() && input.mobile.is_none() && input.linked_conversation_id.is_none() {
         return Err(Error::text(
             400,
