@@ -185,6 +185,29 @@ impl Host {
         }
     }
 
+    /// The host's process id, while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(Child::id)
+    }
+
+    /// SIGTERM, then waits at most `limit` for the exit; `Some(success)` when
+    /// it exited in time, `None` when it was still running (it is then killed).
+    pub fn terminate_within(&mut self, limit: Duration) -> Option<bool> {
+        let mut child = self.child.take().expect("running");
+        let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
+        assert!(status.success());
+        let until = std::time::Instant::now() + limit;
+        while std::time::Instant::now() < until {
+            if let Some(status) = child.try_wait().expect("wait") {
+                return Some(status.success());
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+        None
+    }
+
     pub fn data_dir(&self) -> &Path {
         &self.data_dir
     }

@@ -33,6 +33,9 @@ pub fn main() -> std::process::ExitCode {
             Command::Admin(args) => crate::admin::client::run(args).await,
         }
     });
+    // Work abandoned at shutdown (a request past the grace period) must not
+    // hold the exit: the store is already flushed.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
     match outcome {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {

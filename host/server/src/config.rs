@@ -38,6 +38,25 @@ pub struct Config {
     #[arg(long, env = "CRM_MAX_BODY_BYTES", default_value_t = 1 << 20)]
     pub max_body_bytes: usize,
 
+    /// Most connections the public listener holds at once (clamped below the
+    /// open-files limit); past it new ones wait in the kernel's backlog.
+    #[arg(long, env = "CRM_MAX_CONNECTIONS", default_value_t = 10_000)]
+    pub max_connections: usize,
+
+    /// How long a connection may take to send a request's headers, and so how
+    /// long a kept-alive connection may stay idle, in milliseconds.
+    #[arg(long, env = "CRM_HEADER_TIMEOUT_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_timeout_ms: u64,
+
+    /// How long a request's body may take to arrive, in milliseconds (408 past it).
+    #[arg(long, env = "CRM_BODY_TIMEOUT_MS", default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub body_timeout_ms: u64,
+
+    /// After SIGTERM, how long in-flight requests may run before they are
+    /// abandoned (the store is flushed either way), in milliseconds.
+    #[arg(long, env = "CRM_SHUTDOWN_GRACE_MS", default_value_t = 10_000)]
+    pub shutdown_grace_ms: u64,
+
     /// How long one component call may run, unless its route declares otherwise.
     #[arg(long, env = "CRM_COMPONENT_DEADLINE_MS", default_value_t = 5000)]
     pub component_deadline_ms: u64,

@@ -3,7 +3,9 @@
 //! the routes that call components, outbound HTTP and the tracking scheduler.
 //!
 //! A request's path through the crate:
-//! - [`server`] accepts it (warp) and [`http::extract`] reads it into an [`http::ApiRequest`];
+//! - [`server`] starts the listeners; [`listener`] accepts the connection under
+//!   its bounds (count, header and idle timeouts, shutdown grace), and
+//!   [`http::extract`] reads the request (warp) into an [`http::ApiRequest`];
 //! - [`api::Api`] runs the checks of the spec in order ([`auth`], plan modules,
 //!   permissions from `crm_tenancy::permissions`) and calls the route's handler,
 //!   native ([`api`]) or a component ([`components`], through `crm_runtime`);
@@ -31,6 +33,7 @@ pub mod components;
 pub mod config;
 pub mod embedded;
 pub mod http;
+pub mod listener;
 pub mod ops;
 pub mod server;
 pub mod shipping;

@@ -1,9 +1,10 @@
 //! `crm-host serve`: open the store, bootstrap, listen on both addresses, and shut
-//! down gracefully (in-flight requests finish, then the store is flushed).
+//! down gracefully: in-flight requests get `CRM_SHUTDOWN_GRACE_MS` to finish,
+//! then the store is flushed and the process exits 0.
 
 use std::error::Error;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -19,11 +20,10 @@ use crate::app::App;
 use crate::config::Config;
 use crate::http::{ApiRequest, Response, extract};
 use crate::shipping::outbound::ReqwestClient;
-use crate::{bootstrap, embedded, ops, shipping};
+use crate::{bootstrap, embedded, listener, ops, shipping};
 
-/// The admin API's body limit: it is the operators' own door, and bulk calls
-/// carry thousands of rows.
-const ADMIN_MAX_BODY: usize = 16 << 20;
+/// Most connections the admin listener holds at once.
+const ADMIN_MAX_CONNECTIONS: usize = 256;
 
 pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     std::fs::create_dir_all(&config.data_dir)
@@ -33,7 +33,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
             .map_err(|e| format!("cannot open the store in {}: {e}", config.data_dir.display()))?,
     );
     let admin_token = bootstrap::admin_token(&config.data_dir)?;
-    let provider_timeout = std::time::Duration::from_millis(config.provider_timeout_ms);
+    let provider_timeout = Duration::from_millis(config.provider_timeout_ms);
     let http = Arc::new(ReqwestClient::new(provider_timeout));
     let runtime = Runtime::new(store.clone(), config.component_memory_mb << 20, provider_timeout, http)
         .map_err(|e| format!("cannot start the Wasm runtime: {e:#}"))?;
@@ -47,7 +47,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     }
     runtime.set_modules(modules);
     tracing::info!(millis = loading.elapsed().as_millis() as u64, "components ready");
-    let deadline = std::time::Duration::from_millis(config.component_deadline_ms);
+    let deadline = Duration::from_millis(config.component_deadline_ms);
     let loaded: Vec<_> = runtime.modules().cloned().collect();
     let api = Arc::new(Api::new(&loaded, deadline)?);
     let admin_api = Arc::new(Admin::new(&loaded, deadline)?);
@@ -77,27 +77,41 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
         }
     };
     let max_body = config.max_body_bytes;
+    let body_timeout = Duration::from_millis(config.body_timeout_ms);
     let public_app = app.clone();
-    let public_routes = extract::request(max_body).then(move |(request_id, request)| {
+    let public_routes = extract::request(max_body, body_timeout).then(move |(request_id, request)| {
         let (app, api) = (public_app.clone(), api.clone());
         async move { respond(request_id, request, |req| async move { route_public(&app, &api, req).await }).await }
     });
     let admin_app = app.clone();
-    let admin_routes = extract::request(max_body.max(ADMIN_MAX_BODY)).then(move |(request_id, request)| {
+    let admin_routes = extract::request(max_body, body_timeout).then(move |(request_id, request)| {
         let (app, admin_api) = (admin_app.clone(), admin_api.clone());
         async move { respond(request_id, request, |req| async move { admin_api.dispatch(&app, req).await }).await }
     });
-    let public_server = tokio::spawn(warp::serve(public_routes).incoming(public).graceful(stopped()).run());
-    let admin_server = tokio::spawn(warp::serve(admin_routes).incoming(admin).graceful(stopped()).run());
+    let files = listener::raise_open_files_limit();
+    let limits = listener::Limits {
+        // Leave descriptors for the store, the admin listener and outbound calls.
+        max_connections: files
+            .map_or(config.max_connections, |n| config.max_connections.min(n.saturating_sub(1024).max(64) as usize)),
+        header_timeout: Duration::from_millis(config.header_timeout_ms),
+        grace: Duration::from_millis(config.shutdown_grace_ms),
+    };
+    let admin_limits = listener::Limits { max_connections: ADMIN_MAX_CONNECTIONS, ..limits };
+    tracing::info!(max_connections = limits.max_connections, open_files = files, "serving");
+    let public_server = tokio::spawn(listener::serve(public, warp::service(public_routes), limits, stopped()));
+    let admin_server = tokio::spawn(listener::serve(admin, warp::service(admin_routes), admin_limits, stopped()));
     crate::shipping::scheduler::start(app.clone(), stop_tx.subscribe());
     app.set_ready(true);
     tracing::info!("ready");
 
     shutdown_signal().await;
-    tracing::info!("shutting down: finishing in-flight requests");
+    tracing::info!(grace_ms = config.shutdown_grace_ms, "shutting down: finishing in-flight requests");
     app.set_ready(false);
     let _ = stop_tx.send(true);
-    let _ = tokio::join!(public_server, admin_server);
+    let (public_done, admin_done) = tokio::join!(public_server, admin_server);
+    if !(public_done.unwrap_or(false) && admin_done.unwrap_or(false)) {
+        tracing::warn!("requests still running after the grace period were abandoned");
+    }
     store.durable().await?;
     tracing::info!("stopped; the store is flushed");
     Ok(())

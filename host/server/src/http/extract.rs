@@ -4,6 +4,8 @@
 //! modules at run time), so warp's job is only to hand over the request, read the
 //! body under a size limit, and attach a request id.
 
+use std::time::Duration;
+
 use bytes::{Buf, Bytes, BytesMut};
 use futures_util::{Stream, StreamExt};
 use http::{HeaderMap, Method, StatusCode};
@@ -17,8 +19,12 @@ use crm_tenancy::ids::new_id;
 /// together with the request id in both cases.
 pub type Extracted = (String, Result<ApiRequest, ApiError>);
 
-/// Extracts every request, reading at most `max_body` bytes of body.
-pub fn request(max_body: usize) -> impl Filter<Extract = (Extracted,), Error = Rejection> + Clone {
+/// Extracts every request, reading at most `max_body` bytes of body within
+/// `body_timeout`.
+pub fn request(
+    max_body: usize,
+    body_timeout: Duration,
+) -> impl Filter<Extract = (Extracted,), Error = Rejection> + Clone {
     let raw_query = warp::query::raw().or(warp::any().map(String::new)).unify();
     warp::method()
         .and(warp::path::full())
@@ -27,7 +33,15 @@ pub fn request(max_body: usize) -> impl Filter<Extract = (Extracted,), Error = R
         .and(warp::body::stream())
         .then(move |method: Method, path: FullPath, query: String, headers: HeaderMap, body| async move {
             let request_id = request_id(&headers);
-            let read = read_body(&headers, body, max_body).await.map(|body| ApiRequest {
+            let read = match tokio::time::timeout(body_timeout, read_body(&headers, body, max_body)).await {
+                Ok(read) => read,
+                Err(_) => Err(ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "REQUEST_TIMEOUT",
+                    format!("The request body did not arrive within {} ms", body_timeout.as_millis()),
+                )),
+            };
+            let read = read.map(|body| ApiRequest {
                 method,
                 path: path.as_str().to_string(),
                 query: form_urlencoded::parse(query.as_bytes()).into_owned().collect(),

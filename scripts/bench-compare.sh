@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Compares two crm-host builds in one run, interleaved (A, B, A, B...), on the
+# same workloads: GET /api/me, a catalog search, its 304, a component list
+# route, and durable POST /api/contacts creates. Prints each figure and, per
+# workload, the median req/s of each build and the ratio B/A.
+#
+# Usage: scripts/bench-compare.sh BIN_A BIN_B [rounds, default 3] [seconds, default 5]
+# e.g.   scripts/bench-compare.sh /tmp/crm-host-before target/release/crm-host
+set -euo pipefail
+cd "$(dirname "$0")/.."
+A=${1:?first crm-host binary}
+B=${2:?second crm-host binary}
+ROUNDS=${3:-3}
+SECS=${4:-5}
+CONNS=${CONNS:-64}
+cargo build --release -q -p crm-load
+LOAD=target/release/crm-load
+WORK=$(mktemp -d)
+PORT=${PORT:-18680}
+export CRM_ADMIN_TOKEN=bench-admin
+PID=
+trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
+
+# Starts $1 on a fresh data dir; sets PID, TOKEN.
+start() {
+  rm -rf "$WORK/data"
+  "$1" serve --listen 127.0.0.1:$PORT --admin-listen 127.0.0.1:$((PORT + 1)) --data-dir "$WORK/data" \
+    --tracking-refresh-ms 0 >"$WORK/out.txt" 2>"$WORK/err.txt" &
+  PID=$!
+  for _ in $(seq 400); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break; sleep 0.025; done
+  TOKEN=$(grep -o 'crm_[0-9a-f_]*' "$WORK/out.txt" | head -1)
+}
+
+stop() {
+  kill "$PID" 2>/dev/null || true
+  wait "$PID" 2>/dev/null || true
+}
+
+# One measurement: prints req/s.
+measure() {
+  "$LOAD" -c "$CONNS" -d "$SECS" "$@" | awk -F'[ =]' '/^req\/s=/ {print $2}'
+}
+
+BASE=http://127.0.0.1:$PORT/api
+J="content-type: application/json"
+declare -A FIG
+for round in $(seq "$ROUNDS"); do
+  for side in A B; do
+    bin=$A; [ "$side" = B ] && bin=$B
+    start "$bin"
+    AUTH="Authorization: Bearer $TOKEN"
+    for i in $(seq 20); do
+      curl -fs -o /dev/null -H "$AUTH" -H "$J" "$BASE/contacts" -d "{\"email\":\"seed$i@x.co\",\"cityCode\":\"05001\"}"
+    done
+    ETAG=$(curl -fs -o /dev/null -D - -H "$AUTH" "$BASE/catalogs/municipalities?q=san" | awk -F': ' 'tolower($1)=="etag" {print $2}' | tr -d '\r')
+    FIG[$side,me]+=" $(measure -H "$AUTH" "$BASE/me")"
+    FIG[$side,catalog]+=" $(measure -H "$AUTH" "$BASE/catalogs/municipalities?q=san")"
+    FIG[$side,304]+=" $(measure -H "$AUTH" -H "If-None-Match: $ETAG" "$BASE/catalogs/municipalities?q=san")"
+    FIG[$side,list]+=" $(measure -H "$AUTH" "$BASE/contacts?limit=20")"
+    FIG[$side,create]+=" $(measure -X POST -H "$AUTH" -H "$J" -b "{\"email\":\"r${round}${side}{n}@bench.co\",\"cityCode\":\"{city}\"}" "$BASE/contacts")"
+    stop
+    echo "round $round $side done" >&2
+  done
+done
+
+median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+printf '%-36s %-24s %-24s %s\n' workload "A req/s (runs)" "B req/s (runs)" "B/A (medians)"
+for w in me catalog 304 list create; do
+  ma=$(echo "${FIG[A,$w]}" | median); mb=$(echo "${FIG[B,$w]}" | median)
+  case $w in
+    me) name="GET /api/me";; catalog) name="GET /api/catalogs/municipalities?q=san";; 304) name="same, If-None-Match (304)";;
+    list) name="GET /api/contacts?limit=20";; create) name="POST /api/contacts (durable)";;
+  esac
+  printf '%-36s %-24s %-24s %s\n' "$name" "$ma (${FIG[A,$w]# })" "$mb (${FIG[B,$w]# })" "$(awk -v a="$ma" -v b="$mb" 'BEGIN {printf "%.2f", b / a}')"
+done

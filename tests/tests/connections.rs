@@ -1,0 +1,124 @@
+//! Connections are bounded in time and number: headers and bodies must arrive
+//! in time, idle kept-alive connections are closed, past the cap new
+//! connections wait instead of exhausting file descriptors, and a shutdown
+//! ends within its grace period whatever clients do.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::{Duration, Instant};
+
+use crm_tests::*;
+
+fn addr(host: &Host) -> String {
+    host.api.trim_start_matches("http://").to_string()
+}
+
+/// Waits until the server closes `stream` (EOF or reset); returns how long it
+/// took, or `None` if it was still open after `limit`.
+fn closed_within(stream: &mut TcpStream, limit: Duration) -> Option<Duration> {
+    let started = Instant::now();
+    stream.set_read_timeout(Some(limit)).unwrap();
+    let mut buf = [0u8; 4096];
+    loop {
+        match stream.read(&mut buf) {
+            Ok(0) => return Some(started.elapsed()),
+            Ok(_) => continue,
+            Err(e) if matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) => {
+                return None;
+            }
+            Err(_) => return Some(started.elapsed()),
+        }
+    }
+}
+
+#[tokio::test]
+async fn slow_headers_and_idle_connections_are_closed() {
+    let host = Host::start_with(&[("CRM_HEADER_TIMEOUT_MS", "500")]).await;
+    // Headers that never finish.
+    let mut slow = TcpStream::connect(addr(&host)).unwrap();
+    slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n").unwrap();
+    let took = closed_within(&mut slow, Duration::from_secs(5))
+        .expect("a connection that never finished its headers stayed open");
+    assert!(took < Duration::from_secs(3), "{took:?}");
+
+    // A kept-alive connection that goes quiet after a request.
+    let mut idle = TcpStream::connect(addr(&host)).unwrap();
+    idle.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let mut buf = [0u8; 1024];
+    let n = idle.read(&mut buf).unwrap();
+    assert!(String::from_utf8_lossy(&buf[..n]).starts_with("HTTP/1.1 200"));
+    assert!(closed_within(&mut idle, Duration::from_secs(5)).is_some(), "an idle kept-alive connection stayed open");
+
+    // Many idle connections are all closed.
+    let mut many: Vec<TcpStream> = (0..500).map(|_| TcpStream::connect(addr(&host)).unwrap()).collect();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let open = many.iter_mut().map(|s| closed_within(s, Duration::from_millis(50))).filter(Option::is_none).count();
+    assert_eq!(open, 0, "{open} of 500 idle connections were still open");
+}
+
+#[tokio::test]
+async fn a_body_that_does_not_arrive_is_408() {
+    let host = Host::start_with(&[("CRM_BODY_TIMEOUT_MS", "500")]).await;
+    let token = host.demo_token.clone().unwrap();
+    let mut s = TcpStream::connect(addr(&host)).unwrap();
+    let head = format!(
+        "POST /api/contacts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"email\""
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut buf = [0u8; 4096];
+    let n = s.read(&mut buf).expect("an answer before the read timeout");
+    let text = String::from_utf8_lossy(&buf[..n]);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(text.contains("REQUEST_TIMEOUT"), "{text}");
+}
+
+#[tokio::test]
+async fn past_the_connection_cap_new_connections_wait_and_descriptors_stay_bounded() {
+    let host = Host::start_with(&[("CRM_MAX_CONNECTIONS", "100"), ("CRM_HEADER_TIMEOUT_MS", "1500")]).await;
+    let pid = host.pid().unwrap();
+    let fds = || std::fs::read_dir(format!("/proc/{pid}/fd")).map(|d| d.count()).unwrap_or(0);
+    let baseline = fds();
+    // Far more sockets than the cap; the kernel completes the handshakes of
+    // those waiting in its backlog (1,024).
+    let held: Vec<TcpStream> = (0..900).filter_map(|_| TcpStream::connect(addr(&host)).ok()).collect();
+    assert_eq!(held.len(), 900);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let during = fds();
+    assert!(during <= baseline + 100 + 10, "{during} descriptors open with a cap of 100 (baseline {baseline})");
+    // The host is alive and answers once idle connections time out.
+    let started = Instant::now();
+    let r = tokio::time::timeout(Duration::from_secs(30), host.client.get(format!("{}/healthz", host.api)).send())
+        .await
+        .expect("healthz answered")
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    eprintln!("healthz answered after {:?} behind {} held connections", started.elapsed(), held.len());
+    drop(held);
+}
+
+#[tokio::test]
+async fn shutdown_ends_within_its_grace_with_a_half_sent_request() {
+    let mut host = Host::start_with(&[
+        ("CRM_SHUTDOWN_GRACE_MS", "1000"),
+        ("CRM_HEADER_TIMEOUT_MS", "60000"),
+        ("CRM_BODY_TIMEOUT_MS", "60000"),
+    ])
+    .await;
+    let token = host.demo_token.clone().unwrap();
+    let mut s = TcpStream::connect(addr(&host)).unwrap();
+    let head = format!(
+        "POST /api/contacts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{"
+    );
+    s.write_all(head.as_bytes()).unwrap();
+    // A second client that never finishes its headers.
+    let mut t = TcpStream::connect(addr(&host)).unwrap();
+    t.write_all(b"GET /api/me HTTP/1.1\r\n").unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let api = addr(&host);
+    let started = Instant::now();
+    let exited = host.terminate_within(Duration::from_secs(8));
+    assert_eq!(exited, Some(true), "the host did not exit 0 within 8 s of SIGTERM");
+    assert!(started.elapsed() < Duration::from_secs(4), "exit took {:?}", started.elapsed());
+    assert!(TcpStream::connect(api).is_err(), "the listener still accepts after the exit");
+}
