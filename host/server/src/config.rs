@@ -57,6 +57,19 @@ pub struct Config {
     #[arg(long, env = "CRM_SHUTDOWN_GRACE_MS", default_value_t = 10_000)]
     pub shutdown_grace_ms: u64,
 
+    /// Most API requests of one organization in flight at once; the next ones
+    /// wait in a short queue, then get 429 `RATE_LIMITED`.
+    #[arg(long, env = "CRM_ORG_MAX_IN_FLIGHT", default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..))]
+    pub org_max_in_flight: u64,
+
+    /// How long a request may wait for one of its organization's slots, in milliseconds.
+    #[arg(long, env = "CRM_ORG_QUEUE_MS", default_value_t = 250)]
+    pub org_queue_ms: u64,
+
+    /// Requests per second each token may make (burst: twice that); 0 is no quota.
+    #[arg(long, env = "CRM_RATE_PER_SECOND", default_value_t = 0)]
+    pub rate_per_second: u32,
+
     /// How long one component call may run, unless its route declares otherwise.
     #[arg(long, env = "CRM_COMPONENT_DEADLINE_MS", default_value_t = 5000)]
     pub component_deadline_ms: u64,

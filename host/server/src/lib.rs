@@ -32,6 +32,7 @@ pub mod cli;
 pub mod components;
 pub mod config;
 pub mod embedded;
+pub mod fairness;
 pub mod http;
 pub mod listener;
 pub mod ops;

@@ -18,6 +18,7 @@ use crate::admin::Admin;
 use crate::api::Api;
 use crate::app::App;
 use crate::config::Config;
+use crate::fairness::Gate;
 use crate::http::{ApiRequest, Response, extract};
 use crate::shipping::outbound::ReqwestClient;
 use crate::{bootstrap, embedded, listener, ops, shipping};
@@ -49,7 +50,12 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     tracing::info!(millis = loading.elapsed().as_millis() as u64, "components ready");
     let deadline = Duration::from_millis(config.component_deadline_ms);
     let loaded: Vec<_> = runtime.modules().cloned().collect();
-    let api = Arc::new(Api::new(&loaded, deadline)?);
+    let gate = Gate::new(
+        config.org_max_in_flight as usize,
+        Duration::from_millis(config.org_queue_ms),
+        config.rate_per_second,
+    );
+    let api = Arc::new(Api::new(&loaded, deadline, gate)?);
     let admin_api = Arc::new(Admin::new(&loaded, deadline)?);
     let app = Arc::new(App::new(config.clone(), store.clone(), runtime, secrets::digest(&admin_token)));
 

@@ -7,7 +7,9 @@
 //! 3. the plan's `api` module, when enforced (403 `PLAN_MODULE_REQUIRED`); `/me` is
 //!    exempt so a blocked integrator can still see its plan;
 //! 4. the route's permission (403 `INSUFFICIENT_API_PERMISSIONS`);
-//! 5. the route's plan module, e.g. `shipping` (403 `PLAN_MODULE_REQUIRED`).
+//! 5. the route's plan module, e.g. `shipping` (403 `PLAN_MODULE_REQUIRED`);
+//! 6. the organization's fair share and the token's quota (429 `RATE_LIMITED`,
+//!    see [`crate::fairness`]).
 
 mod catalogs;
 mod me;
@@ -22,6 +24,7 @@ use http::Method;
 use crate::app::App;
 use crate::auth::{self, Caller};
 use crate::components;
+use crate::fairness::Gate;
 use crate::http::router::{Match, Params, Router};
 use crate::http::{ApiError, ApiRequest, Response};
 
@@ -49,22 +52,28 @@ pub struct Route {
     pub handler: Handler,
 }
 
-/// The external API: its route table, built once at start.
+/// The external API: its route table, built once at start, and the gate that
+/// keeps organizations fair to each other.
 pub struct Api {
     routes: Router<Route>,
+    gate: Gate,
 }
 
 impl Api {
     /// The host's own routes plus every public route of the modules. Two
     /// modules claiming one route, or a module claiming a host route, stop the start.
-    pub fn new(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Api, String> {
-        Ok(Api { routes: routes(modules, default_deadline)? })
+    pub fn new(modules: &[Arc<LoadedModule>], default_deadline: Duration, gate: Gate) -> Result<Api, String> {
+        Ok(Api { routes: routes(modules, default_deadline)?, gate })
     }
 
     /// Serves a request whose path starts with `/api`.
     pub async fn dispatch(&self, app: &Arc<App>, req: ApiRequest) -> Response {
         let (route, caller, params) = match self.checked(app, &req) {
             Ok(found) => found,
+            Err(e) => return e.into_response(),
+        };
+        let pass = match self.gate.enter(&caller.org.id, &caller.token.id).await {
+            Ok(pass) => pass,
             Err(e) => return e.into_response(),
         };
         let served = match &route.handler {
@@ -81,7 +90,7 @@ impl Api {
                 Ok(components::call(app, module, ctx, &req, path, params, *deadline).await)
             }
         };
-        served.unwrap_or_else(ApiError::into_response)
+        pass.stamp(served.unwrap_or_else(ApiError::into_response))
     }
 
     fn checked(&self, app: &App, req: &ApiRequest) -> Result<(&Route, Caller, Params), ApiError> {

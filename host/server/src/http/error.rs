@@ -17,16 +17,29 @@ struct Body {
     code: String,
     message: String,
     extra: Map<String, Value>,
+    headers: Vec<(http::HeaderName, String)>,
 }
 
 impl ApiError {
     pub fn new(status: StatusCode, code: &str, message: impl Into<String>) -> ApiError {
-        ApiError(Box::new(Body { status, code: code.to_string(), message: message.into(), extra: Map::new() }))
+        ApiError(Box::new(Body {
+            status,
+            code: code.to_string(),
+            message: message.into(),
+            extra: Map::new(),
+            headers: Vec::new(),
+        }))
     }
 
     /// Adds a field to the body.
     pub fn with(mut self, key: &str, value: impl Into<Value>) -> ApiError {
         self.0.extra.insert(key.to_string(), value.into());
+        self
+    }
+
+    /// Adds a header to the answer (`Retry-After`, rate-limit headers).
+    pub fn with_header(mut self, name: http::HeaderName, value: impl Into<String>) -> ApiError {
+        self.0.headers.push((name, value.into()));
         self
     }
 
@@ -39,13 +52,15 @@ impl ApiError {
     }
 
     pub fn into_response(self) -> Response {
-        let Body { status, code, message, extra } = *self.0;
+        let Body { status, code, message, extra, headers } = *self.0;
         let mut body = Map::new();
         body.insert("success".into(), Value::Bool(false));
         body.insert("message".into(), Value::String(message));
         body.insert("code".into(), Value::String(code));
         body.extend(extra);
-        Response::json(status, &Value::Object(body))
+        headers.into_iter().fold(Response::json(status, &Value::Object(body)), |response, (name, value)| {
+            response.with_header(name, &value)
+        })
     }
 
     // --- the generic rows of the spec's error table --------------------------------
