@@ -12,7 +12,7 @@
 
 use std::sync::{Arc, Barrier};
 
-use crate::{BatchOp, KeyValue, Namespace, Store};
+use crate::{BatchOp, Condition, KeyValue, Namespace, Store, counter_value};
 
 /// Generates one `#[test]` per promise for a backend.
 ///
@@ -30,6 +30,8 @@ macro_rules! store_contract {
             reverse_scans_are_ordered_and_bounded,
             find_matches_values_under_a_prefix,
             batches_apply_every_op,
+            conditional_batches_check_then_write,
+            counters_under_a_bound_have_exact_winners,
             drop_namespace_drops_one_namespace,
         );
         #[test]
@@ -186,6 +188,61 @@ pub fn batches_apply_every_op(s: &Arc<dyn Store>) {
     s.batch(&ns, Vec::new()).unwrap();
 }
 
+pub fn conditional_batches_check_then_write(s: &Arc<dyn Store>) {
+    let ns = Namespace::org("a");
+    let put = |k: &str, v: &str| BatchOp::Put(k.as_bytes().to_vec(), v.as_bytes().to_vec());
+    let equals = |k: &str, v: Option<&str>| Condition::Equals(k.as_bytes().to_vec(), v.map(|v| v.as_bytes().to_vec()));
+    assert!(s.batch_if(&ns, vec![equals("claim", None)], vec![put("claim", "c1"), put("rec", "1")]).unwrap());
+    assert!(
+        !s.batch_if(&ns, vec![equals("claim", None)], vec![put("claim", "c2"), put("other", "x")]).unwrap(),
+        "a batch whose condition failed was applied"
+    );
+    assert_eq!(s.get(&ns, b"claim").unwrap(), Some(b"c1".to_vec()));
+    assert_eq!(s.get(&ns, b"other").unwrap(), None, "a failed conditional batch wrote");
+    assert!(s.batch_if(&ns, vec![equals("claim", Some("c1"))], vec![BatchOp::Delete(b"claim".to_vec())]).unwrap());
+    // Counters: absent is 0, adds accumulate, in plain and conditional batches.
+    let add = |k: &str, n: i64| BatchOp::Add(k.as_bytes().to_vec(), n);
+    s.batch(&ns, vec![add("n", 2), add("n", 3), put("r", "x")]).unwrap();
+    assert_eq!(counter_value(s.get(&ns, b"n").unwrap().as_deref()), 5);
+    assert!(!s.batch_if(&ns, vec![Condition::Below(b"n".to_vec(), 5)], vec![add("n", 1)]).unwrap());
+    assert!(s.batch_if(&ns, vec![Condition::Below(b"n".to_vec(), 6)], vec![add("n", -6)]).unwrap());
+    assert_eq!(counter_value(s.get(&ns, b"n").unwrap().as_deref()), -1);
+    assert!(s.batch_if(&ns, vec![Condition::Below(b"absent".to_vec(), 1)], vec![]).unwrap(), "absent counts 0");
+}
+
+/// Many threads add to one counter under a bound: exactly the bound's worth
+/// succeed, and the counter equals the records written beside it.
+pub fn counters_under_a_bound_have_exact_winners(s: &Arc<dyn Store>) {
+    const THREADS: usize = 8;
+    const BOUND: u64 = 50;
+    let start = Arc::new(Barrier::new(THREADS));
+    let workers: Vec<_> = (0..THREADS)
+        .map(|t| {
+            let (s, start) = (s.clone(), start.clone());
+            std::thread::spawn(move || {
+                start.wait();
+                let mut won = 0;
+                for i in 0..20 {
+                    let ops = vec![
+                        BatchOp::Add(b"count".to_vec(), 1),
+                        BatchOp::Put(format!("rec/{t}/{i}").into_bytes(), Vec::new()),
+                    ];
+                    if s.batch_if(&Namespace::org("a"), vec![Condition::Below(b"count".to_vec(), BOUND)], ops).unwrap()
+                    {
+                        won += 1;
+                    }
+                }
+                won
+            })
+        })
+        .collect();
+    let won: u64 = workers.into_iter().map(|w| w.join().unwrap()).sum();
+    assert_eq!(won, BOUND, "not exactly {BOUND} adds won");
+    let ns = Namespace::org("a");
+    assert_eq!(counter_value(s.get(&ns, b"count").unwrap().as_deref()), BOUND as i64);
+    assert_eq!(s.scan(&ns, b"rec/", None, 1000).unwrap().len() as u64, BOUND);
+}
+
 pub fn drop_namespace_drops_one_namespace(s: &Arc<dyn Store>) {
     let (a, b) = (Namespace::org("a"), Namespace::org("b"));
     put_keys(s, &a, &["x", "y"]);
@@ -229,13 +286,15 @@ pub mod crash {
         Namespace::org("crash")
     }
 
-    /// What the writer writes for sequence number `i`: a record and its mirror,
-    /// in one batch, so a torn batch shows as one without the other.
+    /// What the writer writes for sequence number `i`: a record, its mirror
+    /// and a count of records, in one batch, so a torn batch shows as one
+    /// without the other or as a count off by one.
     pub fn batch_for(i: u64) -> Vec<BatchOp> {
         let value = format!("value-{i}").into_bytes();
         vec![
             BatchOp::Put(format!("rec/{i:012}").into_bytes(), value.clone()),
             BatchOp::Put(format!("mirror/{i:012}").into_bytes(), value),
+            BatchOp::Add(b"count".to_vec(), 1),
         ]
     }
 
@@ -281,6 +340,8 @@ pub mod crash {
             let recs = store.scan(&ns, b"rec/", None, usize::MAX).unwrap();
             let mirrors = store.scan(&ns, b"mirror/", None, usize::MAX).unwrap();
             assert_eq!(recs.len(), mirrors.len(), "run {run}: a batch landed in part");
+            let count = crate::counter_value(store.get(&ns, b"count").unwrap().as_deref());
+            assert_eq!(count, recs.len() as i64, "run {run}: the count is off after the crash");
             let last = recs.last().map(|(k, _)| String::from_utf8_lossy(&k[4..]).parse::<u64>().unwrap());
             next = last.map_or(0, |n| n + 1);
             drop(store);

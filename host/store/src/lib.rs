@@ -61,6 +61,23 @@ pub type StoreResult<T> = Result<T, StoreError>;
 pub enum BatchOp {
     Put(Vec<u8>, Vec<u8>),
     Delete(Vec<u8>),
+    /// Adds to a counter: its value is a decimal integer, absent is 0. A count
+    /// written in the batch of the record it counts stays exact through a crash.
+    Add(Vec<u8>, i64),
+}
+
+/// A condition of [`Store::batch_if`], checked atomically with the writes.
+#[derive(Debug, Clone)]
+pub enum Condition {
+    /// The key holds exactly this value (`None`: it is absent).
+    Equals(Vec<u8>, Option<Vec<u8>>),
+    /// The counter at the key (as [`BatchOp::Add`] reads it) is below the bound.
+    Below(Vec<u8>, u64),
+}
+
+/// A counter's value as stored: decimal text; absent or unreadable is 0.
+pub fn counter_value(stored: Option<&[u8]>) -> i64 {
+    stored.and_then(|v| std::str::from_utf8(v).ok()?.trim().parse().ok()).unwrap_or(0)
 }
 
 /// The answer of a compare-and-swap that lost: the value found instead.
@@ -78,7 +95,9 @@ pub type KeyValue = (Vec<u8>, Vec<u8>);
 ///   write made before the call survives a `kill -9` of the process.
 /// - **Compare-and-swap has one winner**: of many concurrent swaps expecting the
 ///   same value, exactly one succeeds; the others see the value it wrote.
-/// - **Atomic batch**: a reader (or a crash) sees all of a batch or none of it.
+/// - **Atomic batch**: a reader (or a crash) sees all of a batch or none of it,
+///   counters added in it included; a conditional batch checks its conditions
+///   and writes as one step.
 /// - **Ordered prefix scans, both ways**: keys in byte order, bounded by the
 ///   prefix, a start key and a limit.
 pub trait Store: Send + Sync + 'static {
@@ -117,6 +136,11 @@ pub trait Store: Send + Sync + 'static {
 
     /// Applies every op or none.
     fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()>;
+
+    /// Applies every op, atomically, if every condition holds at that moment;
+    /// `Ok(false)` and nothing written when one does not. Of concurrent
+    /// conditional batches, each sees the others' writes whole or not at all.
+    fn batch_if(&self, ns: &Namespace, conditions: Vec<Condition>, ops: Vec<BatchOp>) -> StoreResult<bool>;
 
     /// Removes a namespace and all its keys.
     fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()>;

@@ -7,7 +7,9 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use crate::group_commit::GroupCommit;
-use crate::{BatchOp, Conflict, KeyValue, Namespace, Store, StoreError, StoreResult};
+use sled::transaction::{ConflictableTransactionError, TransactionError, TransactionalTree};
+
+use crate::{BatchOp, Condition, Conflict, KeyValue, Namespace, Store, StoreError, StoreResult, counter_value};
 
 pub struct SledStore {
     db: sled::Db,
@@ -131,14 +133,57 @@ impl Store for SledStore {
     }
 
     fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()> {
+        if ops.iter().any(|op| matches!(op, BatchOp::Add(..))) {
+            return self.batch_if(ns, Vec::new(), ops).map(|_| ());
+        }
         let mut batch = sled::Batch::default();
         for op in ops {
             match op {
                 BatchOp::Put(k, v) => batch.insert(k, v),
                 BatchOp::Delete(k) => batch.remove(k),
+                BatchOp::Add(..) => unreachable!("batches with counters run as transactions"),
             }
         }
         self.tree(ns)?.apply_batch(batch).map_err(err)
+    }
+
+    fn batch_if(&self, ns: &Namespace, conditions: Vec<Condition>, ops: Vec<BatchOp>) -> StoreResult<bool> {
+        // A sled transaction runs under its global write lock and is sealed in
+        // the log as one unit: the checks and the writes are one atomic step.
+        let outcome = self.tree(ns)?.transaction(|tx: &TransactionalTree| {
+            for condition in &conditions {
+                let holds = match condition {
+                    Condition::Equals(key, expected) => tx.get(key)?.as_deref() == expected.as_deref(),
+                    Condition::Below(key, bound) => {
+                        let n = counter_value(tx.get(key)?.as_deref());
+                        n < 0 || (n as u64) < *bound
+                    }
+                };
+                if !holds {
+                    return Err(ConflictableTransactionError::Abort(()));
+                }
+            }
+            for op in &ops {
+                match op {
+                    BatchOp::Put(k, v) => {
+                        tx.insert(k.as_slice(), v.as_slice())?;
+                    }
+                    BatchOp::Delete(k) => {
+                        tx.remove(k.as_slice())?;
+                    }
+                    BatchOp::Add(k, delta) => {
+                        let n = counter_value(tx.get(k)?.as_deref()).saturating_add(*delta);
+                        tx.insert(k.as_slice(), n.to_string().as_bytes())?;
+                    }
+                }
+            }
+            Ok(())
+        });
+        match outcome {
+            Ok(()) => Ok(true),
+            Err(TransactionError::Abort(())) => Ok(false),
+            Err(TransactionError::Storage(e)) => Err(err(e)),
+        }
     }
 
     fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()> {

@@ -11,9 +11,12 @@
 //!
 //! `r/<id>` is the read model: the contact's flattened JSON, rendered at write
 //! time so a list page is a concatenation, not a parse and a render per row.
+//!
+//! `meta/contacts`, `meta/city/<code>` and `meta/state/<code>` are the
+//! counters list totals come from, added to in the same commit.
 
 use crm_sdk::http::Error;
-use crm_sdk::store::{self, Op};
+use crm_sdk::store::{self, Condition, Write};
 
 use crate::record::{self, Contact};
 use crate::unique;
@@ -29,31 +32,43 @@ fn entries(c: &Contact) -> Vec<String> {
     keys
 }
 
-/// Writes `new` and moves its index entries from those of `old`, atomically,
-/// then its city and state counts (totals of filtered lists). A crash between
-/// the two can leave a count off by one; the entries stay exact.
-pub fn save(old: Option<&Contact>, new: &Contact) -> Result<(), Error> {
-    write(old, new)?;
-    unique::move_code("city", old.and_then(|c| c.city_code.as_deref()), new.city_code.as_deref())?;
-    unique::move_code("state", old.and_then(|c| c.state_code.as_deref()), new.state_code.as_deref())
-}
-
-fn write(old: Option<&Contact>, new: &Contact) -> Result<(), Error> {
+/// Writes `new` (a create when `old` is `None`) with its index entries moved
+/// from those of `old`, its read model, its search projection and the
+/// counters lists take their totals from, in one atomic commit: a crash at
+/// any instant leaves every count exact. A create is refused (`false`,
+/// nothing written) when the organization already holds `limit` contacts.
+pub fn save(old: Option<&Contact>, new: &Contact, limit: Option<u64>) -> Result<bool, Error> {
     let fresh = entries(new);
-    let mut ops: Vec<Op> = old
+    let mut writes: Vec<Write> = old
         .map(entries)
         .unwrap_or_default()
         .into_iter()
         .filter(|k| !fresh.contains(k))
-        .map(|k| Op::Delete(k.into_bytes()))
+        .map(|k| Write::Delete(k.into_bytes()))
         .collect();
-    ops.extend(fresh.into_iter().map(|k| Op::Put((k.into_bytes(), Vec::new()))));
+    writes.extend(fresh.into_iter().map(|k| Write::Put((k.into_bytes(), Vec::new()))));
     let record = serde_json::to_vec(new).map_err(Error::internal)?;
-    ops.push(Op::Put((record::key(&new.id).into_bytes(), record)));
+    writes.push(Write::Put((record::key(&new.id).into_bytes(), record)));
     let rendered = serde_json::to_vec(&new.flattened()).map_err(Error::internal)?;
-    ops.push(Op::Put((rendered_key(&new.id).into_bytes(), rendered)));
-    ops.push(Op::Put((format!("s/{}", new.id).into_bytes(), projection(new).into_bytes())));
-    Ok(store::batch(&ops)?)
+    writes.push(Write::Put((rendered_key(&new.id).into_bytes(), rendered)));
+    writes.push(Write::Put((format!("s/{}", new.id).into_bytes(), projection(new).into_bytes())));
+    let mut conditions = Vec::new();
+    if old.is_none() {
+        writes.push(Write::Add((unique::COUNT_KEY.as_bytes().to_vec(), 1)));
+        if let Some(limit) = limit {
+            conditions.push(Condition::Below((unique::COUNT_KEY.as_bytes().to_vec(), limit)));
+        }
+    }
+    for (family, before, after) in [
+        ("city", old.and_then(|c| c.city_code.as_deref()), new.city_code.as_deref()),
+        ("state", old.and_then(|c| c.state_code.as_deref()), new.state_code.as_deref()),
+    ] {
+        if before != after {
+            writes.extend(after.map(|code| Write::Add((unique::code_count_key(family, code).into_bytes(), 1))));
+            writes.extend(before.map(|code| Write::Add((unique::code_count_key(family, code).into_bytes(), -1))));
+        }
+    }
+    Ok(store::commit(&conditions, &writes)?)
 }
 
 /// The fields `search` looks in: first and last name, email, mobile, phone, company.

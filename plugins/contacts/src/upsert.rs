@@ -7,7 +7,9 @@
 //!
 //! Unique keys (email, mobile) and the conversation link are claimed with
 //! compare-and-swap before the record is written; a create that loses a race
-//! gives its claims back and runs again as an update of the winner.
+//! gives its claims back and runs again as an update of the winner. The record
+//! and every counter it moves are written in one commit, which also checks the
+//! plan's limit: concurrent creates never pass it.
 
 use crm_sdk::http::{self, Error};
 use crm_sdk::{kv, runtime, tenant};
@@ -222,7 +224,6 @@ fn create(input: &ContactInput, checked: Checked, limit: Option<u64>) -> Result<
     let mut contact = Contact { id: id.clone(), created_at: now.clone(), updated_at: now, ..Contact::default() };
     apply(&mut contact, input, checked);
     record::check_bounds(&contact)?;
-    unique::reserve_slot(limit)?;
     let keys: Vec<String> =
         input.email.iter().map(|e| email_key(e)).chain(input.mobile.iter().map(|m| mobile_key(m))).collect();
     let mut claimed: Vec<&String> = Vec::new();
@@ -230,7 +231,7 @@ fn create(input: &ContactInput, checked: Checked, limit: Option<u64>) -> Result<
         for key in claimed {
             kv::release(key, &id)?;
         }
-        unique::release_slot()
+        Ok(())
     };
     for key in &keys {
         if !claim_live(key, &id)? {
@@ -245,7 +246,9 @@ fn create(input: &ContactInput, checked: Checked, limit: Option<u64>) -> Result<
         undo(&claimed)?;
         return Err(e);
     }
-    if let Err(e) = index::save(None, &contact) {
+    let saved = index::save(None, &contact, limit)
+        .and_then(|saved| if saved { Ok(()) } else { Err(unique::limit_reached(limit.unwrap_or_default())) });
+    if let Err(e) = saved {
         if let Some(conv) = &input.linked_conversation_id {
             conversations::unlink(conv, &contact.id)?;
         }
@@ -289,7 +292,7 @@ pub fn update(contact: Contact, input: &ContactInput, checked: Checked) -> Resul
         }
         return Err(e);
     }
-    index::save(Some(&before), &contact)?;
+    index::save(Some(&before), &contact, None)?;
     for (_, old) in moved {
         if let Some(old) = old {
             kv::release(&old, &contact.id)?;

@@ -1,7 +1,7 @@
 //! The `store` import: a component's key-value store, scoped by the host to
 //! its organization and module.
 
-use crm_store::{BatchOp, Namespace, StoreError};
+use crm_store::{BatchOp, Condition, Namespace, StoreError};
 
 use crate::bindings::platform::crm::plugin::store;
 use crate::runtime::HostState;
@@ -129,5 +129,27 @@ impl store::Host for HostState {
             .collect::<Result<Vec<_>, String>>()?;
         self.wrote = true;
         self.store.batch(&ns, ops).map_err(store_err)
+    }
+
+    async fn commit(&mut self, conditions: Vec<store::Condition>, writes: Vec<store::Write>) -> Result<bool, String> {
+        let ns = self.namespace()?;
+        let conditions = conditions
+            .into_iter()
+            .map(|c| match c {
+                store::Condition::Equals((k, v)) => Ok(Condition::Equals(self.scoped(&k)?, v)),
+                store::Condition::Below((k, n)) => Ok(Condition::Below(self.scoped(&k)?, n)),
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let ops = writes
+            .into_iter()
+            .map(|w| match w {
+                store::Write::Put((k, v)) => check_value(&v).and_then(|_| Ok(BatchOp::Put(self.scoped(&k)?, v))),
+                store::Write::Delete(k) => Ok(BatchOp::Delete(self.scoped(&k)?)),
+                store::Write::Add((k, n)) => Ok(BatchOp::Add(self.scoped(&k)?, n)),
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        let applied = self.store.batch_if(&ns, conditions, ops).map_err(store_err)?;
+        self.wrote |= applied;
+        Ok(applied)
     }
 }
