@@ -17,24 +17,7 @@ cargo build --release -q -p crm-load
 LOAD=target/release/crm-load
 WORK=$(mktemp -d)
 PORT=${PORT:-18680}
-export CRM_ADMIN_TOKEN=bench-admin
-PID=
-trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
-
-# Starts $1 on a fresh data dir; sets PID, TOKEN.
-start() {
-  rm -rf "$WORK/data"
-  "$1" serve --listen 127.0.0.1:$PORT --admin-listen 127.0.0.1:$((PORT + 1)) --data-dir "$WORK/data" \
-    --tracking-refresh-ms 0 >"$WORK/out.txt" 2>"$WORK/err.txt" &
-  PID=$!
-  for _ in $(seq 400); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break; sleep 0.025; done
-  TOKEN=$(grep -o 'crm_[0-9a-f_]*' "$WORK/out.txt" | head -1)
-}
-
-stop() {
-  kill "$PID" 2>/dev/null || true
-  wait "$PID" 2>/dev/null || true
-}
+. scripts/bench-lib.sh
 
 # One measurement: prints req/s.
 measure() {
@@ -47,7 +30,7 @@ declare -A FIG
 for round in $(seq "$ROUNDS"); do
   for side in A B; do
     bin=$A; [ "$side" = B ] && bin=$B
-    start "$bin"
+    start_host "$bin"
     AUTH="Authorization: Bearer $TOKEN"
     for i in $(seq 20); do
       curl -fs -o /dev/null -H "$AUTH" -H "$J" "$BASE/contacts" -d "{\"email\":\"seed$i@x.co\",\"cityCode\":\"05001\"}"
@@ -58,7 +41,7 @@ for round in $(seq "$ROUNDS"); do
     FIG[$side,304]+=" $(measure -H "$AUTH" -H "If-None-Match: $ETAG" "$BASE/catalogs/municipalities?q=san")"
     FIG[$side,list]+=" $(measure -H "$AUTH" "$BASE/contacts?limit=20")"
     FIG[$side,create]+=" $(measure -X POST -H "$AUTH" -H "$J" -b "{\"email\":\"r${round}${side}{n}@bench.co\",\"cityCode\":\"{city}\"}" "$BASE/contacts")"
-    stop
+    stop_host
     echo "round $round $side done" >&2
   done
 done

@@ -9,6 +9,7 @@
 //! - [`outbound`]: the outbound HTTP policy of providers, in front of the
 //!   [`HttpClient`] the server supplies;
 //! - [`integrations`]: each organization's settings for a provider;
+//! - [`limits`]: one instance's memory cap, with its peak recorded;
 //! - [`runtime`]: the [`Runtime`] and the state of one instance: per-call
 //!   deadline, memory cap and organization scope; a trap or an exceeded limit
 //!   is that call's error, nothing more;
@@ -29,6 +30,7 @@ pub mod context;
 pub mod engine;
 mod imports;
 pub mod integrations;
+pub mod limits;
 pub mod loader;
 pub mod nested;
 pub mod outbound;

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use crm_store::{Namespace, Store};
 use tokio::sync::Semaphore;
 use wasmtime::component::{HasSelf, Linker, ResourceTable};
-use wasmtime::{Engine, StoreLimits, StoreLimitsBuilder, UpdateDeadline};
+use wasmtime::{Engine, UpdateDeadline};
 use wasmtime_wasi::WasiCtx;
 
 use crate::bindings::contacts_provider::ContactsProviderPre;
@@ -26,6 +26,7 @@ use crate::bindings::shipments_module::ShipmentsModulePre;
 use crate::context::CallContext;
 use crate::engine::{self, POOL_INSTANCES};
 use crate::integrations::Integration;
+use crate::limits::CallLimits;
 use crate::outbound::{Allowlist, HttpClient, Outbound};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -148,7 +149,7 @@ impl Runtime {
         provider: Option<ProviderScope>,
         deadline: Duration,
     ) -> wasmtime::Store<HostState> {
-        let limits = StoreLimitsBuilder::new().memory_size(self.memory_cap).instances(64).build();
+        let limits = CallLimits::new(self.memory_cap);
         let state = HostState::new(self.clone(), ctx, module, provider, limits);
         let mut store = wasmtime::Store::new(&self.engine, state);
         store.limiter(|state| &mut state.limits);
@@ -178,16 +179,26 @@ impl Runtime {
         let caller = ctx.caller();
         let mut store = self.new_store(&module.name, Some(Arc::new(ctx)), deadline);
         let pre = module.pre.as_ref().ok_or_else(|| wasmtime::Error::msg("not a module"))?;
+        let started = Instant::now();
         let call = async {
             let instance = pre.instantiate_async(&mut store).await?;
             let response = instance.crm_plugin_handler().call_handle(&mut store, &caller, &request).await?;
-            Ok::<_, wasmtime::Error>((response, store.data().wrote))
+            Ok::<_, wasmtime::Error>(response)
         };
         // The epoch deadline stops guest code; this one also bounds host waits.
-        match tokio::time::timeout(deadline + Duration::from_millis(250), call).await {
+        let outcome = match tokio::time::timeout(deadline + Duration::from_millis(250), call).await {
             Ok(result) => result,
             Err(_) => Err(wasmtime::Error::msg("deadline exceeded while waiting on the host")),
-        }
+        };
+        let (limits, wrote) = (&store.data().limits, store.data().wrote);
+        tracing::debug!(
+            module = module.name,
+            micros = started.elapsed().as_micros() as u64,
+            peak_memory = limits.peak_memory,
+            hit_memory_cap = limits.hit_memory_cap,
+            "component call"
+        );
+        outcome.map(|response| (response, wrote))
     }
 }
 
@@ -215,7 +226,7 @@ pub struct HostState {
     pub(crate) store: Arc<dyn Store>,
     /// Whether the instance wrote: the host then waits for durability.
     pub(crate) wrote: bool,
-    pub(crate) limits: StoreLimits,
+    pub(crate) limits: CallLimits,
     pub(crate) wasi: WasiCtx,
     pub(crate) table: ResourceTable,
 }
@@ -226,7 +237,7 @@ impl HostState {
         ctx: Option<Arc<CallContext>>,
         module: &str,
         provider: Option<ProviderScope>,
-        limits: StoreLimits,
+        limits: CallLimits,
     ) -> Self {
         let scope = match provider {
             Some(_) => None,

@@ -124,7 +124,7 @@ pub fn id_of(key: &[u8]) -> String {
     key.rsplit('/').next().unwrap_or_default().to_string()
 }
 
-/// How many index keys one store call brings back.
+/// Most index keys one store call brings back.
 const CHUNK: u32 = 256;
 
 /// A walk over one index prefix (`ix/c/`, `ix/city/05001/`...), forward or
@@ -133,6 +133,8 @@ const CHUNK: u32 = 256;
 pub struct Cursor {
     prefix: Vec<u8>,
     ascending: bool,
+    /// Keys per store call: small when the caller needs only a short page.
+    chunk: u32,
     /// Forward: the next key to read (inclusive). Backward: the key to read
     /// below (exclusive).
     from: Option<Vec<u8>>,
@@ -153,6 +155,7 @@ impl Cursor {
         Cursor {
             prefix: prefix.as_bytes().to_vec(),
             ascending,
+            chunk: CHUNK,
             from,
             stop,
             buffer: Default::default(),
@@ -160,16 +163,25 @@ impl Cursor {
         }
     }
 
+    /// Reads at most `n` keys per store call (at least 1, at most 256):
+    /// for a walk that will stop after `n` entries.
+    pub fn reading(mut self, n: u64) -> Cursor {
+        self.chunk = n.clamp(1, CHUNK as u64) as u32;
+        self
+    }
+
     fn fill(&mut self) -> Result<(), Error> {
         if !self.buffer.is_empty() || self.exhausted {
             return Ok(());
         }
         let chunk = if self.ascending {
-            store::scan(&self.prefix, self.from.as_deref(), CHUNK)?
+            store::scan(&self.prefix, self.from.as_deref(), self.chunk)?
         } else {
-            store::scan_reverse(&self.prefix, self.from.as_deref(), CHUNK)?
+            store::scan_reverse(&self.prefix, self.from.as_deref(), self.chunk)?
         };
-        self.exhausted = chunk.len() < CHUNK as usize;
+        self.exhausted = chunk.len() < self.chunk as usize;
+        // Later chunks of a walk that went on are read whole.
+        self.chunk = CHUNK;
         if let Some((last, _)) = chunk.last() {
             self.from = Some(if self.ascending {
                 let mut next = last.clone();

@@ -191,21 +191,24 @@ struct Walk {
     dates_answered: bool,
     /// The walk covers exactly the asked cities (or states) and nothing else.
     codes_answered: bool,
-    /// The total when the walk alone answers the query, from the counters.
-    counted: Option<u64>,
+    /// The walk's length from the counters: the total when it answers alone.
+    counted: u64,
 }
 
 impl Walk {
-    fn choose(q: &Query) -> Result<Walk, Error> {
-        let bounded = |prefix: String| Cursor::new(&prefix, q.ascending, q.from.as_deref(), q.to.as_deref());
+    /// The walk for `q`; `first_read` is how many entries the first store
+    /// call of each index should bring (the page, when that may be all).
+    fn choose(q: &Query, first_read: u64) -> Result<Walk, Error> {
+        let bounded =
+            |prefix: String| Cursor::new(&prefix, q.ascending, q.from.as_deref(), q.to.as_deref()).reading(first_read);
         let (family, codes) = match (q.by_updated, q.city_codes.is_empty(), q.state_codes.is_empty()) {
             (true, _, _) => {
-                let walk = Cursor::new("ix/u/", q.ascending, None, None);
+                let walk = Cursor::new("ix/u/", q.ascending, None, None).reading(first_read);
                 return Ok(Walk {
                     entries: Merge::new(vec![walk], q.ascending),
                     dates_answered: false,
                     codes_answered: q.city_codes.is_empty() && q.state_codes.is_empty(),
-                    counted: Some(unique::count()?),
+                    counted: unique::count()?,
                 });
             }
             (false, true, true) => {
@@ -213,7 +216,7 @@ impl Walk {
                     entries: Merge::new(vec![bounded("ix/c/".into())], q.ascending),
                     dates_answered: true,
                     codes_answered: true,
-                    counted: Some(unique::count()?),
+                    counted: unique::count()?,
                 });
             }
             (false, false, _) => ("city", &q.city_codes),
@@ -228,7 +231,7 @@ impl Walk {
             entries: Merge::new(cursors, q.ascending),
             dates_answered: true,
             codes_answered: family == "state" || q.state_codes.is_empty(),
-            counted: Some(total),
+            counted: total,
         })
     }
 }
@@ -240,18 +243,23 @@ pub fn list(req: &Request) -> Result<Response, Error> {
     {
         return few_matches(&q, ids);
     }
-    let mut walk = Walk::choose(&q)?;
-    let needs_record = !(walk.dates_answered || (q.from.is_none() && q.to.is_none()))
+    let dates = q.from.is_some() || q.to.is_some();
+    let filtered =
+        dates || q.search.is_some() || !q.missing.is_empty() || !q.exists.is_empty() || !q.properties.is_empty();
+    let page_end = q.paging.offset().saturating_add(q.paging.limit as u64);
+    let mut walk = Walk::choose(&q, if filtered { u64::MAX } else { page_end })?;
+    // Filters the walk does not answer itself are tested on each record.
+    let needs_record = (dates && !walk.dates_answered)
         || !walk.codes_answered
         || !q.missing.is_empty()
         || !q.exists.is_empty()
         || !q.properties.is_empty();
-    let dates_in_walk = walk.dates_answered && (q.from.is_some() || q.to.is_some());
     let (skip, limit) = (q.paging.offset(), q.paging.limit);
 
-    // The walk alone answers: the counters give the total; read only the page.
-    if !needs_record && q.search.is_none() && !dates_in_walk {
-        let total = walk.counted.unwrap_or_default() as usize;
+    // The walk alone answers, uncut by dates: the counters give the total;
+    // read only the page.
+    if !needs_record && q.search.is_none() && !dates {
+        let total = walk.counted as usize;
         let mut ids = Vec::new();
         if !q.paging.is_past(total) {
             let mut seen = 0u64;

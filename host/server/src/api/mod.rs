@@ -34,8 +34,9 @@ pub type NativeHandler = fn(&App, &Caller, &ApiRequest, &Params) -> Result<Respo
 /// Who serves a route.
 pub enum Handler {
     Native(NativeHandler),
-    /// A native handler whose CPU work grows with the input (catalog
-    /// matching): it runs on the blocking pool, off the threads that serve I/O.
+    /// A native handler whose CPU work grows faster than its input (fuzzy
+    /// city matching): it runs on the blocking pool, off the threads that
+    /// serve I/O. (A catalog search is linear in `q` and stays inline.)
     NativeBlocking(NativeHandler),
     /// A module component, with the deadline of one call.
     Component(Arc<LoadedModule>, Duration),
@@ -124,11 +125,7 @@ fn routes(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<R
     let mut r = Router::default();
     let native = |handler, api_module_exempt| Route { permission: None, module: None, api_module_exempt, handler };
     r.try_add(Method::GET, "/me", native(Handler::Native(me::get), true))?;
-    r.try_add(
-        Method::GET,
-        "/catalogs/municipalities",
-        native(Handler::NativeBlocking(catalogs::municipalities), false),
-    )?;
+    r.try_add(Method::GET, "/catalogs/municipalities", native(Handler::Native(catalogs::municipalities), false))?;
     r.try_add(Method::GET, "/catalogs/states", native(Handler::Native(catalogs::states), false))?;
     r.try_add(Method::GET, "/catalogs/resolve", native(Handler::NativeBlocking(catalogs::resolve), false))?;
     components::for_each_route(modules, false, default_deadline, |method, route, module, deadline| {

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Every list filter over one large organization, against a release host:
+# seeds N contacts (default 100,000) through the admin bulk path (the same
+# rows as tests/tests/large_org.rs), then times each query (median of 3, with
+# curl) and reads the contacts component's peak linear memory from the host's
+# debug log. Usage: scripts/bench-lists.sh [N]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-100000}
+cargo build --release -q -p crm-host
+HOST=target/release/crm-host
+WORK=$(mktemp -d)
+PORT=${PORT:-18780}
+. scripts/bench-lib.sh
+DATA=$WORK
+start_host "$HOST" RUST_LOG=crm_runtime=debug,info
+new_org Big unlimited
+TOKEN=$ORG_TOKEN
+ADMIN=http://127.0.0.1:$((PORT + 1))
+AUTH="Authorization: Bearer $CRM_ADMIN_TOKEN"
+J="content-type: application/json"
+started=$(date +%s.%N)
+python3 - "$N" "$DATA/rows" <<'EOF'
+import json, sys
+n, out = int(sys.argv[1]), sys.argv[2]
+cities = ["05001", "05088", "11001", "76001", "08001", None]
+plans = {0: "gold", 1: "Gold", 2: "silver"}
+chunk = 5000
+for start in range(0, n, chunk):
+    rows = []
+    for i in range(start, min(n, start + chunk)):
+        row = {"email": f"bulk{i}@bench.co", "firstName": f"user{i}"}
+        if cities[i % 6]:
+            row["cityCode"] = cities[i % 6]
+        if i % 10 in plans:
+            row["plan"] = plans[i % 10]
+        rows.append(row)
+    with open(f"{out}.{start // chunk:05d}.json", "w") as f:
+        json.dump({"rows": rows}, f)
+EOF
+for f in "$DATA"/rows.*.json; do
+  curl -fs -o /dev/null -H "$AUTH" -H "$J" "$ADMIN/admin/orgs/$ORG/contacts/bulk" --data-binary @"$f"
+  rm "$f"
+done
+echo "seeded $N contacts through the bulk path in $(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
+echo "disk: $(du -sh "$DATA/data" | cut -f1)  host RSS: $(($(awk '/VmRSS/ {print $2}' /proc/$PID/status) / 1024)) MB"
+
+printf '%-50s %10s %12s %14s\n' query total "median ms" "peak memory"
+for q in "" "plan=gold" "plan=gold&matchMode=exact" "createdFrom=2020-01-01" "missing=companyId" "exists=plan" \
+  "search=bench" "search=user4242" "cityCode=05001" "cityCode=05001&cityCode=11001" "stateCode=05" \
+  "stateCode=05&cityCode=11001" "cityCode=05001&plan=gold" "sortBy=updatedAt&plan=silver" "page=1000&limit=100"; do
+  : >"$DATA/err.txt"
+  times=()
+  for _ in 1 2 3; do
+    times+=("$(curl -fs -o "$DATA/body.json" -w '%{time_total}' -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$PORT/api/contacts?limit=100&$q")")
+  done
+  total=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["pagination"]["total"])' "$DATA/body.json")
+  median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
+  peak=$(grep -ao 'peak_memory=[0-9]*' "$DATA/err.txt" | cut -d= -f2 | sort -n | tail -1 || true)
+  printf '%-50s %10s %12.1f %11.1f MiB\n' "${q:-(none)}" "$total" "$(awk -v t="$median" 'BEGIN {print t * 1000}')" "$(awk -v p="${peak:-0}" 'BEGIN {print p / 1048576}')"
+done
