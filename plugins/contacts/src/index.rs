@@ -96,11 +96,7 @@ pub fn search(needle: &str, cap: u32) -> Result<Option<Vec<String>>, Error> {
 /// Whether the contact `id`'s searched fields contain `needle`.
 pub fn search_matches(id: &str, needle: &str) -> Result<bool, Error> {
     let projection = store::get(format!("s/{id}").as_bytes())?.unwrap_or_default();
-    Ok(memchr_contains(&projection, needle.as_bytes()))
-}
-
-fn memchr_contains(haystack: &[u8], needle: &[u8]) -> bool {
-    needle.is_empty() || haystack.windows(needle.len()).any(|w| w == needle)
+    Ok(std::str::from_utf8(&projection).is_ok_and(|p| p.contains(needle)))
 }
 
 fn rendered_key(id: &str) -> String {
@@ -201,17 +197,6 @@ impl Cursor {
         }
         Ok(())
     }
-
-    /// The next entry, without taking it.
-    pub fn peek(&mut self) -> Result<Option<&[u8]>, Error> {
-        self.fill()?;
-        Ok(self.buffer.front().map(Vec::as_slice))
-    }
-
-    pub fn next_entry(&mut self) -> Result<Option<Vec<u8>>, Error> {
-        self.fill()?;
-        Ok(self.buffer.pop_front())
-    }
 }
 
 /// Several walks of one index family (the cities of `cityCode=A&cityCode=B`)
@@ -229,19 +214,11 @@ impl Merge {
 
     /// The next `<time>/<id>` entry in order, or `None` at the end.
     pub fn next_entry(&mut self) -> Result<Option<Vec<u8>>, Error> {
-        let mut best: Option<(usize, Vec<u8>)> = None;
-        for (i, cursor) in self.cursors.iter_mut().enumerate() {
-            let Some(head) = cursor.peek()? else { continue };
-            let better = best
-                .as_ref()
-                .is_none_or(|(_, b)| if self.ascending { head < b.as_slice() } else { head > b.as_slice() });
-            if better {
-                best = Some((i, head.to_vec()));
-            }
+        for cursor in &mut self.cursors {
+            cursor.fill()?;
         }
-        match best {
-            Some((i, _)) => self.cursors[i].next_entry(),
-            None => Ok(None),
-        }
+        let heads = self.cursors.iter().enumerate().filter_map(|(i, c)| c.buffer.front().map(|h| (i, h)));
+        let best = if self.ascending { heads.min_by_key(|(_, h)| *h) } else { heads.max_by_key(|(_, h)| *h) };
+        Ok(best.map(|(i, _)| i).and_then(|i| self.cursors[i].buffer.pop_front()))
     }
 }

@@ -244,16 +244,12 @@ pub fn list(req: &Request) -> Result<Response, Error> {
         return few_matches(&q, ids);
     }
     let dates = q.from.is_some() || q.to.is_some();
-    let filtered =
-        dates || q.search.is_some() || !q.missing.is_empty() || !q.exists.is_empty() || !q.properties.is_empty();
+    let property_filters = !q.missing.is_empty() || !q.exists.is_empty() || !q.properties.is_empty();
+    let filtered = dates || q.search.is_some() || property_filters;
     let page_end = q.paging.offset().saturating_add(q.paging.limit as u64);
     let mut walk = Walk::choose(&q, if filtered { u64::MAX } else { page_end })?;
     // Filters the walk does not answer itself are tested on each record.
-    let needs_record = (dates && !walk.dates_answered)
-        || !walk.codes_answered
-        || !q.missing.is_empty()
-        || !q.exists.is_empty()
-        || !q.properties.is_empty();
+    let needs_record = (dates && !walk.dates_answered) || !walk.codes_answered || property_filters;
     let (skip, limit) = (q.paging.offset(), q.paging.limit);
 
     // The walk alone answers, uncut by dates: the counters give the total;

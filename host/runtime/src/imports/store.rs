@@ -33,6 +33,15 @@ impl HostState {
         Ok(scoped)
     }
 
+    /// A component's write as the store takes it: key scoped, value bounded.
+    fn scoped_write(&self, write: store::Write) -> Result<BatchOp, String> {
+        match write {
+            store::Write::Put((k, v)) => check_value(&v).and_then(|_| Ok(BatchOp::Put(self.scoped(&k)?, v))),
+            store::Write::Delete(k) => Ok(BatchOp::Delete(self.scoped(&k)?)),
+            store::Write::Add((k, n)) => Ok(BatchOp::Add(self.scoped(&k)?, n)),
+        }
+    }
+
     fn unscoped(&self, key: Vec<u8>) -> Vec<u8> {
         let prefix = self.scope.as_ref().map_or(0, |(_, p)| p.len());
         key[prefix.min(key.len())..].to_vec()
@@ -122,9 +131,11 @@ impl store::Host for HostState {
         let ns = self.namespace()?;
         let ops = ops
             .into_iter()
-            .map(|op| match op {
-                store::Op::Put((k, v)) => check_value(&v).and_then(|_| Ok(BatchOp::Put(self.scoped(&k)?, v))),
-                store::Op::Delete(k) => Ok(BatchOp::Delete(self.scoped(&k)?)),
+            .map(|op| {
+                self.scoped_write(match op {
+                    store::Op::Put(pair) => store::Write::Put(pair),
+                    store::Op::Delete(k) => store::Write::Delete(k),
+                })
             })
             .collect::<Result<Vec<_>, String>>()?;
         self.wrote = true;
@@ -140,14 +151,7 @@ impl store::Host for HostState {
                 store::Condition::Below((k, n)) => Ok(Condition::Below(self.scoped(&k)?, n)),
             })
             .collect::<Result<Vec<_>, String>>()?;
-        let ops = writes
-            .into_iter()
-            .map(|w| match w {
-                store::Write::Put((k, v)) => check_value(&v).and_then(|_| Ok(BatchOp::Put(self.scoped(&k)?, v))),
-                store::Write::Delete(k) => Ok(BatchOp::Delete(self.scoped(&k)?)),
-                store::Write::Add((k, n)) => Ok(BatchOp::Add(self.scoped(&k)?, n)),
-            })
-            .collect::<Result<Vec<_>, String>>()?;
+        let ops = writes.into_iter().map(|w| self.scoped_write(w)).collect::<Result<Vec<_>, String>>()?;
         let applied = self.store.batch_if(&ns, conditions, ops).map_err(store_err)?;
         self.wrote |= applied;
         Ok(applied)
