@@ -28,6 +28,23 @@ impl CallContext {
         }
     }
 
+    /// A visitor of a public route of `org` (a form's public door): no token,
+    /// no permission.
+    pub fn public(org: Org, request_id: &str) -> CallContext {
+        CallContext {
+            org,
+            token_id: "public".into(),
+            user_id: None,
+            permissions: Vec::new(),
+            request_id: request_id.to_string(),
+        }
+    }
+
+    /// The caller of an instance bound to no organization.
+    pub(crate) fn nobody() -> types::Caller {
+        types::Caller { org_id: String::new(), token_id: "public".into(), user_id: None, permissions: Vec::new() }
+    }
+
     /// The caller as the component's `handle` receives it.
     pub(crate) fn caller(&self) -> types::Caller {
         types::Caller {

@@ -164,11 +164,17 @@ fn validate(info: &types::ModuleInfo) -> Result<(), String> {
         return Err(format!("module name {:?} must match [a-z][a-z0-9_-]{{0,31}}", info.name));
     }
     for route in &info.routes {
-        if !matches!(route.method.as_str(), "GET" | "POST" | "PUT" | "PATCH" | "DELETE") {
+        let public = route.path.starts_with("/public/");
+        let allowed = matches!(route.method.as_str(), "GET" | "POST" | "PUT" | "PATCH" | "DELETE")
+            || (public && route.method == "OPTIONS");
+        if !allowed {
             return Err(format!("route {} {}: unsupported method", route.method, route.path));
         }
         if !route.path.starts_with('/') || route.path.contains("//") {
             return Err(format!("route {} {}: the path must start with one /", route.method, route.path));
+        }
+        if public && !route.path.split('/').any(|segment| segment == "{id}") {
+            return Err(format!("route {} {}: a public route needs an {{id}} segment", route.method, route.path));
         }
         if let Some(p) = &route.permission
             && !permissions::is_valid(p)

@@ -1,5 +1,5 @@
 //! Nested calls: one module of an organization calling another's interface
-//! (today the contacts module's `upsert` and `get`), in a fresh instance bound
+//! (today the contacts module's `upsert-with` and `get`), in a fresh instance bound
 //! to the same organization, under the nested deadline.
 
 use std::sync::Arc;
@@ -18,6 +18,7 @@ impl Runtime {
         self: &Arc<Self>,
         ctx: Arc<CallContext>,
         body: String,
+        options: contacts::UpsertOptions,
     ) -> contacts::UpsertOutcome {
         let failed = |status| contacts::UpsertOutcome { status, contact_id: None, body: "{}".into() };
         let Some(module) = self.contacts_module().cloned() else { return failed(501) };
@@ -25,7 +26,10 @@ impl Runtime {
         let mut store = self.new_store(&module.name, Some(ctx), self.nested_deadline);
         let outcome = async {
             let instance = pre.instantiate_async(&mut store).await?;
-            instance.crm_plugin_contacts().call_upsert(&mut store, &body).await
+            let options = crate::bindings::contacts_provider::exports::crm::plugin::contacts::UpsertOptions {
+                attribution: options.attribution,
+            };
+            instance.crm_plugin_contacts().call_upsert_with(&mut store, &body, &options).await
         }
         .await;
         match outcome {

@@ -168,16 +168,20 @@ impl Runtime {
     /// Calls `module`'s handler for one request. `Ok` carries the response and
     /// whether the instance wrote (the caller then waits for durability); `Err`
     /// is a trap, an exceeded deadline or memory cap: that request's 500.
+    ///
+    /// Without a context (a public route whose id no organization published)
+    /// the instance has no store and its caller an empty `org-id`: it can only
+    /// answer its own not-found.
     pub async fn handle(
         self: &Arc<Self>,
         module: &LoadedModule,
-        ctx: CallContext,
+        ctx: Option<CallContext>,
         request: types::Request,
         deadline: Duration,
     ) -> wasmtime::Result<(types::Response, bool)> {
         let _permit = self.permits.acquire().await?;
-        let caller = ctx.caller();
-        let mut store = self.new_store(&module.name, Some(Arc::new(ctx)), deadline);
+        let caller = ctx.as_ref().map_or_else(CallContext::nobody, CallContext::caller);
+        let mut store = self.new_store(&module.name, ctx.map(Arc::new), deadline);
         let pre = module.pre.as_ref().ok_or_else(|| wasmtime::Error::msg("not a module"))?;
         let started = Instant::now();
         let call = async {

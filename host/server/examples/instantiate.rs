@@ -41,7 +41,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut samples = Vec::with_capacity(10_000);
     for i in 0..11_000 {
         let started = Instant::now();
-        let (response, _) = runtime.handle(&module, ctx.clone(), request.clone(), Duration::from_secs(5)).await?;
+        let (response, _) = runtime.handle(&module, Some(ctx.clone()), request.clone(), Duration::from_secs(5)).await?;
         if i >= 1_000 {
             samples.push(started.elapsed());
         }

@@ -20,21 +20,39 @@ use crate::http::{ApiError, ApiRequest, Response};
 /// Headers a component never sees: the caller's credentials.
 const WITHHELD: &[&str] = &["authorization", "x-api-key", "cookie", "proxy-authorization"];
 
-/// A component route served on the admin API rather than the public one.
-pub fn is_admin_route(path: &str) -> bool {
-    path == "/admin" || path.starts_with("/admin/")
+/// Which door serves a component route, from its path (see the WIT's `route`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Door {
+    /// `/...`: the external API under `/api`, behind a token.
+    Api,
+    /// `/admin/...`: the admin API, as `/admin/orgs/{org}/...`.
+    Admin,
+    /// `/public/...`: the public listener without a token, as `/api/v1/...`.
+    Public,
 }
 
-/// Hands `add` every module route of one listener (`admin`: the `/admin/`
-/// ones) with its method and call deadline; an error names the module.
+impl Door {
+    pub fn of(path: &str) -> Door {
+        if path == "/admin" || path.starts_with("/admin/") {
+            Door::Admin
+        } else if path.starts_with("/public/") {
+            Door::Public
+        } else {
+            Door::Api
+        }
+    }
+}
+
+/// Hands `add` every module route of one door with its method and call
+/// deadline; an error names the module.
 pub fn for_each_route(
     modules: &[Arc<LoadedModule>],
-    admin: bool,
+    door: Door,
     default_deadline: Duration,
     mut add: impl FnMut(Method, &types::Route, &Arc<LoadedModule>, Duration) -> Result<(), String>,
 ) -> Result<(), String> {
     for module in modules {
-        for route in module.routes.iter().filter(|r| is_admin_route(&r.path) == admin) {
+        for route in module.routes.iter().filter(|r| Door::of(&r.path) == door) {
             let method = route.method.parse::<Method>().map_err(|e| format!("module {}: {e}", module.name))?;
             let deadline = route.deadline_ms.map_or(default_deadline, |ms| Duration::from_millis(ms.into()));
             add(method, route, module, deadline).map_err(|e| format!("module {}: {e}", module.name))?;
@@ -47,7 +65,7 @@ pub fn for_each_route(
 pub async fn call(
     app: &Arc<App>,
     module: &LoadedModule,
-    ctx: CallContext,
+    ctx: Option<CallContext>,
     req: &ApiRequest,
     path: String,
     params: Params,
@@ -66,7 +84,7 @@ pub async fn call(
             .collect(),
         body: req.body.to_vec(),
     };
-    let request_id = ctx.request_id.clone();
+    let request_id = req.request_id.clone();
     match app.runtime.handle(module, ctx, request, deadline).await {
         Ok((response, wrote)) => {
             if wrote && let Err(e) = app.store.durable().await {

@@ -7,6 +7,9 @@ use std::path::PathBuf;
 use clap::Args;
 use clap::builder::BoolishValueParser;
 
+/// The parsed `CRM_TRUST_FORWARDED_FOR` (clap needs one value type).
+pub type TrustedProxies = Vec<std::net::IpAddr>;
+
 #[derive(Debug, Clone, Args)]
 pub struct Config {
     /// Address of the public API (`/api`, `/healthz`, `/readyz`). Port 0 picks a free port.
@@ -69,6 +72,16 @@ pub struct Config {
     /// Requests per second each token may make (burst: twice that); 0 is no quota.
     #[arg(long, env = "CRM_RATE_PER_SECOND", default_value_t = 0)]
     pub rate_per_second: u32,
+
+    /// Public form submits each client address may make to one form per
+    /// minute (429 past it); 0 turns the limit off.
+    #[arg(long, env = "CRM_FORM_RATE_PER_MINUTE", default_value_t = 60)]
+    pub form_rate_per_minute: u32,
+
+    /// Proxies whose `X-Forwarded-For` names the client of a public form
+    /// submit: comma-separated IP addresses (default: none, the peer is the client).
+    #[arg(long, env = "CRM_TRUST_FORWARDED_FOR", default_value = "", value_parser = crate::public::parse_trusted_proxies)]
+    pub trust_forwarded_for: TrustedProxies,
 
     /// How long one component call may run, unless its route declares otherwise.
     #[arg(long, env = "CRM_COMPONENT_DEADLINE_MS", default_value_t = 5000)]

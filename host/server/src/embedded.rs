@@ -6,5 +6,6 @@ use crm_runtime::Embedded;
 pub const COMPONENTS: &[Embedded] = &[
     ("contacts", include_bytes!(env!("CRM_COMPONENT_CONTACTS"))),
     ("shipments", include_bytes!(env!("CRM_COMPONENT_SHIPMENTS"))),
+    ("forms", include_bytes!(env!("CRM_COMPONENT_FORMS"))),
     ("envia", include_bytes!(env!("CRM_COMPONENT_ENVIA"))),
 ];

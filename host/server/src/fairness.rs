@@ -79,22 +79,26 @@ impl Gate {
             .clone()
     }
 
-    /// Lets a request of `org_id` made with `token_id` run, or refuses it with 429.
-    pub async fn enter(&self, org_id: &str, token_id: &str) -> Result<Pass, ApiError> {
-        let headers = self.check_quota(token_id)?;
+    /// Lets a request of `org_id` made with `token_id` run, or refuses it
+    /// with 429. A request without a token (a public form) has no quota.
+    pub async fn enter(&self, org_id: &str, token_id: Option<&str>) -> Result<Pass, ApiError> {
+        let headers = match token_id {
+            Some(token_id) => self.check_quota(token_id)?,
+            None => Vec::new(),
+        };
         let lane = self.lane(org_id);
         let slot = match lane.slots.clone().try_acquire_owned() {
             Ok(slot) => slot,
             Err(_) => {
                 if lane.waiting.fetch_add(1, Ordering::SeqCst) >= self.per_org {
                     lane.waiting.fetch_sub(1, Ordering::SeqCst);
-                    return Err(busy(1));
+                    return Err(rate_limited(1));
                 }
                 let waited = tokio::time::timeout(self.queue_wait, lane.slots.clone().acquire_owned()).await;
                 lane.waiting.fetch_sub(1, Ordering::SeqCst);
                 match waited {
                     Ok(Ok(slot)) => slot,
-                    _ => return Err(busy(1)),
+                    _ => return Err(rate_limited(1)),
                 }
             }
         };
@@ -113,7 +117,7 @@ impl Gate {
             Err(not_until) => {
                 let wait = not_until.wait_time_from(DefaultClock::default().now());
                 let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-                let mut error = busy(seconds.max(1));
+                let mut error = rate_limited(seconds.max(1));
                 for (name, value) in
                     [(LIMIT, burst.to_string()), (REMAINING, "0".into()), (RESET, seconds.max(1).to_string())]
                 {
@@ -125,8 +129,8 @@ impl Gate {
     }
 }
 
-/// 429 `RATE_LIMITED` with `Retry-After`.
-fn busy(retry_after: u64) -> ApiError {
+/// 429 `RATE_LIMITED` with `Retry-After` (in seconds).
+pub fn rate_limited(retry_after: u64) -> ApiError {
     ApiError::new(StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "Too many requests: retry later")
         .with("retryAfter", retry_after)
         .with_header(http::header::RETRY_AFTER, retry_after.to_string())

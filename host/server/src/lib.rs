@@ -16,7 +16,8 @@
 //! (the admin API and its CLI client), [`shipping`] (the tracking webhook door,
 //! the scheduler, the HTTP client behind providers), [`bootstrap`] (first
 //! start), [`ops`] (health), [`embedded`] (the first-party components),
-//! [`config`] and [`cli`].
+//! [`config`] and [`cli`], and [`public`] (component routes served without a
+//! token, such as a form's public submit URL).
 //!
 //! Below it, each in its own crate: `crm-store` (the store trait and sled),
 //! `crm-tenancy` (organizations, plans, users, tokens), `crm-runtime` (wasmtime
@@ -36,5 +37,6 @@ pub mod fairness;
 pub mod http;
 pub mod listener;
 pub mod ops;
+pub mod public;
 pub mod server;
 pub mod shipping;

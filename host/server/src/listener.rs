@@ -21,10 +21,13 @@ use std::time::Duration;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::GracefulShutdown;
-use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tower_service::Service;
+
+/// The address a request's connection came from, in its extensions.
+#[derive(Debug, Clone, Copy)]
+pub struct Peer(pub std::net::SocketAddr);
 
 /// The bounds of one listener.
 #[derive(Debug, Clone, Copy)]
@@ -58,9 +61,9 @@ where
             permit = permits.clone().acquire_owned() => permit.expect("the semaphore is never closed"),
             () = &mut stop => break,
         };
-        let stream = tokio::select! {
+        let (stream, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, _peer)) => stream,
+                Ok(accepted) => accepted,
                 Err(e) => {
                     // Out of descriptors or a transient error: wait rather than spin.
                     tracing::warn!(error = %e, "accept failed; pausing");
@@ -71,7 +74,11 @@ where
             () = &mut stop => break,
         };
         let _ = stream.set_nodelay(true);
-        let service = TowerToHyperService::new(service.clone());
+        let service = service.clone();
+        let service = hyper::service::service_fn(move |mut request: http::Request<hyper::body::Incoming>| {
+            request.extensions_mut().insert(Peer(peer));
+            service.clone().call(request)
+        });
         let (builder, watcher) = (builder.clone(), graceful.watcher());
         tokio::spawn(async move {
             // hyper's header timer starts once it knows the protocol, which

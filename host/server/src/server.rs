@@ -20,6 +20,7 @@ use crate::app::App;
 use crate::config::Config;
 use crate::fairness::Gate;
 use crate::http::{ApiRequest, Response, extract};
+use crate::public::{self, PublicDoor};
 use crate::shipping::outbound::ReqwestClient;
 use crate::{bootstrap, embedded, listener, ops, shipping};
 
@@ -55,7 +56,15 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
         Duration::from_millis(config.org_queue_ms),
         config.rate_per_second,
     );
-    let api = Arc::new(Api::new(&loaded, deadline, gate)?);
+    let gate = Arc::new(gate);
+    let api = Arc::new(Api::new(&loaded, deadline, gate.clone())?);
+    let public_door = Arc::new(PublicDoor::new(
+        &loaded,
+        deadline,
+        config.form_rate_per_minute,
+        config.trust_forwarded_for.clone(),
+        gate,
+    )?);
     let admin_api = Arc::new(Admin::new(&loaded, deadline)?);
     let app = Arc::new(App::new(config.clone(), store.clone(), runtime, secrets::digest(&admin_token)));
 
@@ -85,10 +94,13 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let max_body = config.max_body_bytes;
     let body_timeout = Duration::from_millis(config.body_timeout_ms);
     let public_app = app.clone();
-    let public_routes = extract::request(max_body, body_timeout).then(move |(request_id, request)| {
-        let (app, api) = (public_app.clone(), api.clone());
-        async move { respond(request_id, request, |req| async move { route_public(&app, &api, req).await }).await }
-    });
+    let public_routes =
+        extract::request(max_body, body_timeout).then(move |(request_id, request)| {
+            let (app, api, door) = (public_app.clone(), api.clone(), public_door.clone());
+            async move {
+                respond(request_id, request, |req| async move { route_public(&app, &api, &door, req).await }).await
+            }
+        });
     let admin_app = app.clone();
     let admin_routes = extract::request(max_body, body_timeout).then(move |(request_id, request)| {
         let (app, admin_api) = (admin_app.clone(), admin_api.clone());
@@ -124,10 +136,11 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
 }
 
 /// Serves the public listener's paths.
-async fn route_public(app: &Arc<App>, api: &Api, req: ApiRequest) -> Response {
+async fn route_public(app: &Arc<App>, api: &Api, door: &PublicDoor, req: ApiRequest) -> Response {
     match req.path.as_str() {
         "/healthz" => ops::healthz(),
         "/readyz" => ops::readyz(app),
+        p if public::is_public_path(p) => door.dispatch(app, req).await,
         p if p == "/api" || p.starts_with("/api/") => api.dispatch(app, req).await,
         p if shipping::webhook::is_webhook_path(p) => shipping::webhook::receive(app, req).await,
         _ => crate::http::ApiError::not_found(&format!("Route {} {}", req.method, req.path)).into_response(),

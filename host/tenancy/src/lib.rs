@@ -2,6 +2,9 @@
 //! as records in the store, and the formats every record of the host shares:
 //! [`ids`], times ([`clock`]) and hashed [`secrets`].
 //!
+//! The [`directory`] maps the public ids of token-less doors to their
+//! organization.
+//!
 //! [`Tenancy`] is the one door to these records. They live in the store's system
 //! namespace (organizations, tokens: looked up before any organization is known)
 //! and in each organization's namespace (users).
@@ -11,6 +14,7 @@
 //! WebAssembly.
 
 pub mod clock;
+pub mod directory;
 pub mod ids;
 pub mod orgs;
 pub mod permissions;

@@ -28,7 +28,7 @@ pub fn upsert_many(req: &Request) -> Result<Response, Error> {
     let mut refused_count = 0u32;
     for (i, row) in rows.iter().enumerate() {
         let outcome = match row {
-            Value::Object(row) => upsert::upsert_object(row),
+            Value::Object(row) => upsert::upsert_object(row, &upsert::Options::default()),
             _ => upsert::Outcome {
                 status: 400,
                 contact_id: None,

@@ -84,7 +84,7 @@ pub fn create(req: &Request) -> Result<Response, Error> {
     let input: NewConversation = if req.body.is_empty() {
         NewConversation { channel: None, name: None, phone: None }
     } else {
-        http::parse_json(&req.body)?
+        http::json_body(req)?
     };
     for (field, value) in [("channel", &input.channel), ("name", &input.name), ("phone", &input.phone)] {
         if value.as_ref().is_some_and(|v| v.chars().count() > 200) {

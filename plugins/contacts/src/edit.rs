@@ -33,6 +33,6 @@ pub fn put(req: &Request, id: &str) -> Result<Response, Error> {
             return Err(conversations::already_linked(&holder));
         }
     }
-    let updated = upsert::update(contact, &input, checked)?;
+    let updated = upsert::update(contact, &input, checked, None)?;
     Ok(json_response(200, &json!({ "success": true, "message": "Contact updated", "data": updated.flattened() })))
 }

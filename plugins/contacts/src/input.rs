@@ -10,55 +10,15 @@
 
 use std::collections::BTreeMap;
 
+use crm_sdk::contact_body::{KNOWN, MAX_CUSTOM_KEYS, MAX_CUSTOM_VALUE, SERVER_OWNED, is_property_name};
 use crm_sdk::http::Error;
 use serde_json::{Map, Value, json};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::location::LocationInput;
 
-/// Keys the server owns: a client's value is ignored.
-const SERVER_OWNED: &[&str] = &[
-    "_id",
-    "id",
-    "organizationId",
-    "stateCode",
-    "leadScore",
-    "createdAt",
-    "updatedAt",
-    "fullName",
-    "properties",
-    "attribution",
-];
-
-/// Keys read into typed fields.
-const KNOWN: &[&str] = &[
-    "email",
-    "mobile",
-    "whatsapp_phone",
-    "phone",
-    "first_name",
-    "firstName",
-    "last_name",
-    "lastName",
-    "company",
-    "companyId",
-    "city",
-    "cityCode",
-    "state",
-    "country",
-    "idType",
-    "idNumber",
-    "linkedConversationId",
-    "tags",
-];
-
 /// Longest text field, in characters.
 pub const MAX_TEXT: usize = 500;
-/// Most custom properties one request may set.
-pub const MAX_CUSTOM_KEYS: usize = 50;
-/// Longest custom property name (bytes) and text value (characters).
-pub const MAX_CUSTOM_NAME: usize = 64;
-pub const MAX_CUSTOM_VALUE: usize = 2000;
 /// Most tags, and the longest tag in characters.
 pub const MAX_TAGS: usize = 50;
 pub const MAX_TAG: usize = 100;
@@ -172,10 +132,7 @@ pub fn parse(body: &Map<String, Value>) -> Result<ContactInput, Error> {
         if KNOWN.contains(&key.as_str()) || SERVER_OWNED.contains(&key.as_str()) {
             continue;
         }
-        if key.is_empty()
-            || key.len() > MAX_CUSTOM_NAME
-            || !key.bytes().all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))
-        {
+        if !is_property_name(key) {
             return Err(invalid(key, "is not a property name (letters, digits, _ . -, at most 64)"));
         }
         let value = match value {

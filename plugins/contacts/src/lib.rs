@@ -29,7 +29,7 @@ mod upsert;
 crm_sdk::component_bindings!("contacts-provider", "../../wit");
 
 use bindings::exports::crm::plugin::{contacts, handler};
-use crm_sdk::http::{Error, json_response, path_param, respond};
+use crm_sdk::http::{self, Error, json_response, path_param, respond};
 use crm_sdk::types::{Caller, ModuleInfo, Request, Response, Route};
 
 struct Contacts;
@@ -72,10 +72,10 @@ impl handler::Guest for Contacts {
         let id = path_param(&req, "id").unwrap_or_default().to_string();
         respond(match (req.method.as_str(), req.path.as_str()) {
             ("GET", "/contacts") => list::list(&req),
-            ("POST", "/contacts") => {
-                let outcome = upsert::upsert(&req.body);
-                Ok(json_response(outcome.status, &outcome.body))
-            }
+            ("POST", "/contacts") => http::json_object(&req).map(|body| {
+                let outcome = upsert::upsert_object(&body, &upsert::Options::default());
+                json_response(outcome.status, &outcome.body)
+            }),
             ("GET", p) if p.starts_with("/contacts/") => edit::get(&id),
             ("PUT", p) if p.starts_with("/contacts/") => edit::put(&req, &id),
             ("GET", "/companies") => companies::list(&req),
@@ -92,7 +92,11 @@ impl handler::Guest for Contacts {
 
 impl contacts::Guest for Contacts {
     fn upsert(body: String) -> contacts::UpsertOutcome {
-        let outcome = upsert::upsert(body.as_bytes());
+        Self::upsert_with(body, contacts::UpsertOptions { attribution: None })
+    }
+
+    fn upsert_with(body: String, options: contacts::UpsertOptions) -> contacts::UpsertOutcome {
+        let outcome = upsert::upsert(body.as_bytes(), &upsert::Options::from_wit(options));
         contacts::UpsertOutcome {
             status: outcome.status,
             contact_id: outcome.contact_id,

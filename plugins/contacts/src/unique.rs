@@ -16,14 +16,9 @@ pub fn mobile_key(mobile: &str) -> String {
 /// own atomic commit, so a crash at any instant leaves it exact.
 pub const COUNT_KEY: &str = "meta/contacts";
 
-fn read_count(key: &str) -> Result<u64, Error> {
-    let current = store::get(key.as_bytes())?;
-    Ok(current.as_deref().and_then(|v| std::str::from_utf8(v).ok()?.parse().ok()).unwrap_or(0))
-}
-
 /// How many contacts the organization has.
 pub fn count() -> Result<u64, Error> {
-    read_count(COUNT_KEY)
+    crm_sdk::kv::counter(COUNT_KEY)
 }
 
 /// The 403 of a full plan.
@@ -39,7 +34,7 @@ pub fn code_count_key(family: &str, code: &str) -> String {
 }
 
 pub fn code_count(family: &str, code: &str) -> Result<u64, Error> {
-    read_count(&code_count_key(family, code))
+    crm_sdk::kv::counter(&code_count_key(family, code))
 }
 
 /// The contact holding a unique key, if any.

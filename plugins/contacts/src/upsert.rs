@@ -10,6 +10,12 @@
 //! gives its claims back and runs again as an update of the winner. The record
 //! and every counter it moves are written in one commit, which also checks the
 //! plan's limit: concurrent creates never pass it.
+//!
+//! A mobile another contact already holds does not refuse an update (the
+//! contact found by email is updated, rule 3): the number is stored on both,
+//! and a lookup by that mobile finds the contact that had it first, the
+//! holder of its claim. An email stays unique: a `PUT` giving one contact
+//! another's email is 409 `CONTACT_CONFLICT`.
 
 use crm_sdk::http::{self, Error};
 use crm_sdk::{kv, runtime, tenant};
@@ -94,6 +100,26 @@ pub fn apply(c: &mut Contact, input: &ContactInput, checked: Checked) {
     }
 }
 
+/// What a calling module adds to an upsert (the WIT's `upsert-options`).
+#[derive(Debug, Default)]
+pub struct Options {
+    /// The first touch, kept only on a contact that has none.
+    pub attribution: Option<Value>,
+}
+
+impl Options {
+    pub fn from_wit(options: crate::bindings::exports::crm::plugin::contacts::UpsertOptions) -> Options {
+        let attribution = options.attribution.and_then(|text| match serde_json::from_str::<Value>(&text) {
+            Ok(value @ Value::Object(_)) => Some(value),
+            _ => {
+                runtime::log(runtime::Level::Warn, "upsert-options.attribution is not a JSON object: ignored");
+                None
+            }
+        });
+        Options { attribution }
+    }
+}
+
 /// The outcome of an upsert: status, the contact's id, and the JSON body.
 pub struct Outcome {
     pub status: u16,
@@ -101,20 +127,14 @@ pub struct Outcome {
     pub body: Value,
 }
 
-pub fn upsert(body: &[u8]) -> Outcome {
-    outcome(parse_body(body).and_then(|body| run(&body)))
+/// An upsert of a JSON body (the `contacts` export's).
+pub fn upsert(body: &[u8], options: &Options) -> Outcome {
+    outcome(http::parse_json(body).and_then(http::object).and_then(|body| run(&body, options)))
 }
 
-/// [`upsert`] of a body already parsed (a row of a bulk call).
-pub fn upsert_object(body: &Map<String, Value>) -> Outcome {
-    outcome(run(body))
-}
-
-fn parse_body(body: &[u8]) -> Result<Map<String, Value>, Error> {
-    match http::parse_json::<Value>(body)? {
-        Value::Object(map) => Ok(map),
-        _ => Err(Error::validation("The request body must be a JSON object", json!({}))),
-    }
+/// [`upsert`] of a body already parsed (`POST /contacts`, a row of a bulk call).
+pub fn upsert_object(body: &Map<String, Value>, options: &Options) -> Outcome {
+    outcome(run(body, options))
 }
 
 fn outcome(result: Result<(Contact, bool), Error>) -> Outcome {
@@ -138,7 +158,7 @@ fn outcome(result: Result<(Contact, bool), Error>) -> Outcome {
 }
 
 /// Returns the contact and whether it was created.
-fn run(body: &Map<String, Value>) -> Result<(Contact, bool), Error> {
+fn run(body: &Map<String, Value>, options: &Options) -> Result<(Contact, bool), Error> {
     let input = input::parse(body)?;
     if input.email.is_none() && input.mobile.is_none() && input.linked_conversation_id.is_none() {
         return Err(Error::text(
@@ -164,9 +184,11 @@ fn run(body: &Map<String, Value>) -> Result<(Contact, bool), Error> {
             }
         }
         match found {
-            Some(contact) => return update(contact, &input, checked).map(|c| (c, false)),
+            Some(contact) => {
+                return update(contact, &input, checked, options.attribution.as_ref()).map(|c| (c, false));
+            }
             None => {
-                if let Some(created) = create(&input, checked, limit)? {
+                if let Some(created) = create(&input, checked, limit, options.attribution.as_ref())? {
                     return Ok((created, true));
                 }
                 // Lost a race for the email or mobile: the winner exists now.
@@ -218,11 +240,17 @@ fn claim_live(key: &str, id: &str) -> Result<bool, Error> {
 }
 
 /// Creates a contact; `None` when a concurrent request won its email or mobile.
-fn create(input: &ContactInput, checked: Checked, limit: Option<u64>) -> Result<Option<Contact>, Error> {
+fn create(
+    input: &ContactInput,
+    checked: Checked,
+    limit: Option<u64>,
+    attribution: Option<&Value>,
+) -> Result<Option<Contact>, Error> {
     let id = runtime::new_id();
     let now = runtime::now();
     let mut contact = Contact { id: id.clone(), created_at: now.clone(), updated_at: now, ..Contact::default() };
     apply(&mut contact, input, checked);
+    contact.attribution = attribution.cloned();
     record::check_bounds(&contact)?;
     let keys: Vec<String> =
         input.email.iter().map(|e| email_key(e)).chain(input.mobile.iter().map(|m| mobile_key(m))).collect();
@@ -258,45 +286,58 @@ fn create(input: &ContactInput, checked: Checked, limit: Option<u64>) -> Result<
     Ok(Some(contact))
 }
 
-/// Updates a found contact; a new email or mobile must not belong to another one.
-pub fn update(contact: Contact, input: &ContactInput, checked: Checked) -> Result<Contact, Error> {
+/// Updates a found contact. A new email must not belong to another contact
+/// (409); a new mobile that does is stored without its claim (see the top).
+/// `attribution` is set only when the contact has none.
+pub fn update(
+    contact: Contact,
+    input: &ContactInput,
+    checked: Checked,
+    attribution: Option<&Value>,
+) -> Result<Contact, Error> {
     let before = contact.clone();
     let mut contact = contact;
     apply(&mut contact, input, checked);
+    if contact.attribution.is_none() {
+        contact.attribution = attribution.cloned();
+    }
     contact.updated_at = runtime::now();
     record::check_bounds(&contact)?;
     let changes = [
         (input.email.as_deref().map(email_key), before.email.as_deref().map(email_key), "email"),
         (input.mobile.as_deref().map(mobile_key), before.mobile.as_deref().map(mobile_key), "mobile"),
     ];
-    let mut moved: Vec<(String, Option<String>)> = Vec::new();
+    // Claims this update took, and the old ones to give back once it is saved.
+    let (mut taken, mut given_back): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
+    let undo = |taken: &[String]| -> Result<(), Error> {
+        for key in taken {
+            kv::release(key, &contact.id)?;
+        }
+        Ok(())
+    };
     for (new, old, field) in changes {
         let Some(new) = new.filter(|n| Some(n) != old.as_ref()) else { continue };
-        if !claim_live(&new, &contact.id)? {
-            for (key, _) in &moved {
-                kv::release(key, &contact.id)?;
-            }
+        if claim_live(&new, &contact.id)? {
+            taken.push(new);
+        } else if field == "email" {
+            undo(&taken)?;
             let holder = unique::owner(&new)?.unwrap_or_default();
-            return Err(Error::new(409, "CONTACT_CONFLICT", format!("Another contact already has this {field}"))
+            return Err(Error::new(409, "CONTACT_CONFLICT", "Another contact already has this email")
                 .with("field", field)
                 .with("contactId", holder));
         }
-        moved.push((new, old));
+        given_back.extend(old);
     }
     if let Some(conv) = &input.linked_conversation_id
         && before.linked_conversation_id.as_deref() != Some(conv)
         && let Err(e) = conversations::link(conv, &contact.id)
     {
-        for (key, _) in &moved {
-            kv::release(key, &contact.id)?;
-        }
+        undo(&taken)?;
         return Err(e);
     }
     index::save(Some(&before), &contact, None)?;
-    for (_, old) in moved {
-        if let Some(old) = old {
-            kv::release(&old, &contact.id)?;
-        }
+    for old in given_back {
+        kv::release(&old, &contact.id)?;
     }
     Ok(contact)
 }

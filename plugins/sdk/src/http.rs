@@ -95,9 +95,49 @@ pub fn respond(result: Result<Response, Error>) -> Response {
     result.unwrap_or_else(Error::into_response)
 }
 
-/// The body as a JSON object; a 400 that says what is wrong otherwise.
+/// A header's value (names are lower case), the first when repeated.
+pub fn header<'r>(req: &'r Request, name: &str) -> Option<&'r str> {
+    req.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+}
+
+/// The media type of the body, lower case, without parameters (`""` when absent).
+pub fn media_type(req: &Request) -> String {
+    header(req, "content-type").unwrap_or("").split(';').next().unwrap_or("").trim().to_ascii_lowercase()
+}
+
+/// Whether the body is declared JSON (`application/json` or `...+json`).
+pub fn is_json(req: &Request) -> bool {
+    let mime = media_type(req);
+    mime == "application/json" || mime.ends_with("+json")
+}
+
+/// The 400 of a body sent as anything but JSON: the same code and message as
+/// the host's own routes answer.
+pub fn unsupported_content_type() -> Error {
+    Error::new(
+        400,
+        "UNSUPPORTED_CONTENT_TYPE",
+        "The request body must be JSON, sent with Content-Type: application/json",
+    )
+}
+
+/// The body as a JSON object; a 400 that says what is wrong otherwise (a
+/// body not declared JSON included).
 pub fn json_object(req: &Request) -> Result<Map<String, Value>, Error> {
-    match parse_json::<Value>(&req.body)? {
+    object(json_body(req)?)
+}
+
+/// The body, declared JSON, parsed into `T`.
+pub fn json_body<T: DeserializeOwned>(req: &Request) -> Result<T, Error> {
+    if !is_json(req) {
+        return Err(unsupported_content_type());
+    }
+    parse_json(&req.body)
+}
+
+/// A JSON value as a JSON object; a 400 otherwise.
+pub fn object(value: Value) -> Result<Map<String, Value>, Error> {
+    match value {
         Value::Object(map) => Ok(map),
         _ => Err(Error::validation("The request body must be a JSON object", json!({}))),
     }

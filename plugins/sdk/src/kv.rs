@@ -40,6 +40,47 @@ pub fn release(key: &str, owner: &str) -> Result<(), Error> {
     Ok(())
 }
 
+/// A counter's value (decimal text, as `store.commit`'s `add` writes it;
+/// absent is 0).
+pub fn counter(key: &str) -> Result<u64, Error> {
+    let current = store::get(key.as_bytes())?;
+    Ok(current.as_deref().and_then(|v| std::str::from_utf8(v).ok()?.trim().parse().ok()).unwrap_or(0))
+}
+
+/// Up to `take` pairs under `prefix`, newest first (descending keys: ids
+/// sort by creation), after skipping `skip` of them: one page of a list.
+/// Reads at most `skip + take` pairs, a thousand at a time.
+pub fn page_reverse(prefix: &str, skip: u64, take: usize) -> Result<Vec<(String, Vec<u8>)>, Error> {
+    const CHUNK: u64 = 1000;
+    let (mut skip, mut out) = (skip, Vec::with_capacity(take.min(1000)));
+    let mut before: Option<Vec<u8>> = None;
+    while out.len() < take {
+        let want = (skip + (take - out.len()) as u64).min(CHUNK) as u32;
+        let chunk = store::scan_reverse(prefix.as_bytes(), before.as_deref(), want)?;
+        let n = chunk.len();
+        for (k, v) in chunk {
+            before = Some(k.clone());
+            if skip > 0 {
+                skip -= 1;
+            } else if out.len() < take {
+                out.push((String::from_utf8_lossy(&k).into_owned(), v));
+            }
+        }
+        if n < want as usize {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// [`page_reverse`] of JSON records, read as `T`.
+pub fn page_reverse_records<T: DeserializeOwned>(prefix: &str, skip: u64, take: usize) -> Result<Vec<T>, Error> {
+    page_reverse(prefix, skip, take)?
+        .into_iter()
+        .map(|(k, v)| serde_json::from_slice(&v).map_err(|e| Error::internal(format!("corrupt {k}: {e}"))))
+        .collect()
+}
+
 /// Every value under `prefix`, in key order, read in pages.
 pub fn scan_all(prefix: &str) -> Result<Vec<(String, Vec<u8>)>, Error> {
     const PAGE: u32 = 1000;

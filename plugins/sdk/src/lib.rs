@@ -4,8 +4,11 @@
 //!   shared types, generated from `wit/` once. A component generates bindings for
 //!   its own world with `with:` pointing at these (see `contacts/src/lib.rs`).
 //! - [`http`]: reading requests and writing responses, the spec's error envelope.
-//! - [`kv`]: typed JSON records on the store.
+//! - [`kv`]: typed JSON records on the store, counters, newest-first pages.
+//! - [`contact_body`]: the keys of a contact body and the bounds on custom
+//!   properties, for the contacts module and the modules that build bodies.
 
+pub mod contact_body;
 pub mod http;
 pub mod kv;
 

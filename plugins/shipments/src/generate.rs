@@ -174,7 +174,7 @@ pub fn generate(req: &Request) -> Result<Response, Error> {
             let failure = Failure::from(f);
             let e = Error::new(422, "ENVIA_GENERATE_FAILED", "The provider rejected the label; no label was made")
                 .with("shipmentId", id.as_str())
-                .with("error", json!(failure));
+                .with("error", failure.shown());
             shipment.error = Some(failure);
             Err(e)
         }
@@ -209,7 +209,7 @@ fn replay(key: &str, claim: &KeyClaim) -> Result<Option<Response>, Error> {
     let shipment = record::load(id)?;
     if claim.is_stale() {
         // The attempt died while the provider may have been working.
-        let failure = Failure { code: "ATTEMPT_INTERRUPTED".into(), message: "The attempt was interrupted".into() };
+        let failure = Failure::ours("ATTEMPT_INTERRUPTED", "The attempt was interrupted");
         if let Some(mut s) = shipment.filter(|s| s.status == DRAFT) {
             s.status = NEEDS_REVIEW.into();
             s.error = Some(failure.clone());

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 use crate::bindings::crm::plugin::shipping;
 use crate::bindings::crm::plugin::shipping_types::{ProviderError, QuoteRequest};
 use crate::generate::load_contact;
+use crate::record::Failure;
 use crate::{answer, destination, input, origin};
 
 pub fn quote(req: &Request) -> Result<Response, Error> {
@@ -44,15 +45,13 @@ pub fn quote(req: &Request) -> Result<Response, Error> {
                     });
                     (r.price, shown)
                 }));
-                failed.extend(
-                    quote
-                        .failed
-                        .into_iter()
-                        .map(|f| json!({ "carrier": f.carrier, "code": f.code, "message": f.message })),
-                );
+                failed.extend(quote.failed.into_iter().map(
+                    |f| json!({ "carrier": f.carrier, "message": answer::failure_message(&f.code), "code": f.code }),
+                ));
             }
             Err(ProviderError::Rejected(f) | ProviderError::UnknownOutcome(f)) => {
-                failed.push(json!({ "carrier": provider, "code": f.code, "message": f.message }));
+                let failure = Failure::from(f);
+                failed.push(json!({ "carrier": provider, "code": failure.code, "message": failure.message }));
             }
         }
     }

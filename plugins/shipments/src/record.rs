@@ -34,7 +34,8 @@ pub struct Shipment {
     pub invoice_id: Option<String>,
     pub events: Vec<Event>,
     pub refund: Option<Refund>,
-    /// The last provider failure, normalised (`{code, message}`).
+    /// The last provider failure, normalised (`{code, message}`); the
+    /// provider's own words are kept for the app, never shown by the API.
     pub error: Option<Failure>,
     pub created_at: String,
     pub updated_at: String,
@@ -58,16 +59,38 @@ pub struct Refund {
     pub returned: bool,
 }
 
-/// A provider failure as stored and shown (`{code, message}`).
+/// A provider failure: the provider's code, our message for it, and the
+/// provider's own words, stored for the app and the log. The API shows only
+/// [`Failure::shown`]: a provider's raw text never reaches a caller.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Failure {
     pub code: String,
     pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provider_message: Option<String>,
+}
+
+impl Failure {
+    /// A failure of our own making (no provider words).
+    pub fn ours(code: &str, message: &str) -> Failure {
+        Failure { code: code.into(), message: message.into(), provider_message: None }
+    }
+
+    /// `{code, message}`, as the API shows it.
+    pub fn shown(&self) -> Value {
+        serde_json::json!({ "code": self.code, "message": self.message })
+    }
 }
 
 impl From<shipping_types::Failure> for Failure {
     fn from(f: shipping_types::Failure) -> Failure {
-        Failure { code: f.code, message: f.message }
+        crm_sdk::runtime::log(crm_sdk::runtime::Level::Warn, &format!("provider failure {}: {}", f.code, f.message));
+        Failure {
+            message: crate::answer::failure_message(&f.code).into(),
+            code: f.code,
+            provider_message: Some(f.message),
+        }
     }
 }
 
@@ -129,8 +152,13 @@ impl Shipment {
         self.tracking_number.is_some()
     }
 
+    /// The API's view: the record without the provider's own words.
     pub fn json(&self) -> Value {
-        serde_json::to_value(self).unwrap_or_default()
+        let mut value = serde_json::to_value(self).unwrap_or_default();
+        if let (Some(error), Value::Object(map)) = (&self.error, &mut value) {
+            map.insert("error".into(), error.shown());
+        }
+        value
     }
 }
 

@@ -4,5 +4,6 @@
 mod basics;
 mod catalog;
 mod contacts;
+mod directory;
 mod shipping;
 mod store;

@@ -14,7 +14,7 @@ use crm_tenancy::secrets;
 use http::Method;
 
 use crate::app::App;
-use crate::components::for_each_route;
+use crate::components::{Door, for_each_route};
 use crate::http::router::{Match, Params, Router};
 use crate::http::{ApiError, ApiRequest, Response};
 
@@ -63,7 +63,7 @@ pub struct Admin {
 impl Admin {
     pub fn new(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Admin, String> {
         let mut module_routes = Router::default();
-        for_each_route(modules, true, default_deadline, |method, route, module, deadline| {
+        for_each_route(modules, Door::Admin, default_deadline, |method, route, module, deadline| {
             module_routes.try_add(method, &route.path, ModuleRoute { module: module.clone(), deadline })
         })?;
         Ok(Admin { module_routes })

@@ -111,6 +111,6 @@ pub async fn forward(app: &Arc<App>, routes: &Router<ModuleRoute>, req: &ApiRequ
         Match::NotFound => return Err(not_found()),
     };
     let org = app.tenancy.org(org_id)?.ok_or_else(|| ApiError::not_found("Organization"))?;
-    let ctx = CallContext::admin(org, &req.request_id);
+    let ctx = Some(CallContext::admin(org, &req.request_id));
     Ok(components::call(app, &route.module, ctx, req, module_path, params, route.deadline).await)
 }

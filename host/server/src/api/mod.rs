@@ -57,13 +57,13 @@ pub struct Route {
 /// keeps organizations fair to each other.
 pub struct Api {
     routes: Router<Route>,
-    gate: Gate,
+    gate: Arc<Gate>,
 }
 
 impl Api {
     /// The host's own routes plus every public route of the modules. Two
     /// modules claiming one route, or a module claiming a host route, stop the start.
-    pub fn new(modules: &[Arc<LoadedModule>], default_deadline: Duration, gate: Gate) -> Result<Api, String> {
+    pub fn new(modules: &[Arc<LoadedModule>], default_deadline: Duration, gate: Arc<Gate>) -> Result<Api, String> {
         Ok(Api { routes: routes(modules, default_deadline)?, gate })
     }
 
@@ -73,7 +73,7 @@ impl Api {
             Ok(found) => found,
             Err(e) => return e.into_response(),
         };
-        let pass = match self.gate.enter(&caller.org.id, &caller.token.id).await {
+        let pass = match self.gate.enter(&caller.org.id, Some(&caller.token.id)).await {
             Ok(pass) => pass,
             Err(e) => return e.into_response(),
         };
@@ -87,7 +87,7 @@ impl Api {
             }
             Handler::Component(module, deadline) => {
                 let path = req.path.strip_prefix("/api").unwrap_or(&req.path).to_string();
-                let ctx = caller.call_context(&req.request_id);
+                let ctx = Some(caller.call_context(&req.request_id));
                 Ok(components::call(app, module, ctx, &req, path, params, *deadline).await)
             }
         };
@@ -128,7 +128,7 @@ fn routes(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<R
     r.try_add(Method::GET, "/catalogs/municipalities", native(Handler::Native(catalogs::municipalities), false))?;
     r.try_add(Method::GET, "/catalogs/states", native(Handler::Native(catalogs::states), false))?;
     r.try_add(Method::GET, "/catalogs/resolve", native(Handler::NativeBlocking(catalogs::resolve), false))?;
-    components::for_each_route(modules, false, default_deadline, |method, route, module, deadline| {
+    components::for_each_route(modules, components::Door::Api, default_deadline, |method, route, module, deadline| {
         let target = Route {
             permission: route.permission.clone(),
             module: route.module.clone(),

@@ -13,6 +13,7 @@ use warp::filters::path::FullPath;
 use warp::{Filter, Rejection};
 
 use super::{ApiError, ApiRequest};
+use crate::listener::Peer;
 use crm_tenancy::ids::new_id;
 
 /// A request, or the error to answer it with (body too large, unreadable),
@@ -30,8 +31,9 @@ pub fn request(
         .and(warp::path::full())
         .and(raw_query)
         .and(warp::header::headers_cloned())
+        .and(warp::ext::optional::<Peer>())
         .and(warp::body::stream())
-        .then(move |method: Method, path: FullPath, query: String, headers: HeaderMap, body| async move {
+        .then(move |method: Method, path: FullPath, query: String, headers: HeaderMap, peer: Option<Peer>, body| async move {
             let request_id = request_id(&headers);
             let read = match tokio::time::timeout(body_timeout, read_body(&headers, body, max_body)).await {
                 Ok(read) => read,
@@ -47,6 +49,7 @@ pub fn request(
                 query: form_urlencoded::parse(query.as_bytes()).into_owned().collect(),
                 headers,
                 body,
+                peer: peer.map(|p| p.0.ip()),
                 request_id: request_id.clone(),
             });
             (request_id, read)

@@ -15,6 +15,8 @@ pub struct ApiRequest {
     pub query: Vec<(String, String)>,
     pub headers: HeaderMap,
     pub body: Bytes,
+    /// The address of the connection's peer (a proxy's, behind one).
+    pub peer: Option<std::net::IpAddr>,
     pub request_id: String,
 }
 

@@ -1,0 +1,175 @@
+//! The public door: component routes served without a token on the public
+//! listener, at `/api/v1/...` (a module declares them as `/public/...`). A
+//! form's public submit URL is one.
+//!
+//! Knowing no token, the host finds the organization through the route's
+//! `{id}`, which the module published in the directory
+//! (`crm_tenancy::directory`), then checks, in order:
+//! 1. the route (404 `NOT_FOUND`, 405 `METHOD_NOT_ALLOWED`);
+//! 2. the organization's plan module the route names (403
+//!    `PLAN_MODULE_REQUIRED`); the `api` module is not needed: a public form
+//!    is not the API;
+//! 3. per id and client address, at most `CRM_FORM_RATE_PER_MINUTE` calls a
+//!    minute (429 `RATE_LIMITED` with `Retry-After`); a CORS preflight is not
+//!    counted. The client address is the peer's, or, from a proxy
+//!    `CRM_TRUST_FORWARDED_FOR` names, the last `X-Forwarded-For` hop that is
+//!    not one of those proxies;
+//! 4. the organization's fair share ([`crate::fairness`]).
+//!
+//! Everything else (the key, the origin, what a submission is) is the
+//! component's rule. An id nobody published, or one of a deleted
+//! organization, still reaches the component, unbound, to answer its own
+//! not-found.
+
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use crm_runtime::{CallContext, LoadedModule};
+use governor::clock::{Clock, DefaultClock};
+use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
+use http::Method;
+
+use crate::app::App;
+use crate::components::{self, Door};
+use crate::fairness::{self, Gate};
+use crate::http::router::{Match, Router};
+use crate::http::{ApiError, ApiRequest, Response};
+
+/// Where public routes live on the public listener, and in a module's terms.
+const PUBLIC_PREFIX: &str = "/api/v1/";
+const MODULE_PREFIX: &str = "/public/";
+
+/// How many rate checks between two sweeps of idle limiter entries.
+const SWEEP_EVERY: u64 = 4096;
+
+struct PublicRoute {
+    module: Arc<LoadedModule>,
+    plan_module: Option<String>,
+    deadline: Duration,
+}
+
+pub struct PublicDoor {
+    routes: Router<PublicRoute>,
+    limiter: Option<(DefaultKeyedRateLimiter<String>, AtomicU64)>,
+    trusted_proxies: Vec<IpAddr>,
+    gate: Arc<Gate>,
+}
+
+/// Whether the public door serves `path`.
+pub fn is_public_path(path: &str) -> bool {
+    path.starts_with(PUBLIC_PREFIX)
+}
+
+impl PublicDoor {
+    /// `rate_per_minute == 0` turns the rate limit off.
+    pub fn new(
+        modules: &[Arc<LoadedModule>],
+        default_deadline: Duration,
+        rate_per_minute: u32,
+        trusted_proxies: Vec<IpAddr>,
+        gate: Arc<Gate>,
+    ) -> Result<PublicDoor, String> {
+        let mut routes = Router::default();
+        components::for_each_route(modules, Door::Public, default_deadline, |method, route, module, deadline| {
+            let target = PublicRoute { module: module.clone(), plan_module: route.module.clone(), deadline };
+            routes.try_add(method, &route.path, target)
+        })?;
+        let limiter =
+            NonZeroU32::new(rate_per_minute).map(|n| (RateLimiter::keyed(Quota::per_minute(n)), AtomicU64::new(0)));
+        Ok(PublicDoor { routes, limiter, trusted_proxies, gate })
+    }
+
+    pub async fn dispatch(&self, app: &Arc<App>, req: ApiRequest) -> Response {
+        self.serve(app, req).await.unwrap_or_else(ApiError::into_response)
+    }
+
+    async fn serve(&self, app: &Arc<App>, req: ApiRequest) -> Result<Response, ApiError> {
+        let tail = req.path.strip_prefix(PUBLIC_PREFIX).unwrap_or_default();
+        let module_path = format!("{MODULE_PREFIX}{tail}");
+        let (route, params) = match self.routes.find(&req.method, &module_path) {
+            Match::Found(route, params) => (route, params),
+            Match::MethodNotAllowed => return Err(ApiError::method_not_allowed(&req.method, &req.path)),
+            Match::NotFound => return Err(ApiError::not_found(&format!("Route {} {}", req.method, req.path))),
+        };
+        let id = params.iter().find(|(k, _)| k == "id").map(|(_, v)| v.as_str()).unwrap_or_default();
+        let org = match app.tenancy.publisher(&route.module.name, id)? {
+            Some(org_id) => app.tenancy.org(&org_id)?,
+            None => None,
+        };
+        let Some(org) = org else {
+            return Ok(components::call(app, &route.module, None, &req, module_path, params, route.deadline).await);
+        };
+        if let Some(module) = &route.plan_module
+            && !org.module_enabled(module)
+        {
+            return Err(ApiError::plan_module_required(module));
+        }
+        if req.method != Method::OPTIONS {
+            self.check_rate(id, self.client_address(&req))?;
+        }
+        let pass = self.gate.enter(&org.id, None).await?;
+        let ctx = CallContext::public(org, &req.request_id);
+        Ok(pass.stamp(components::call(app, &route.module, Some(ctx), &req, module_path, params, route.deadline).await))
+    }
+
+    /// The peer, or behind a trusted proxy the last `X-Forwarded-For` hop
+    /// that is not itself a trusted proxy.
+    fn client_address(&self, req: &ApiRequest) -> Option<IpAddr> {
+        let peer = req.peer?;
+        if !self.trusted_proxies.contains(&peer) {
+            return Some(peer);
+        }
+        let hops: Vec<IpAddr> = req
+            .headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .map_while(|hop| hop.trim().parse().ok())
+            .collect();
+        Some(
+            hops.iter()
+                .rev()
+                .copied()
+                .find(|hop| !self.trusted_proxies.contains(hop))
+                .or(hops.first().copied())
+                .unwrap_or(peer),
+        )
+    }
+
+    fn check_rate(&self, id: &str, client: Option<IpAddr>) -> Result<(), ApiError> {
+        let Some((limiter, checks)) = &self.limiter else { return Ok(()) };
+        if checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
+            limiter.retain_recent();
+        }
+        let key = format!("{id}/{}", client.map(|c| c.to_string()).unwrap_or_default());
+        limiter.check_key(&key).map_err(|not_until| {
+            let wait = not_until.wait_time_from(DefaultClock::default().now());
+            fairness::rate_limited((wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1))
+        })
+    }
+}
+
+/// `CRM_TRUST_FORWARDED_FOR`: comma-separated proxy addresses.
+pub fn parse_trusted_proxies(text: &str) -> Result<Vec<IpAddr>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().map_err(|_| format!("CRM_TRUST_FORWARDED_FOR: {s:?} is not an IP address")))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn trusted_proxies_are_ip_addresses() {
+        assert_eq!(parse_trusted_proxies(" 10.0.0.1, ::1 ,").unwrap().len(), 2);
+        assert_eq!(parse_trusted_proxies("").unwrap(), Vec::<IpAddr>::new());
+        assert!(parse_trusted_proxies("proxy.local").is_err());
+    }
+}

@@ -1,0 +1,157 @@
+//! Deals opened by forms: a form with `createDeal` opens one for the
+//! submission's contact, in the organization's default deal pipeline, at
+//! stage `new`, at most one open deal per contact and form (the key
+//! `open/<contactId>/<formId>`, a condition of the submission's commit, has
+//! one winner). `GET /deals` (filters `contactId`, `stage`) and `GET /deals/{id}`.
+
+use crm_sdk::http::{Error, Paging, query_first};
+use crm_sdk::store::{self, Condition, Write};
+use crm_sdk::types::{Request, Response};
+use crm_sdk::{kv, runtime};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+/// The stages of the default deal pipeline, in order.
+pub const STAGES: &[&str] = &["new", "qualified", "proposal", "won", "lost"];
+const PIPELINE_KEY: &str = "meta/pipeline/deals";
+const COUNT_KEY: &str = "meta/deals";
+/// Most deals of one contact a filtered list reads.
+const MAX_CONTACT_DEALS: usize = 10_000;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Deal {
+    pub id: String,
+    pub name: String,
+    pub contact_id: String,
+    pub form_id: String,
+    pub pipeline_id: String,
+    pub stage: String,
+    pub amount: Option<f64>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+fn key(id: &str) -> String {
+    format!("d/{id}")
+}
+
+fn open_key(contact_id: &str, form_id: &str) -> String {
+    format!("open/{contact_id}/{form_id}")
+}
+
+fn stage_count_key(stage: &str) -> String {
+    format!("meta/deals/stage/{stage}")
+}
+
+fn contact_count_key(contact_id: &str) -> String {
+    format!("meta/deals/contact/{contact_id}")
+}
+
+/// The organization's default deal pipeline, made on first use.
+fn default_pipeline_id() -> Result<String, Error> {
+    if let Some(id) = store::get(PIPELINE_KEY.as_bytes())? {
+        return Ok(String::from_utf8_lossy(&id).into_owned());
+    }
+    let id = runtime::new_id();
+    store::compare_and_swap(PIPELINE_KEY.as_bytes(), None, Some(id.as_bytes()))?;
+    let stored = store::get(PIPELINE_KEY.as_bytes())?.ok_or_else(|| Error::internal("no default pipeline"))?;
+    Ok(String::from_utf8_lossy(&stored).into_owned())
+}
+
+/// The open deal of this contact and form, if any.
+pub fn open_deal(contact_id: &str, form_id: &str) -> Result<Option<String>, Error> {
+    Ok(store::get(open_key(contact_id, form_id).as_bytes())?.map(|v| String::from_utf8_lossy(&v).into_owned()))
+}
+
+/// A new deal, not yet written.
+pub fn new_deal(form_id: &str, form_name: &str, contact_id: &str, who: &str, now: &str) -> Result<Deal, Error> {
+    let name = if who.is_empty() { form_name.to_string() } else { format!("{form_name}: {who}") };
+    Ok(Deal {
+        id: runtime::new_id(),
+        name: name.chars().take(300).collect(),
+        contact_id: contact_id.to_string(),
+        form_id: form_id.to_string(),
+        pipeline_id: default_pipeline_id()?,
+        stage: STAGES[0].into(),
+        amount: None,
+        created_at: now.to_string(),
+        updated_at: now.to_string(),
+    })
+}
+
+/// The condition and writes that open `deal`: they apply only while the
+/// contact has no open deal from this form.
+pub fn opening(deal: &Deal) -> Result<(Condition, Vec<Write>), Error> {
+    let put = |k: String, v: Vec<u8>| Write::Put((k.into_bytes(), v));
+    let add = |k: String| Write::Add((k.into_bytes(), 1));
+    let open = open_key(&deal.contact_id, &deal.form_id);
+    Ok((
+        Condition::Equals((open.clone().into_bytes(), None)),
+        vec![
+            put(key(&deal.id), serde_json::to_vec(deal).map_err(Error::internal)?),
+            put(format!("dc/{}/{}", deal.contact_id, deal.id), Vec::new()),
+            put(format!("ds/{}/{}", deal.stage, deal.id), Vec::new()),
+            put(open, deal.id.clone().into_bytes()),
+            add(COUNT_KEY.into()),
+            add(stage_count_key(&deal.stage)),
+            add(contact_count_key(&deal.contact_id)),
+        ],
+    ))
+}
+
+fn load(id: &str) -> Result<Option<Deal>, Error> {
+    if crm_sdk::is_id(id) { kv::get(&key(id)) } else { Ok(None) }
+}
+
+pub fn get(id: &str) -> Result<Response, Error> {
+    let deal = load(id)?.ok_or_else(|| Error::new(404, "DEAL_NOT_FOUND", "The deal does not exist"))?;
+    Ok(crm_sdk::http::json_response(200, &json!({ "success": true, "data": deal })))
+}
+
+/// `GET /deals`, newest first; `contactId` and `stage` filter.
+pub fn list(req: &Request) -> Result<Response, Error> {
+    let paging = Paging::from_query(req, 20, 100)?;
+    let stage = query_first(req, "stage").map(str::trim).filter(|s| !s.is_empty());
+    if let Some(s) = stage
+        && !STAGES.contains(&s)
+    {
+        return Err(Error::validation(
+            format!("stage must be one of {}", STAGES.join(", ")),
+            json!({ "field": "stage" }),
+        ));
+    }
+    let contact = query_first(req, "contactId").map(str::trim).filter(|s| !s.is_empty());
+    let (deals, total) = match (contact, stage) {
+        (None, None) => {
+            (kv::page_reverse_records::<Deal>("d/", paging.offset(), paging.limit)?, kv::counter(COUNT_KEY)? as usize)
+        }
+        (None, Some(stage)) => (
+            indexed(&format!("ds/{stage}/"), paging.offset(), paging.limit)?,
+            kv::counter(&stage_count_key(stage))? as usize,
+        ),
+        (Some(contact), None) => (
+            indexed(&format!("dc/{contact}/"), paging.offset(), paging.limit)?,
+            kv::counter(&contact_count_key(contact))? as usize,
+        ),
+        (Some(contact), Some(stage)) => {
+            // A contact's deals are few (one open per form): filter them.
+            let all = indexed(&format!("dc/{contact}/"), 0, MAX_CONTACT_DEALS)?;
+            let matching: Vec<Deal> = all.into_iter().filter(|d| d.stage == stage).collect();
+            let total = matching.len();
+            (matching.into_iter().skip(paging.skip()).take(paging.limit).collect(), total)
+        }
+    };
+    Ok(paging.response(&deals, total))
+}
+
+/// Deals named by an index (`<prefix><dealId>`), newest first.
+fn indexed(prefix: &str, skip: u64, take: usize) -> Result<Vec<Deal>, Error> {
+    let mut out = Vec::new();
+    for (k, _) in kv::page_reverse(prefix, skip, take)? {
+        if let Some(deal) = load(k.rsplit('/').next().unwrap_or_default())? {
+            out.push(deal);
+        }
+    }
+    Ok(out)
+}

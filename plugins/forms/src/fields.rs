@@ -1,0 +1,169 @@
+//! What a site posts, read into what a submission needs: a contact body for
+//! the contacts module, the first touch (attribution), the honeypot, and the
+//! fields as sent. Keys are compared without case; the names are the ones
+//! Colombian sites actually use (`correo`, `celular`, `departamento`...).
+//!
+//! Bounded: at most [`MAX_FIELDS`] fields of at most [`MAX_VALUE`] bytes each.
+
+use crm_sdk::contact_body::{MAX_CUSTOM_KEYS, MAX_CUSTOM_VALUE, is_custom_property};
+use crm_sdk::http::{self, Error};
+use crm_sdk::types::Request;
+use serde_json::{Map, Value, json};
+
+pub const MAX_FIELDS: usize = 100;
+pub const MAX_VALUE: usize = 10 * 1024;
+/// The largest body either door reads.
+pub const MAX_BODY: usize = 64 * 1024;
+/// The hidden field people leave empty and bots fill.
+pub const HONEYPOT: &str = "_gotcha";
+
+/// Contact body keys, by the lower-case names a form may use for them.
+const ALIASES: &[(&str, &[&str])] = &[
+    ("email", &["email", "correo"]),
+    ("mobile", &["mobile", "phone", "celular", "telefono", "whatsapp", "whatsapp_phone"]),
+    ("firstName", &["firstname", "first_name", "nombres"]),
+    ("lastName", &["lastname", "last_name", "apellidos"]),
+    ("company", &["company", "empresa"]),
+    ("city", &["city", "ciudad", "municipio"]),
+    ("cityCode", &["citycode"]),
+    ("country", &["country", "pais"]),
+    ("state", &["state", "departamento", "depto", "dpto", "estado"]),
+];
+
+/// Attribution keys, by the lower-case names a form may use for them.
+const ORIGIN_KEYS: &[(&str, &[&str])] = &[
+    ("utmSource", &["utm_source"]),
+    ("utmMedium", &["utm_medium"]),
+    ("utmCampaign", &["utm_campaign"]),
+    ("utmTerm", &["utm_term"]),
+    ("utmContent", &["utm_content"]),
+    ("gclid", &["gclid"]),
+    ("fbclid", &["fbclid"]),
+    ("referrer", &["referrer"]),
+    ("landingPage", &["pageuri", "page_url"]),
+];
+
+/// One submission, read.
+pub struct Fields {
+    /// Every field as sent, in order.
+    pub sent: Map<String, Value>,
+    /// The body for `contacts.upsert-with`: mapped keys and custom properties.
+    pub contact: Map<String, Value>,
+    /// Attribution keys present (`utmSource`...), without the form's own.
+    pub origin: Map<String, Value>,
+    /// Whether the honeypot was filled.
+    pub spam: bool,
+    /// Whether the body was urlencoded (an HTML form without JavaScript).
+    pub urlencoded: bool,
+}
+
+impl Fields {
+    pub fn has_email_or_mobile(&self) -> bool {
+        ["email", "mobile"]
+            .iter()
+            .any(|k| self.contact.get(*k).and_then(Value::as_str).is_some_and(|v| !v.trim().is_empty()))
+    }
+
+    /// The body without custom properties: what is retried when the contact
+    /// cannot hold them, so a lead is never lost to its extra fields.
+    pub fn contact_without_custom(&self) -> Map<String, Value> {
+        self.contact.iter().filter(|(k, _)| !is_custom_property(k)).map(|(k, v)| (k.clone(), v.clone())).collect()
+    }
+
+    /// Who the submission names, for a deal's name.
+    pub fn who(&self) -> String {
+        let text = |k: &str| self.contact.get(k).and_then(Value::as_str).unwrap_or("").trim().to_string();
+        let name =
+            [text("firstName"), text("lastName")].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join(" ");
+        [name, text("email"), text("mobile")].into_iter().find(|s| !s.is_empty()).unwrap_or_default()
+    }
+}
+
+/// Reads the body: JSON or `application/x-www-form-urlencoded`.
+pub fn read(req: &Request) -> Result<Fields, Error> {
+    if req.body.len() > MAX_BODY {
+        return Err(Error::new(413, "PAYLOAD_TOO_LARGE", format!("A submission is at most {MAX_BODY} bytes")));
+    }
+    let urlencoded = http::media_type(req) == "application/x-www-form-urlencoded";
+    let sent: Map<String, Value> = if urlencoded {
+        let mut map = Map::new();
+        for (k, v) in form_urlencoded::parse(&req.body) {
+            map.insert(k.into_owned(), Value::String(v.into_owned()));
+        }
+        map
+    } else if http::is_json(req) {
+        http::json_object(req)?
+    } else {
+        return Err(Error::new(
+            400,
+            "UNSUPPORTED_CONTENT_TYPE",
+            "A submission is JSON (application/json) or an HTML form (application/x-www-form-urlencoded)",
+        ));
+    };
+    if sent.len() > MAX_FIELDS {
+        return Err(Error::validation(
+            format!("A submission has at most {MAX_FIELDS} fields"),
+            json!({ "max": MAX_FIELDS }),
+        ));
+    }
+    for (key, value) in &sent {
+        let size = match value {
+            Value::String(s) => s.len(),
+            Value::Number(_) | Value::Bool(_) | Value::Null => 0,
+            _ => {
+                return Err(Error::validation(
+                    format!("{key} must be a text, a number or a boolean"),
+                    json!({ "field": key }),
+                ));
+            }
+        };
+        if size > MAX_VALUE || key.len() > 200 {
+            return Err(Error::validation(format!("{key} is longer than {MAX_VALUE} bytes"), json!({ "field": key })));
+        }
+    }
+    Ok(map(sent, urlencoded))
+}
+
+fn text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.trim().to_string()).filter(|s| !s.is_empty()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+fn map(sent: Map<String, Value>, urlencoded: bool) -> Fields {
+    let (mut contact, mut origin, mut spam, mut custom) = (Map::new(), Map::new(), false, 0usize);
+    for (key, value) in &sent {
+        let lower = key.to_lowercase();
+        if lower == HONEYPOT {
+            spam |= text(value).is_some();
+        } else if let Some((name, _)) = ALIASES.iter().find(|(_, names)| names.contains(&lower.as_str())) {
+            if let Some(v) = text(value) {
+                contact.entry(name.to_string()).or_insert(Value::String(v));
+            }
+        } else if lower == "name" || lower == "nombre" {
+            if let Some(full) = text(value) {
+                let (first, last) = full.split_once(' ').unwrap_or((&full, ""));
+                contact.entry("firstName").or_insert(Value::String(first.trim().to_string()));
+                if !last.trim().is_empty() {
+                    contact.entry("lastName").or_insert(Value::String(last.trim().to_string()));
+                }
+            }
+        } else if let Some((name, _)) = ORIGIN_KEYS.iter().find(|(_, names)| names.contains(&lower.as_str())) {
+            if let Some(v) = text(value) {
+                origin.entry(name.to_string()).or_insert(Value::String(v));
+            }
+        } else if is_custom_property(key)
+            && custom < MAX_CUSTOM_KEYS
+            && value.as_str().is_none_or(|s| s.chars().count() <= MAX_CUSTOM_VALUE)
+            && !value.is_null()
+        {
+            // Kept as the contacts module keeps an unknown key; the rest stay
+            // on the submission only.
+            contact.insert(key.clone(), value.clone());
+            custom += 1;
+        }
+    }
+    Fields { sent, contact, origin, spam, urlencoded }
+}

@@ -1,0 +1,100 @@
+//! The forms module: how leads reach the CRM from the web.
+//!
+//! Layout: [`form`] the form records and the app's calls on them (create,
+//! read, change, rotate the public key) and the API's reads; [`fields`] what
+//! a site posts (JSON or an HTML form's urlencoded body) read into a contact
+//! body, the first touch and the extra fields; [`submit`] the one submission
+//! rule behind both doors (the token door `POST /forms/{id}/submit` and the
+//! public door `POST /api/v1/forms/submit/{id}?key=`); [`dedupe`] the double
+//! click; [`cors`] what browsers are told; [`submissions`], [`deals`] and
+//! [`notifications`] what a submission leaves behind, with their lists.
+//!
+//! A submission becomes a contact only through the contacts module's
+//! `upsert-with` (lookup, strict location, plan limit, id documents stay
+//! there); the city rule stays in the catalog.
+//!
+//! Store keys (scoped by the host to this organization and module):
+//! `f/<id>` forms, `s/<formId>/<id>` submissions, `d/<id>` deals with their
+//! indexes `dc/<contactId>/<id>` and `ds/<stage>/<id>`, `open/<contactId>/<formId>`
+//! the open deal of a contact and form, `n/<id>` notifications,
+//! `dd/<formId>/<hash>` recent answers (double clicks), `meta/...` counters.
+
+mod cors;
+mod deals;
+mod dedupe;
+mod fields;
+mod form;
+mod notifications;
+mod submissions;
+mod submit;
+
+crm_sdk::component_bindings!("public-module", "../../wit");
+
+use bindings::exports::crm::plugin::handler;
+use crm_sdk::http::{Error, path_param, respond};
+use crm_sdk::types::{Caller, ModuleInfo, Request, Response, Route};
+
+struct Forms;
+
+fn route(method: &str, path: &str, permission: Option<&str>) -> Route {
+    Route {
+        method: method.into(),
+        path: path.into(),
+        permission: permission.map(Into::into),
+        module: Some("forms".into()),
+        deadline_ms: None,
+    }
+}
+
+impl handler::Guest for Forms {
+    fn describe() -> ModuleInfo {
+        ModuleInfo {
+            name: "forms".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            routes: vec![
+                route("GET", "/forms", Some("forms:read")),
+                route("GET", "/forms/{id}", Some("forms:read")),
+                route("POST", "/forms/{id}/submit", Some("forms:write")),
+                route("GET", "/forms/{id}/submissions", Some("forms:read")),
+                route("GET", "/deals", Some("deals:read")),
+                route("GET", "/deals/{id}", Some("deals:read")),
+                route("GET", "/notifications", Some("notifications:read")),
+                // The public door: `/api/v1/forms/submit/{id}?key=`, no token.
+                route("POST", "/public/forms/submit/{id}", None),
+                route("OPTIONS", "/public/forms/submit/{id}", None),
+                // The app's calls: `/admin/orgs/{org}/forms...` on the admin API.
+                route("POST", "/admin/forms", None),
+                route("GET", "/admin/forms/{id}", None),
+                route("PATCH", "/admin/forms/{id}", None),
+                route("POST", "/admin/forms/{id}/rotate-key", None),
+            ],
+        }
+    }
+
+    fn handle(caller: Caller, req: Request) -> Response {
+        let id = path_param(&req, "id").unwrap_or_default().to_string();
+        // A public id no organization published reaches us unbound.
+        if caller.org_id.is_empty() {
+            return form::not_found().into_response();
+        }
+        let path: Vec<&str> = req.path.trim_start_matches('/').split('/').collect();
+        respond(match (req.method.as_str(), path.as_slice()) {
+            ("GET", ["forms"]) => form::list(&req),
+            ("GET", ["forms", _]) => form::get(&id),
+            ("POST", ["forms", _, "submit"]) => submit::submit(&req, &id, submit::Door::Token),
+            ("GET", ["forms", _, "submissions"]) => submissions::list(&req, &id),
+            ("GET", ["deals"]) => deals::list(&req),
+            ("GET", ["deals", _]) => deals::get(&id),
+            ("GET", ["notifications"]) => notifications::list(&req),
+            ("POST", ["public", "forms", "submit", _]) => submit::submit(&req, &id, submit::Door::Public),
+            ("OPTIONS", ["public", "forms", "submit", _]) => cors::preflight(&req, &id),
+            ("POST", ["admin", "forms"]) => form::create(&req),
+            ("GET", ["admin", "forms", _]) => form::admin_get(&id),
+            ("PATCH", ["admin", "forms", _]) => form::update(&req, &id),
+            ("POST", ["admin", "forms", _, "rotate-key"]) => form::rotate_key(&id),
+            _ => Err(Error::not_found("Route")),
+        })
+    }
+}
+
+bindings::export!(Forms with_types_in bindings);

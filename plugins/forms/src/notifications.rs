@@ -1,0 +1,57 @@
+//! Team notifications: one per address a form's `notify` lists, for each
+//! accepted submission, written in the submission's commit.
+//! `GET /notifications`, newest first.
+
+use crm_sdk::http::{Error, Paging};
+use crm_sdk::store::Write;
+use crm_sdk::types::{Request, Response};
+use crm_sdk::{kv, runtime};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::form::Form;
+
+const COUNT_KEY: &str = "meta/notifications";
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Notification {
+    pub id: String,
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub recipient: String,
+    pub form_id: String,
+    pub submission_id: String,
+    pub contact_id: Option<String>,
+    pub read: bool,
+    pub created_at: String,
+}
+
+/// The writes of one notification per address of `form.notify`.
+pub fn writes(form: &Form, submission_id: &str, contact_id: Option<&str>, now: &str) -> Result<Vec<Write>, Error> {
+    let mut writes = Vec::new();
+    for recipient in &form.notify {
+        let n = Notification {
+            id: runtime::new_id(),
+            kind: "form_submission".into(),
+            recipient: recipient.clone(),
+            form_id: form.id.clone(),
+            submission_id: submission_id.to_string(),
+            contact_id: contact_id.map(str::to_string),
+            read: false,
+            created_at: now.to_string(),
+        };
+        writes.push(Write::Put((format!("n/{}", n.id).into_bytes(), serde_json::to_vec(&n).map_err(Error::internal)?)));
+    }
+    if !form.notify.is_empty() {
+        writes.push(Write::Add((COUNT_KEY.as_bytes().to_vec(), form.notify.len() as i64)));
+    }
+    Ok(writes)
+}
+
+pub fn list(req: &Request) -> Result<Response, Error> {
+    let paging = Paging::from_query(req, 20, 100)?;
+    let total = kv::counter(COUNT_KEY)? as usize;
+    let items: Vec<Value> = kv::page_reverse_records("n/", paging.offset(), paging.limit)?;
+    Ok(paging.response(&items, total))
+}

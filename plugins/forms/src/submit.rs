@@ -1,0 +1,247 @@
+//! The one submission rule, behind both doors:
+//! - the token door, `POST /forms/{id}/submit` (`forms:write`), answers
+//!   `{submissionId, contactId, dealId}`;
+//! - the public door, `POST /api/v1/forms/submit/{id}?key=`, checks the
+//!   form's public key (401 `FORM_KEY_MISSING` / `FORM_KEY_INVALID`) and the
+//!   browser's origin (403 `ORIGIN_NOT_ALLOWED`), and answers only
+//!   `{submissionId}` (no internal id to an anonymous visitor), or 303 to
+//!   the form's `redirectUrl` for an HTML form's post.
+//!
+//! Then, in order: the body (JSON or urlencoded, bounded) → the double click
+//! ([`crate::dedupe`]) → the honeypot (201 as for a new lead, kept as `spam`)
+//! → an email or a mobile (400) → the contact, through `contacts.upsert-with`
+//! with the first touch → the submission, the deal and the notifications in
+//! one commit. An unresolved city is 400 `CITY_UNRESOLVED` and leaves
+//! nothing; a full plan is 403 `PLAN_LIMIT_REACHED` and keeps the
+//! submission as `rejected`.
+
+use crm_sdk::http::{self, Error, json_response, query_first};
+use crm_sdk::runtime;
+use crm_sdk::store::{self, Write};
+use crm_sdk::types::{Request, Response};
+use serde_json::{Map, Value, json};
+
+use crate::bindings::crm::plugin::contacts;
+use crate::dedupe::{self, Claim, Seen};
+use crate::fields::{self, Fields};
+use crate::form::{self, Form};
+use crate::submissions::{self, Submission};
+use crate::{cors, deals, notifications};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Door {
+    Token,
+    Public,
+}
+
+const THANKS: &str = "¡Gracias! Recibimos tus datos.";
+
+pub fn submit(req: &Request, id: &str, door: Door) -> Result<Response, Error> {
+    let form = form::load(id)?;
+    let answer = http::respond(checked(req, &form, door).and_then(|()| run(req, &form, door)));
+    Ok(match door {
+        Door::Public => cors::stamp(Some(&form), req, answer),
+        Door::Token => answer,
+    })
+}
+
+/// The public door's key and origin.
+fn checked(req: &Request, form: &Form, door: Door) -> Result<(), Error> {
+    if door == Door::Token {
+        return Ok(());
+    }
+    match query_first(req, "key").map(str::trim).filter(|k| !k.is_empty()) {
+        None => return Err(Error::new(401, "FORM_KEY_MISSING", "The form's public key is missing (?key=)")),
+        Some(key) if !same(key.as_bytes(), form.public_key.as_bytes()) => {
+            return Err(Error::new(401, "FORM_KEY_INVALID", "The form's public key is not valid"));
+        }
+        Some(_) => {}
+    }
+    cors::check(form, req)
+}
+
+/// Compares without stopping at the first difference.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+fn run(req: &Request, form: &Form, door: Door) -> Result<Response, Error> {
+    let fields = fields::read(req)?;
+    let door_name = if door == Door::Public { "public" } else { "token" };
+    let claim = match dedupe::begin(&form.id, door_name, &fields.sent)? {
+        Seen::Twin(answer) => return Ok(answer),
+        Seen::First(claim) => claim,
+    };
+    match record(req, form, door, &fields, &claim) {
+        Ok(response) => Ok(response),
+        Err(e) => {
+            claim.abandon()?;
+            Err(e)
+        }
+    }
+}
+
+/// Everything after the double-click check; nothing is written on an error.
+fn record(req: &Request, form: &Form, door: Door, fields: &Fields, claim: &Claim) -> Result<Response, Error> {
+    let now = runtime::now();
+    let attribution = attribution(form, fields, req, &now);
+    let mut submission = Submission {
+        id: runtime::new_id(),
+        form_id: form.id.clone(),
+        status: submissions::SPAM.into(),
+        fields: fields.sent.clone(),
+        attribution: attribution.clone(),
+        contact_id: None,
+        deal_id: None,
+        reason: None,
+        created_at: now.clone(),
+    };
+    if fields.spam {
+        // Answered as a new lead would be: a bot must not tell the difference.
+        let response = accepted(form, door, fields, 201, &submission);
+        commit(&[], submissions::writes(&submission)?, claim, &response)?;
+        return Ok(response);
+    }
+    if !fields.has_email_or_mobile() {
+        return Err(Error::validation(
+            "Escribe tu correo electrónico o tu número de celular.",
+            json!({ "fields": ["email", "mobile"] }),
+        ));
+    }
+    let outcome = upsert(fields, &attribution)?;
+    let body: Map<String, Value> = serde_json::from_str(&outcome.body).unwrap_or_default();
+    let code = body.get("code").and_then(Value::as_str).unwrap_or("");
+    match (outcome.status, code) {
+        (200 | 201, _) => {}
+        (403, "PLAN_LIMIT_REACHED") => {
+            // No lead is lost: the submission is kept for the team.
+            submission.status = submissions::REJECTED.into();
+            submission.reason = Some(json!({ "code": code, "message": body.get("message") }));
+            let response = json_response(403, &body);
+            commit(&[], submissions::writes(&submission)?, claim, &response)?;
+            return Ok(response);
+        }
+        (_, "CITY_UNRESOLVED" | "INVALID_CITY_CODE") => return Err(city_unresolved(&body)),
+        (400..=499, _) => return Err(contact_refusal(outcome.status, body)),
+        _ => return Err(Error::internal(format!("the contacts module answered {}", outcome.status))),
+    }
+    let contact_id = outcome.contact_id.ok_or_else(|| Error::internal("an upsert without a contact id"))?;
+    submission.status = submissions::ACCEPTED.into();
+    submission.contact_id = Some(contact_id.clone());
+    // Two tries: a concurrent submission may open the contact's deal first.
+    for _ in 0..2 {
+        let mut conditions = Vec::new();
+        let mut writes = notifications::writes(form, &submission.id, Some(&contact_id), &now)?;
+        submission.deal_id = None;
+        if form.create_deal {
+            match deals::open_deal(&contact_id, &form.id)? {
+                Some(open) => submission.deal_id = Some(open),
+                None => {
+                    let deal = deals::new_deal(&form.id, &form.name, &contact_id, &fields.who(), &now)?;
+                    let (condition, deal_writes) = deals::opening(&deal)?;
+                    conditions.push(condition);
+                    writes.extend(deal_writes);
+                    submission.deal_id = Some(deal.id);
+                }
+            }
+        }
+        writes.extend(submissions::writes(&submission)?);
+        let response = accepted(form, door, fields, outcome.status, &submission);
+        if commit(&conditions, writes, claim, &response)? {
+            return Ok(response);
+        }
+    }
+    Err(Error::internal("the contact's deal kept changing"))
+}
+
+/// Commits `writes` with the answer twins will get; `false` when a condition failed.
+fn commit(
+    conditions: &[store::Condition],
+    mut writes: Vec<Write>,
+    claim: &Claim,
+    response: &Response,
+) -> Result<bool, Error> {
+    writes.push(claim.finish(response)?);
+    Ok(store::commit(conditions, &writes)?)
+}
+
+/// The contact, through the contacts module. A contact that cannot hold the
+/// form's extra fields (its bounds) is written without them: they stay on
+/// the submission, and the lead is not lost to them.
+fn upsert(fields: &Fields, attribution: &Value) -> Result<contacts::UpsertOutcome, Error> {
+    let options = || contacts::UpsertOptions { attribution: Some(attribution.to_string()) };
+    let outcome = contacts::upsert_with(&Value::Object(fields.contact.clone()).to_string(), &options());
+    let hit_bounds = outcome.status == 400
+        && serde_json::from_str::<Value>(&outcome.body).is_ok_and(|b| b["details"]["limit"].is_string());
+    if !hit_bounds {
+        return Ok(outcome);
+    }
+    Ok(contacts::upsert_with(&Value::Object(fields.contact_without_custom()).to_string(), &options()))
+}
+
+/// The first touch: the form's channel and id, the campaign keys sent, and
+/// the page (a `pageUri` / `page_url` field, else the `Referer`).
+fn attribution(form: &Form, fields: &Fields, req: &Request, now: &str) -> Value {
+    let mut a = json!({
+        "firstTouchAt": now, "channel": "form", "formId": form.id,
+        "utmSource": null, "utmMedium": null, "utmCampaign": null, "utmTerm": null, "utmContent": null,
+        "referrer": null, "landingPage": http::header(req, "referer").map(|r| r.chars().take(2000).collect::<String>()),
+        "gclid": null, "fbclid": null, "landingPageId": null, "landingPageName": null,
+    });
+    for (k, v) in &fields.origin {
+        a[k] = v.clone();
+    }
+    a
+}
+
+/// A submission that made (or updated) a contact, or was kept as spam.
+fn accepted(form: &Form, door: Door, fields: &Fields, status: u16, s: &Submission) -> Response {
+    match door {
+        Door::Token => json_response(
+            status,
+            &json!({ "success": true, "message": THANKS, "data": { "submissionId": s.id, "contactId": s.contact_id, "dealId": s.deal_id } }),
+        ),
+        Door::Public => match (&form.redirect_url, fields.urlencoded) {
+            (Some(url), true) => Response {
+                status: 303,
+                headers: vec![
+                    ("location".into(), url.clone()),
+                    ("content-type".into(), "text/plain; charset=utf-8".into()),
+                ],
+                body: THANKS.as_bytes().to_vec(),
+            },
+            _ => {
+                json_response(status, &json!({ "success": true, "message": THANKS, "data": { "submissionId": s.id } }))
+            }
+        },
+    }
+}
+
+/// 400 `CITY_UNRESOLVED` for the visitor (the contacts API answers 422).
+fn city_unresolved(contact_body: &Map<String, Value>) -> Error {
+    let input = contact_body.get("input").and_then(Value::as_str).unwrap_or("");
+    let message = if input.is_empty() {
+        "No reconocemos la ciudad. Elige tu municipio de la lista.".to_string()
+    } else {
+        format!("No reconocemos la ciudad «{input}». Elige tu municipio de la lista.")
+    };
+    let mut e = Error::new(400, "CITY_UNRESOLVED", message).with("error", "CITY_UNRESOLVED");
+    for key in ["input", "status", "candidates"] {
+        e = e.with(
+            key,
+            contact_body.get(key).cloned().unwrap_or(if key == "candidates" { json!([]) } else { Value::Null }),
+        );
+    }
+    e
+}
+
+/// Another refusal of the contacts module, as it said it; its plain-text
+/// 400s become `VALIDATION_ERROR`.
+fn contact_refusal(status: u16, body: Map<String, Value>) -> Error {
+    if body.contains_key("code") {
+        return Error { status, body };
+    }
+    let message =
+        body.get("message").or(body.get("error")).and_then(Value::as_str).unwrap_or("The submission is not valid");
+    Error::validation(message, json!({}))
+}
