@@ -343,3 +343,92 @@ async fn malformed_bodies_are_400() {
     let r = upsert(&host, &token, json!({ "email": "a@x.co", "nested": { "a": 1 } })).await;
     assert_eq!(r.status, 400);
 }
+
+#[tokio::test]
+async fn a_body_not_declared_json_is_refused_on_component_routes_as_on_host_routes() {
+    let (host, token) = setup().await;
+    let org = host.demo_org.clone().unwrap();
+    let body = r#"{"email":"plain@x.co"}"#;
+    for path in ["/api/contacts", "/api/companies"] {
+        for content_type in [Some("text/plain"), None] {
+            let mut req = host.request(Method::POST, path).bearer_auth(&token).body(body);
+            if let Some(ct) = content_type {
+                req = req.header("content-type", ct);
+            }
+            let r = req.send().await.unwrap();
+            assert_eq!(r.status(), 400, "{path} {content_type:?}");
+            let json = r.json::<Value>().await.unwrap();
+            assert_eq!(json["code"], "UNSUPPORTED_CONTENT_TYPE", "{path}: {json}");
+        }
+    }
+    // The host's own routes answer the same body with the same code and message.
+    let admin = host
+        .client
+        .post(format!("{}/admin/orgs/{org}/tokens", host.admin))
+        .bearer_auth(ADMIN_TOKEN)
+        .header("content-type", "text/plain")
+        .body(r#"{"name":"x","permissions":["*"]}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(admin.status(), 400);
+    let admin = admin.json::<Value>().await.unwrap();
+    let component = host
+        .request(Method::POST, "/api/contacts")
+        .bearer_auth(&token)
+        .header("content-type", "text/plain")
+        .body(body)
+        .send()
+        .await
+        .unwrap()
+        .json::<Value>()
+        .await
+        .unwrap();
+    assert_eq!((&admin["code"], &admin["message"]), (&component["code"], &component["message"]));
+    assert_eq!(host.get("/api/contacts", &token).await.json()["pagination"]["total"], 0, "nothing was created");
+    // JSON with a charset, or a +json type, is JSON.
+    let r = host
+        .request(Method::POST, "/api/contacts")
+        .bearer_auth(&token)
+        .header("content-type", "application/json; charset=utf-8")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 201);
+}
+
+#[tokio::test]
+async fn an_email_of_one_contact_and_a_mobile_of_another_updates_the_email_s_contact() {
+    let (host, token) = setup().await;
+    let a = upsert(&host, &token, json!({ "email": "a@x.co", "firstName": "A" })).await.json()["data"]["id"].clone();
+    let b =
+        upsert(&host, &token, json!({ "email": "b@x.co", "mobile": "3001112233" })).await.json()["data"]["id"].clone();
+    // Email first (rule 2): A is found and updated, with 200, never a 409.
+    let r = upsert(&host, &token, json!({ "email": "a@x.co", "mobile": "300 111 2233", "lastName": "Ruiz" })).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let contact = &r.json()["contact"];
+    assert_eq!(contact["_id"], a);
+    let props = contact["properties"].as_array().unwrap();
+    let prop = |k: &str| props.iter().find(|p| p["key"] == k).map(|p| p["value"].clone());
+    assert_eq!((prop("mobile"), prop("lastName")), (Some(json!("3001112233")), Some(json!("Ruiz"))));
+    // The shared mobile is looked up as the contact that had it first: B.
+    let r = upsert(&host, &token, json!({ "mobile": "3001112233", "company": "Acme" })).await;
+    assert_eq!((r.status.as_u16(), r.json()["contact"]["_id"].clone()), (200, b.clone()));
+    assert_eq!(host.get("/api/contacts", &token).await.json()["pagination"]["total"], 2);
+    let listed = host.get("/api/contacts?mobile=3001112233&matchMode=exact", &token).await.json();
+    assert_eq!(listed["pagination"]["total"], 2, "both contacts hold the number");
+    // An email stays unique: a PUT cannot give A the email of B.
+    let r = host
+        .call(
+            Method::PUT,
+            &format!("/api/contacts/{}", a.as_str().unwrap()),
+            Some(&token),
+            Some(&json!({ "email": "b@x.co" })),
+        )
+        .await;
+    assert_eq!(
+        (r.status.as_u16(), r.json()["code"].clone(), r.json()["contactId"].clone()),
+        (409, json!("CONTACT_CONFLICT"), b)
+    );
+}

@@ -41,10 +41,33 @@ async fn one_failing_carrier_never_fails_the_quote() {
     let body = r.json();
     assert_eq!(body["rates"].as_array().unwrap().len(), (CARRIERS.len() - 1) * 2);
     assert!(body["rates"].as_array().unwrap().iter().all(|r| r["carrier"] != "tcc"));
+    // Our words for the provider's code: Envia's own text never reaches the caller.
     assert_eq!(
         body["failed"],
-        json!([{ "carrier": "tcc", "code": "NO_COVERAGE", "message": "Requested service is not available for this route" }])
+        json!([{ "carrier": "tcc", "code": "NO_COVERAGE", "message": "The carrier does not serve this route" }])
     );
+    assert!(!r.text.contains("Requested service is not available"), "{}", r.text);
+}
+
+#[tokio::test]
+async fn a_rejected_label_answers_our_message_never_the_providers_text() {
+    let shop = Shop::open().await;
+    shop.sim.set_balance(0.0);
+    let r = shop.generate(Some("broke-1")).await;
+    assert_eq!(r.status, 422, "{}", r.text);
+    let body = r.json();
+    assert_eq!(body["code"], "ENVIA_GENERATE_FAILED");
+    assert_eq!(
+        body["error"],
+        json!({ "code": "INSUFFICIENT_BALANCE", "message": "The provider account has insufficient balance" })
+    );
+    // Envia says "Insufficient balance to generate the label": not in any answer.
+    let draft = shop.get(&format!("/api/shipments/{}", body["shipmentId"].as_str().unwrap())).await;
+    assert_eq!(draft.json()["data"]["error"], body["error"], "{}", draft.text);
+    let list = shop.get("/api/shipments").await;
+    for text in [&r.text, &draft.text, &list.text] {
+        assert!(!text.contains("to generate the label") && !text.contains("providerMessage"), "{text}");
+    }
 }
 
 #[tokio::test]

@@ -35,7 +35,8 @@ pub struct Shipment {
     pub events: Vec<Event>,
     pub refund: Option<Refund>,
     /// The last provider failure, normalised (`{code, message}`); the
-    /// provider's own words are kept for the app, never shown by the API.
+    /// provider's own words are kept beside the record (`pw/<id>`), for the
+    /// app, never in it.
     pub error: Option<Failure>,
     pub created_at: String,
     pub updated_at: String,
@@ -59,15 +60,14 @@ pub struct Refund {
     pub returned: bool,
 }
 
-/// A provider failure: the provider's code, our message for it, and the
-/// provider's own words, stored for the app and the log. The API shows only
-/// [`Failure::shown`]: a provider's raw text never reaches a caller.
+/// A provider failure: the provider's code and our message for it, as
+/// stored and shown. The provider's own words go to the log and, when the
+/// shipment is saved, to `pw/<id>` for the app: never to a caller.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
 pub struct Failure {
     pub code: String,
     pub message: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip)]
     pub provider_message: Option<String>,
 }
 
@@ -152,13 +152,8 @@ impl Shipment {
         self.tracking_number.is_some()
     }
 
-    /// The API's view: the record without the provider's own words.
     pub fn json(&self) -> Value {
-        let mut value = serde_json::to_value(self).unwrap_or_default();
-        if let (Some(error), Value::Object(map)) = (&self.error, &mut value) {
-            map.insert("error".into(), error.shown());
-        }
-        value
+        serde_json::to_value(self).unwrap_or_default()
     }
 }
 
@@ -189,6 +184,9 @@ pub fn save_ops(shipment: &Shipment, previous_status: Option<&str>) -> Result<Ve
     ops.push(Op::Put((format!("st/{}/{id}", shipment.status).into_bytes(), Vec::new())));
     if let Some(tn) = &shipment.tracking_number {
         ops.push(Op::Put((tracking_key(&shipment.provider, tn).into_bytes(), id.clone().into_bytes())));
+    }
+    if let Some(words) = shipment.error.as_ref().and_then(|e| e.provider_message.as_ref()) {
+        ops.push(Op::Put((format!("pw/{id}").into_bytes(), words.clone().into_bytes())));
     }
     Ok(ops)
 }
