@@ -34,10 +34,11 @@ async fn rule_2_a_rejected_label_leaves_a_draft_that_the_same_key_retries() {
     let body = r.json();
     assert_eq!(body["success"], false);
     assert_eq!(body["code"], "ENVIA_GENERATE_FAILED");
-    // The simulator's error came with HTTP 200 and meta "error"; only the normalised error is shown.
+    // The simulator's error came with HTTP 200 and meta "error"; only the
+    // normalised error is shown, in our words, never Envia's.
     assert_eq!(
         body["error"],
-        json!({ "code": "INSUFFICIENT_BALANCE", "message": "Insufficient balance to generate the label" })
+        json!({ "code": "INSUFFICIENT_BALANCE", "message": "The provider account has insufficient balance" })
     );
     assert!(!r.text.contains("meta"), "the provider's raw answer never reaches the caller");
     let draft_id = body["shipmentId"].as_str().unwrap().to_string();
