@@ -1,42 +1,91 @@
 //! Nested calls: one module of an organization calling another's interface
-//! (today the contacts module's `upsert-with` and `get`), in a fresh instance bound
+//! (today the contacts module's `upsert-with`, `upsert-many` and `get`), in a fresh instance bound
 //! to the same organization, under the nested deadline.
 
 use std::sync::Arc;
+use std::time::Duration;
 
+use crate::bindings::contacts_provider::exports::crm::plugin::contacts as exported_contacts;
 use crate::bindings::platform::crm::plugin::contacts;
 use crate::context::CallContext;
 use crate::runtime::{LoadedModule, Runtime};
+
+/// How long one `upsert-many` may run: an import of 10,000 rows is one call.
+pub const BATCH_DEADLINE: Duration = Duration::from_secs(120);
+
+fn failed(status: u16) -> contacts::UpsertOutcome {
+    contacts::UpsertOutcome { status, contact_id: None, body: "{}".into() }
+}
+
+/// The importing side's options as the contacts component's export takes them.
+fn exported(o: contacts::UpsertOptions) -> exported_contacts::UpsertOptions {
+    exported_contacts::UpsertOptions {
+        attribution: o.attribution,
+        lenient_location: o.lenient_location,
+        dry_run: o.dry_run,
+    }
+}
+
+/// An outcome of the contacts component's export, as the caller's import answers it.
+fn imported(o: exported_contacts::UpsertOutcome) -> contacts::UpsertOutcome {
+    contacts::UpsertOutcome { status: o.status, contact_id: o.contact_id, body: o.body }
+}
 
 impl Runtime {
     fn contacts_module(&self) -> Option<&Arc<LoadedModule>> {
         self.modules().find(|m| m.contacts.is_some())
     }
 
-    /// The contacts module's `upsert`, for another module of the same organization.
+    /// The contacts module's `upsert-with`, for another module of the same organization.
     pub(crate) async fn contacts_upsert(
         self: &Arc<Self>,
         ctx: Arc<CallContext>,
         body: String,
         options: contacts::UpsertOptions,
     ) -> contacts::UpsertOutcome {
-        let failed = |status| contacts::UpsertOutcome { status, contact_id: None, body: "{}".into() };
         let Some(module) = self.contacts_module().cloned() else { return failed(501) };
         let pre = module.contacts.as_ref().expect("checked");
         let mut store = self.new_store(&module.name, Some(ctx), self.nested_deadline);
         let outcome = async {
             let instance = pre.instantiate_async(&mut store).await?;
-            let options = crate::bindings::contacts_provider::exports::crm::plugin::contacts::UpsertOptions {
-                attribution: options.attribution,
-            };
-            instance.crm_plugin_contacts().call_upsert_with(&mut store, &body, &options).await
+            instance.crm_plugin_contacts().call_upsert_with(&mut store, &body, &exported(options)).await
         }
         .await;
         match outcome {
-            Ok(o) => contacts::UpsertOutcome { status: o.status, contact_id: o.contact_id, body: o.body },
+            Ok(o) => imported(o),
             Err(e) => {
                 tracing::error!(error = %e, "the contacts module failed a nested upsert");
                 failed(500)
+            }
+        }
+    }
+
+    /// The contacts module's `upsert-many` (an import), under [`BATCH_DEADLINE`].
+    /// A failed call fails every body.
+    pub(crate) async fn contacts_upsert_many(
+        self: &Arc<Self>,
+        ctx: Arc<CallContext>,
+        bodies: Vec<String>,
+        options: contacts::UpsertOptions,
+    ) -> Vec<contacts::UpsertOutcome> {
+        let count = bodies.len();
+        let Some(module) = self.contacts_module().cloned() else { return (0..count).map(|_| failed(501)).collect() };
+        let pre = module.contacts.as_ref().expect("checked");
+        let mut store = self.new_store(&module.name, Some(ctx), BATCH_DEADLINE);
+        let outcome = async {
+            let instance = pre.instantiate_async(&mut store).await?;
+            instance.crm_plugin_contacts().call_upsert_many(&mut store, &bodies, &exported(options)).await
+        }
+        .await;
+        match outcome {
+            Ok(outcomes) if outcomes.len() == count => outcomes.into_iter().map(imported).collect(),
+            Ok(_) => {
+                tracing::error!("the contacts module answered a nested upsert-many with the wrong count");
+                (0..count).map(|_| failed(500)).collect()
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "the contacts module failed a nested upsert-many");
+                (0..count).map(|_| failed(500)).collect()
             }
         }
     }

@@ -1,9 +1,11 @@
-//! The `crm-host` command line: `serve` runs the service, `admin` talks to its admin API.
+//! The `crm-host` command line: `serve` runs the service, `admin` talks to its
+//! admin API, `import` sends a file through its API.
 
 use clap::{Parser, Subcommand};
 
 use crate::admin::client::AdminArgs;
 use crate::config::Config;
+use crate::importer::ImportArgs;
 
 #[derive(Debug, Parser)]
 #[command(name = "crm-host", version, about = "The CRM edge service: the external REST API and its admin API")]
@@ -18,6 +20,8 @@ enum Command {
     Serve(Config),
     /// Call the admin API of a running host.
     Admin(AdminArgs),
+    /// Import a file through the API of a running host.
+    Import(ImportArgs),
 }
 
 pub fn main() -> std::process::ExitCode {
@@ -33,6 +37,7 @@ pub fn main() -> std::process::ExitCode {
         match cli.command {
             Command::Serve(config) => crate::server::serve(config).await,
             Command::Admin(args) => crate::admin::client::run(args).await,
+            Command::Import(args) => crate::importer::run(args).await,
         }
     });
     // Work abandoned at shutdown (a request past the grace period) must not

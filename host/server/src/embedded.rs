@@ -7,5 +7,6 @@ pub const COMPONENTS: &[Embedded] = &[
     ("contacts", include_bytes!(env!("CRM_COMPONENT_CONTACTS"))),
     ("shipments", include_bytes!(env!("CRM_COMPONENT_SHIPMENTS"))),
     ("forms", include_bytes!(env!("CRM_COMPONENT_FORMS"))),
+    ("import", include_bytes!(env!("CRM_COMPONENT_IMPORT"))),
     ("envia", include_bytes!(env!("CRM_COMPONENT_ENVIA"))),
 ];

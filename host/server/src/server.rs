@@ -19,6 +19,7 @@ use crate::api::Api;
 use crate::app::App;
 use crate::config::Config;
 use crate::fairness::Gate;
+use crate::http::extract::BodyLimit;
 use crate::http::{ApiRequest, Response, extract};
 use crate::public::{self, PublicDoor};
 use crate::shipping::outbound::ReqwestClient;
@@ -94,15 +95,18 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let max_body = config.max_body_bytes;
     let body_timeout = Duration::from_millis(config.body_timeout_ms);
     let public_app = app.clone();
+    let limits_api = api.clone();
+    let public_body: BodyLimit = Arc::new(move |method, path| limits_api.body_limit(method, path).unwrap_or(max_body));
     let public_routes =
-        extract::request(max_body, body_timeout).then(move |(request_id, request)| {
+        extract::request(public_body, body_timeout).then(move |(request_id, request)| {
             let (app, api, door) = (public_app.clone(), api.clone(), public_door.clone());
             async move {
                 respond(request_id, request, |req| async move { route_public(&app, &api, &door, req).await }).await
             }
         });
     let admin_app = app.clone();
-    let admin_routes = extract::request(max_body, body_timeout).then(move |(request_id, request)| {
+    let admin_body: BodyLimit = Arc::new(move |_, _| max_body);
+    let admin_routes = extract::request(admin_body, body_timeout).then(move |(request_id, request)| {
         let (app, admin_api) = (admin_app.clone(), admin_api.clone());
         async move { respond(request_id, request, |req| async move { admin_api.dispatch(&app, req).await }).await }
     });

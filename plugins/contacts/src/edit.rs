@@ -26,7 +26,7 @@ pub fn put(req: &Request, id: &str) -> Result<Response, Error> {
     let contact = find(id)?;
     let body = http::json_object(req)?;
     let input = input::parse(&body)?;
-    let checked = upsert::check(&input, contact.id_type.as_deref(), true)?;
+    let checked = upsert::check(&input, contact.id_type.as_deref(), true, false)?;
     if let Some(conv) = &input.linked_conversation_id {
         let conversation = conversations::get(conv)?.ok_or_else(conversations::not_found)?;
         if let Some(holder) = conversation.contact_id.filter(|h| *h != contact.id) {

@@ -1,8 +1,8 @@
 //! The contacts module: contacts, companies and conversations.
 //!
 //! Layout: [`upsert`] holds the upsert rules (the one place forms, import and
-//! shipments reach through the `contacts` export; [`bulk`] applies them to
-//! many rows for the admin API), [`edit`] get and put by id,
+//! shipments reach through the `contacts` export; [`batch`] applies them to
+//! many bodies in one call, dry runs included, and [`bulk`] for the admin API), [`edit`] get and put by id,
 //! [`list`] the filters, [`input`] body parsing, [`location`] strict city
 //! resolution (shared with [`companies`]), [`identity`] DIAN document types
 //! and numbers, [`unique`] the compare-and-swap claims, [`conversations`]
@@ -13,6 +13,7 @@
 //! `meta/contacts` the count, `ix/...` the list indexes ([`index`]),
 //! `company/<id>`, `conv/<id>`.
 
+mod batch;
 mod bulk;
 mod companies;
 mod conversations;
@@ -41,6 +42,7 @@ fn route(method: &str, path: &str, permission: Option<&str>) -> Route {
         permission: permission.map(Into::into),
         module: Some("contacts".into()),
         deadline_ms: None,
+        max_body_bytes: None,
     }
 }
 
@@ -92,20 +94,31 @@ impl handler::Guest for Contacts {
 
 impl contacts::Guest for Contacts {
     fn upsert(body: String) -> contacts::UpsertOutcome {
-        Self::upsert_with(body, contacts::UpsertOptions { attribution: None })
+        let options = contacts::UpsertOptions { attribution: None, lenient_location: false, dry_run: false };
+        Self::upsert_with(body, options)
     }
 
     fn upsert_with(body: String, options: contacts::UpsertOptions) -> contacts::UpsertOutcome {
-        let outcome = upsert::upsert(body.as_bytes(), &upsert::Options::from_wit(options));
+        let outcome = upsert::upsert(body.as_bytes(), &upsert::Options::from_wit(options), &mut Default::default());
+        outcome.into()
+    }
+
+    fn upsert_many(bodies: Vec<String>, options: contacts::UpsertOptions) -> Vec<contacts::UpsertOutcome> {
+        batch::upsert_many(&bodies, &upsert::Options::from_wit(options)).into_iter().map(Into::into).collect()
+    }
+
+    fn get(id: String) -> Option<String> {
+        edit::find(&id).ok().and_then(|c| serde_json::to_string(&c.flattened()).ok())
+    }
+}
+
+impl From<upsert::Outcome> for contacts::UpsertOutcome {
+    fn from(outcome: upsert::Outcome) -> contacts::UpsertOutcome {
         contacts::UpsertOutcome {
             status: outcome.status,
             contact_id: outcome.contact_id,
             body: outcome.body.to_string(),
         }
-    }
-
-    fn get(id: String) -> Option<String> {
-        edit::find(&id).ok().and_then(|c| serde_json::to_string(&c.flattened()).ok())
     }
 }
 

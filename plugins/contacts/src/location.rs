@@ -30,6 +30,32 @@ fn non_empty(s: &Option<String>) -> Option<&str> {
     s.as_deref().map(str::trim).filter(|s| !s.is_empty())
 }
 
+/// A location the catalog could not confirm, kept as sent (lenient imports):
+/// the city and state texts, no codes. Returns it with the warning that
+/// says so, made from the refusal `error` strict mode would answer.
+pub fn unconfirmed(input: &LocationInput, error: &Error) -> Option<(Location, Value)> {
+    let code = error.body.get("code").and_then(Value::as_str)?;
+    if code != "CITY_UNRESOLVED" && code != "INVALID_CITY_CODE" {
+        return None;
+    }
+    let location = Location {
+        city: non_empty(&input.city).map(str::to_string),
+        city_code: None,
+        state: non_empty(&input.state).map(str::to_string),
+        state_code: None,
+        country: non_empty(&input.country).map(str::to_string),
+    };
+    let field = |k: &str| error.body.get(k).cloned().unwrap_or(Value::Null);
+    let warning = json!({
+        "code": "CITY_UNCONFIRMED",
+        "message": "The city was kept as text without a code: the catalog could not confirm it",
+        "input": field("input"),
+        "status": field("status"),
+        "candidates": field("candidates"),
+    });
+    Some((location, warning))
+}
+
 /// What a body does to the stored location: `None` leaves it untouched.
 ///
 /// `clear_on_empty_city`: an empty-string `city` clears city, code and state

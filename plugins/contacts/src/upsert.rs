@@ -21,6 +21,7 @@ use crm_sdk::http::{self, Error};
 use crm_sdk::{kv, runtime, tenant};
 use serde_json::{Map, Value, json};
 
+use crate::batch::Batch;
 use crate::companies::{self, Company};
 use crate::conversations;
 use crate::identity;
@@ -36,10 +37,19 @@ pub struct Checked {
     id_type: Option<String>,
     id_number: Option<String>,
     company: Option<Company>,
+    /// `CITY_UNCONFIRMED`, when a lenient upsert kept a city as text.
+    warnings: Vec<Value>,
 }
 
 /// Rules 6, 8, 9: everything that can refuse the body, without writing.
-pub fn check(input: &ContactInput, stored_id_type: Option<&str>, clear_on_empty_city: bool) -> Result<Checked, Error> {
+/// `lenient`: a city the catalog cannot confirm is kept as text, with a
+/// warning, instead of refusing the body (imports).
+pub fn check(
+    input: &ContactInput,
+    stored_id_type: Option<&str>,
+    clear_on_empty_city: bool,
+    lenient: bool,
+) -> Result<Checked, Error> {
     let company = input.company_id.as_deref().map(companies::existing_for_contact).transpose()?;
     let id_type = input.id_type.as_deref().map(identity::resolve_type).transpose()?.map(str::to_string);
     let id_number = match (&input.id_number, id_type.as_deref().or(stored_id_type)) {
@@ -47,8 +57,17 @@ pub fn check(input: &ContactInput, stored_id_type: Option<&str>, clear_on_empty_
         (Some(number), None) => Some(number.clone()),
         (None, _) => None,
     };
-    let location = location::resolve(&input.location, clear_on_empty_city)?;
-    Ok(Checked { location, id_type, id_number, company })
+    let mut warnings = Vec::new();
+    let location = match location::resolve(&input.location, clear_on_empty_city) {
+        Ok(location) => location,
+        Err(e) if lenient => {
+            let (location, warning) = location::unconfirmed(&input.location, &e).ok_or(e)?;
+            warnings.push(warning);
+            Some(location)
+        }
+        Err(e) => return Err(e),
+    };
+    Ok(Checked { location, id_type, id_number, company, warnings })
 }
 
 /// Copies the body's fields onto a contact.
@@ -105,6 +124,10 @@ pub fn apply(c: &mut Contact, input: &ContactInput, checked: Checked) {
 pub struct Options {
     /// The first touch, kept only on a contact that has none.
     pub attribution: Option<Value>,
+    /// Keep a city the catalog cannot confirm as text, with a warning.
+    pub lenient_location: bool,
+    /// Check everything, write nothing (see [`crate::batch`]).
+    pub dry_run: bool,
 }
 
 impl Options {
@@ -116,7 +139,7 @@ impl Options {
                 None
             }
         });
-        Options { attribution }
+        Options { attribution, lenient_location: options.lenient_location, dry_run: options.dry_run }
     }
 }
 
@@ -127,38 +150,48 @@ pub struct Outcome {
     pub body: Value,
 }
 
-/// An upsert of a JSON body (the `contacts` export's).
-pub fn upsert(body: &[u8], options: &Options) -> Outcome {
-    outcome(http::parse_json(body).and_then(http::object).and_then(|body| run(&body, options)))
+/// An upsert of a JSON body (the `contacts` export's); a batch of them
+/// shares `batch`.
+pub fn upsert(body: &[u8], options: &Options, batch: &mut Batch) -> Outcome {
+    outcome(http::parse_json(body).and_then(http::object).and_then(|body| run(&body, options, batch)), batch.compact)
 }
 
 /// [`upsert`] of a body already parsed (`POST /contacts`, a row of a bulk call).
 pub fn upsert_object(body: &Map<String, Value>, options: &Options) -> Outcome {
-    outcome(run(body, options))
+    outcome(run(body, options, &mut Batch::default()), false)
 }
 
-fn outcome(result: Result<(Contact, bool), Error>) -> Outcome {
-    match result {
-        Ok((contact, true)) => Outcome {
-            status: 201,
-            contact_id: Some(contact.id.clone()),
-            body: json!({ "success": true, "message": "Contact created", "data": contact.flattened() }),
-        },
-        Ok((contact, false)) => Outcome {
-            status: 200,
-            contact_id: Some(contact.id.clone()),
-            body: json!({
-                "success": true,
-                "message": "Contact updated",
-                "contact": contact.unflattened(&tenant::organization_id()),
-            }),
-        },
-        Err(e) => Outcome { status: e.status, contact_id: None, body: Value::Object(e.body) },
+/// What an upsert did.
+struct Upserted {
+    contact: Contact,
+    created: bool,
+    warnings: Vec<Value>,
+}
+
+/// The answer of `POST /contacts`; `compact` leaves the contact out of a
+/// success (a batch's outcomes, see the WIT's `upsert-many`).
+fn outcome(result: Result<Upserted, Error>, compact: bool) -> Outcome {
+    let Upserted { contact, created, warnings } = match result {
+        Ok(done) => done,
+        Err(e) => return Outcome { status: e.status, contact_id: None, body: Value::Object(e.body) },
+    };
+    let message = if created { "Contact created" } else { "Contact updated" };
+    let mut body = json!({ "success": true, "message": message });
+    if !compact {
+        if created {
+            body["data"] = serde_json::to_value(contact.flattened()).unwrap_or_default();
+        } else {
+            body["contact"] = contact.unflattened(&tenant::organization_id());
+        }
     }
+    if !warnings.is_empty() {
+        body["warnings"] = Value::Array(warnings);
+    }
+    Outcome { status: if created { 201 } else { 200 }, contact_id: Some(contact.id), body }
 }
 
-/// Returns the contact and whether it was created.
-fn run(body: &Map<String, Value>, options: &Options) -> Result<(Contact, bool), Error> {
+/// Upserts one body; a dry run keeps what it would write in `batch`.
+fn run(body: &Map<String, Value>, options: &Options, batch: &mut Batch) -> Result<Upserted, Error> {
     let input = input::parse(body)?;
     if input.email.is_none() && input.mobile.is_none() && input.linked_conversation_id.is_none() {
         return Err(Error::text(
@@ -168,28 +201,35 @@ fn run(body: &Map<String, Value>, options: &Options) -> Result<(Contact, bool), 
     }
     let limit = tenant::contact_limit();
     if let Some(limit) = limit
-        && unique::count()? >= limit
+        && unique::count()? + batch.created >= limit
     {
         return Err(unique::limit_reached(limit));
     }
     for _ in 0..8 {
-        let found = lookup(&input)?;
-        let checked = check(&input, found.as_ref().and_then(|c| c.id_type.as_deref()), false)?;
+        let found = lookup(&input, batch)?;
+        let checked =
+            check(&input, found.as_ref().and_then(|c| c.id_type.as_deref()), false, options.lenient_location)?;
         if let Some(conv) = &input.linked_conversation_id {
             let conversation = conversations::get(conv)?.ok_or_else(conversations::not_found)?;
-            if let Some(holder) = conversation.contact_id
+            if let Some(holder) = conversation.contact_id.or_else(|| batch.linked_to(conv))
                 && found.as_ref().is_none_or(|c| c.id != holder)
             {
                 return Err(conversations::already_linked(&holder));
             }
         }
+        let warnings = checked.warnings.clone();
+        if options.dry_run {
+            let (contact, created) = batch.simulate(found, &input, checked, options.attribution.as_ref())?;
+            return Ok(Upserted { contact, created, warnings });
+        }
         match found {
             Some(contact) => {
-                return update(contact, &input, checked, options.attribution.as_ref()).map(|c| (c, false));
+                let contact = update(contact, &input, checked, options.attribution.as_ref())?;
+                return Ok(Upserted { contact, created: false, warnings });
             }
             None => {
-                if let Some(created) = create(&input, checked, limit, options.attribution.as_ref())? {
-                    return Ok((created, true));
+                if let Some(contact) = create(&input, checked, limit, options.attribution.as_ref())? {
+                    return Ok(Upserted { contact, created: true, warnings });
                 }
                 // Lost a race for the email or mobile: the winner exists now.
             }
@@ -198,19 +238,19 @@ fn run(body: &Map<String, Value>, options: &Options) -> Result<(Contact, bool), 
     Err(Error::internal("an upsert kept losing races"))
 }
 
-/// Rule 2: exact email (trimmed, case-sensitive), then the mobile's digits.
-fn lookup(input: &ContactInput) -> Result<Option<Contact>, Error> {
-    if let Some(email) = &input.email
-        && let Some(id) = unique::owner(&email_key(email))?
-        && let Some(c) = load_claimed(&id)?
-    {
-        return Ok(Some(c));
-    }
-    if let Some(mobile) = &input.mobile
-        && let Some(id) = unique::owner(&mobile_key(mobile))?
-        && let Some(c) = load_claimed(&id)?
-    {
-        return Ok(Some(c));
+/// Rule 2: exact email (trimmed, case-sensitive), then the mobile's digits;
+/// a dry run's own contacts first, as they are newer than the store's.
+fn lookup(input: &ContactInput, batch: &Batch) -> Result<Option<Contact>, Error> {
+    let keys = input.email.as_deref().map(email_key).into_iter().chain(input.mobile.as_deref().map(mobile_key));
+    for key in keys {
+        if let Some(c) = batch.find(&key) {
+            return Ok(Some(c.clone()));
+        }
+        if let Some(id) = unique::owner(&key)?
+            && let Some(c) = load_claimed(&id)?
+        {
+            return Ok(Some(c));
+        }
     }
     Ok(None)
 }

@@ -43,6 +43,7 @@ fn route(method: &str, path: &str, permission: Option<&str>) -> Route {
         permission: permission.map(Into::into),
         module: Some("forms".into()),
         deadline_ms: None,
+        max_body_bytes: None,
     }
 }
 

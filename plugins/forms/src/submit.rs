@@ -169,7 +169,11 @@ fn commit(
 /// form's extra fields (its bounds) is written without them: they stay on
 /// the submission, and the lead is not lost to them.
 fn upsert(fields: &Fields, attribution: &Value) -> Result<contacts::UpsertOutcome, Error> {
-    let options = || contacts::UpsertOptions { attribution: Some(attribution.to_string()) };
+    let options = || contacts::UpsertOptions {
+        attribution: Some(attribution.to_string()),
+        lenient_location: false,
+        dry_run: false,
+    };
     let outcome = contacts::upsert_with(&Value::Object(fields.contact.clone()).to_string(), &options());
     let hit_bounds = outcome.status == 400
         && serde_json::from_str::<Value>(&outcome.body).is_ok_and(|b| b["details"]["limit"].is_string());

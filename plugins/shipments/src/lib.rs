@@ -49,6 +49,7 @@ fn route(method: &str, path: &str, permission: Option<&str>, provider: bool) -> 
         permission: permission.map(Into::into),
         module: permission.map(|_| "shipping".into()),
         deadline_ms: provider.then_some(PROVIDER_ROUTE_DEADLINE_MS),
+        max_body_bytes: None,
     }
 }
 

@@ -9,19 +9,38 @@ impl HostState {
         let Some(ctx) = self.ctx.clone() else {
             return contacts::UpsertOutcome { status: 500, contact_id: None, body: "{}".into() };
         };
+        let dry_run = options.dry_run;
         let outcome = self.runtime.contacts_upsert(ctx, body, options).await;
-        self.wrote |= outcome.status < 300;
+        self.wrote |= !dry_run && outcome.status < 300;
         outcome
     }
 }
 
 impl contacts::Host for HostState {
     async fn upsert(&mut self, body: String) -> contacts::UpsertOutcome {
-        self.nested_upsert(body, contacts::UpsertOptions { attribution: None }).await
+        let options = contacts::UpsertOptions { attribution: None, lenient_location: false, dry_run: false };
+        self.nested_upsert(body, options).await
     }
 
     async fn upsert_with(&mut self, body: String, options: contacts::UpsertOptions) -> contacts::UpsertOutcome {
         self.nested_upsert(body, options).await
+    }
+
+    async fn upsert_many(
+        &mut self,
+        bodies: Vec<String>,
+        options: contacts::UpsertOptions,
+    ) -> Vec<contacts::UpsertOutcome> {
+        let Some(ctx) = self.ctx.clone() else {
+            return bodies
+                .iter()
+                .map(|_| contacts::UpsertOutcome { status: 500, contact_id: None, body: "{}".into() })
+                .collect();
+        };
+        let dry_run = options.dry_run;
+        let outcomes = self.runtime.contacts_upsert_many(ctx, bodies, options).await;
+        self.wrote |= !dry_run && outcomes.iter().any(|o| o.status < 300);
+        outcomes
     }
 
     async fn get(&mut self, id: String) -> Option<String> {

@@ -48,6 +48,8 @@ pub struct Route {
     pub permission: Option<String>,
     /// A plan module the route needs besides `api`.
     pub module: Option<String>,
+    /// The route's own body limit, when it has one.
+    pub max_body: Option<usize>,
     /// Skip the `api` module check (only `/me`).
     pub api_module_exempt: bool,
     pub handler: Handler,
@@ -65,6 +67,16 @@ impl Api {
     /// modules claiming one route, or a module claiming a host route, stop the start.
     pub fn new(modules: &[Arc<LoadedModule>], default_deadline: Duration, gate: Arc<Gate>) -> Result<Api, String> {
         Ok(Api { routes: routes(modules, default_deadline)?, gate })
+    }
+
+    /// The body limit of the route `method` and `path` (under `/api`) name,
+    /// if it has its own.
+    pub fn body_limit(&self, method: &Method, path: &str) -> Option<usize> {
+        let path = path.strip_prefix("/api")?;
+        match self.routes.find(method, path) {
+            Match::Found(route, _) => route.max_body,
+            _ => None,
+        }
     }
 
     /// Serves a request whose path starts with `/api`.
@@ -123,7 +135,13 @@ impl Api {
 
 fn routes(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Router<Route>, String> {
     let mut r = Router::default();
-    let native = |handler, api_module_exempt| Route { permission: None, module: None, api_module_exempt, handler };
+    let native = |handler, api_module_exempt| Route {
+        permission: None,
+        module: None,
+        max_body: None,
+        api_module_exempt,
+        handler,
+    };
     r.try_add(Method::GET, "/me", native(Handler::Native(me::get), true))?;
     r.try_add(Method::GET, "/catalogs/municipalities", native(Handler::Native(catalogs::municipalities), false))?;
     r.try_add(Method::GET, "/catalogs/states", native(Handler::Native(catalogs::states), false))?;
@@ -132,6 +150,7 @@ fn routes(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<R
         let target = Route {
             permission: route.permission.clone(),
             module: route.module.clone(),
+            max_body: route.max_body_bytes.map(|n| n as usize),
             api_module_exempt: false,
             handler: Handler::Component(module.clone(), deadline),
         };

@@ -4,6 +4,7 @@
 //! modules at run time), so warp's job is only to hand over the request, read the
 //! body under a size limit, and attach a request id.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::{Buf, Bytes, BytesMut};
@@ -20,10 +21,14 @@ use crm_tenancy::ids::new_id;
 /// together with the request id in both cases.
 pub type Extracted = (String, Result<ApiRequest, ApiError>);
 
-/// Extracts every request, reading at most `max_body` bytes of body within
-/// `body_timeout`.
+/// The largest body a request may send, by its method and path (a route may
+/// allow more than the host's default, e.g. an import).
+pub type BodyLimit = Arc<dyn Fn(&Method, &str) -> usize + Send + Sync>;
+
+/// Extracts every request, reading at most the body limit of its route
+/// within `body_timeout`.
 pub fn request(
-    max_body: usize,
+    max_body: BodyLimit,
     body_timeout: Duration,
 ) -> impl Filter<Extract = (Extracted,), Error = Rejection> + Clone {
     let raw_query = warp::query::raw().or(warp::any().map(String::new)).unify();
@@ -33,26 +38,29 @@ pub fn request(
         .and(warp::header::headers_cloned())
         .and(warp::ext::optional::<Peer>())
         .and(warp::body::stream())
-        .then(move |method: Method, path: FullPath, query: String, headers: HeaderMap, peer: Option<Peer>, body| async move {
-            let request_id = request_id(&headers);
-            let read = match tokio::time::timeout(body_timeout, read_body(&headers, body, max_body)).await {
-                Ok(read) => read,
-                Err(_) => Err(ApiError::new(
-                    StatusCode::REQUEST_TIMEOUT,
-                    "REQUEST_TIMEOUT",
-                    format!("The request body did not arrive within {} ms", body_timeout.as_millis()),
-                )),
-            };
-            let read = read.map(|body| ApiRequest {
-                method,
-                path: path.as_str().to_string(),
-                query: form_urlencoded::parse(query.as_bytes()).into_owned().collect(),
-                headers,
-                body,
-                peer: peer.map(|p| p.0.ip()),
-                request_id: request_id.clone(),
-            });
-            (request_id, read)
+        .then(move |method: Method, path: FullPath, query: String, headers: HeaderMap, peer: Option<Peer>, body| {
+            let max_body = max_body(&method, path.as_str());
+            async move {
+                let request_id = request_id(&headers);
+                let read = match tokio::time::timeout(body_timeout, read_body(&headers, body, max_body)).await {
+                    Ok(read) => read,
+                    Err(_) => Err(ApiError::new(
+                        StatusCode::REQUEST_TIMEOUT,
+                        "REQUEST_TIMEOUT",
+                        format!("The request body did not arrive within {} ms", body_timeout.as_millis()),
+                    )),
+                };
+                let read = read.map(|body| ApiRequest {
+                    method,
+                    path: path.as_str().to_string(),
+                    query: form_urlencoded::parse(query.as_bytes()).into_owned().collect(),
+                    headers,
+                    body,
+                    peer: peer.map(|p| p.0.ip()),
+                    request_id: request_id.clone(),
+                });
+                (request_id, read)
+            }
         })
 }
 

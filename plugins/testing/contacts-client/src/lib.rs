@@ -13,7 +13,14 @@ use serde_json::{Value, json};
 struct ContactsClient;
 
 fn route(method: &str, path: &str) -> Route {
-    Route { method: method.into(), path: path.into(), permission: None, module: None, deadline_ms: None }
+    Route {
+        method: method.into(),
+        path: path.into(),
+        permission: None,
+        module: None,
+        deadline_ms: None,
+        max_body_bytes: None,
+    }
 }
 
 impl Guest for ContactsClient {

@@ -11,7 +11,7 @@ use crm_sdk::types::{Caller, ModuleInfo, Request, Response, Route};
 struct Misbehave;
 
 fn route(path: &str, deadline_ms: Option<u32>) -> Route {
-    Route { method: "GET".into(), path: path.into(), permission: None, module: None, deadline_ms }
+    Route { method: "GET".into(), path: path.into(), permission: None, module: None, deadline_ms, max_body_bytes: None }
 }
 
 impl Guest for Misbehave {

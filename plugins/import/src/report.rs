@@ -1,0 +1,92 @@
+//! One import: the rows, in order, through the contacts module's
+//! `upsert-many` (every contact rule stays there), and what each became.
+//!
+//! - `lenient` (the default): a row whose city the catalog cannot confirm is
+//!   written with the city as text and no codes, and listed in `warnings`
+//!   (`CITY_UNCONFIRMED`, with the catalog's `status` and `candidates`);
+//! - `strict`: such a row is not written; it is listed in `rejectedRows`
+//!   with `CITY_UNRESOLVED` or `INVALID_CITY_CODE`.
+//!
+//! Any other refusal of `POST /contacts` rejects its row with the same code
+//! (`VALIDATION_ERROR` where the contacts API answers plain text) and the
+//! same message; the other rows go on. A dry run writes no contact, and its
+//! counts are those the same import would produce. The answer leaves once
+//! every written row is durable (the host waits for the store).
+
+use crm_sdk::http::{Error, json_response};
+use crm_sdk::runtime;
+use crm_sdk::types::Response;
+use serde_json::{Map, Value, json};
+
+use crate::bindings::crm::plugin::contacts::{self, UpsertOptions};
+use crate::history::{self, Report};
+use crate::rows::{Call, LocationMode};
+
+pub fn run(call: Call) -> Result<Response, Error> {
+    let options = UpsertOptions {
+        attribution: None,
+        lenient_location: call.mode == LocationMode::Lenient,
+        dry_run: call.dry_run,
+    };
+    let bodies: Vec<String> = call.rows.iter().filter_map(|r| r.as_ref().ok().cloned()).collect();
+    let mut outcomes = contacts::upsert_many(&bodies, &options).into_iter();
+    drop(bodies);
+    let mut report = Report {
+        id: runtime::new_id(),
+        dry_run: call.dry_run,
+        location_mode: call.mode.as_str().into(),
+        source: call.source.into(),
+        total: call.rows.len(),
+        created: 0,
+        updated: 0,
+        rejected: 0,
+        warnings: Vec::new(),
+        rejected_rows: Vec::new(),
+        created_at: runtime::now(),
+    };
+    for (i, row) in call.rows.iter().enumerate() {
+        let number = i + 1;
+        let outcome = match row {
+            Err(why) => {
+                report.reject(number, json!({ "code": "VALIDATION_ERROR", "message": why, "candidates": [] }));
+                continue;
+            }
+            Ok(_) => outcomes.next().ok_or_else(|| Error::internal("upsert-many answered too few outcomes"))?,
+        };
+        let body: Map<String, Value> = serde_json::from_str(&outcome.body).unwrap_or_default();
+        match outcome.status {
+            201 | 200 => {
+                if outcome.status == 201 {
+                    report.created += 1;
+                } else {
+                    report.updated += 1;
+                }
+                for warning in body.get("warnings").and_then(Value::as_array).into_iter().flatten() {
+                    let mut warning = warning.clone();
+                    warning["row"] = json!(number);
+                    report.warnings.push(warning);
+                }
+            }
+            status if status >= 500 => {
+                return Err(Error::internal(format!("row {number}: the contacts module failed")));
+            }
+            _ => report.reject(number, reason(&body)),
+        }
+    }
+    history::save(&report)?;
+    Ok(json_response(200, &json!({ "success": true, "data": report })))
+}
+
+/// Why `POST /contacts` refused a row, as a rejected row shows it.
+fn reason(body: &Map<String, Value>) -> Value {
+    let code = body.get("code").and_then(Value::as_str).unwrap_or("VALIDATION_ERROR");
+    let message = body.get("message").or(body.get("error")).cloned().unwrap_or(Value::Null);
+    let mut reason =
+        json!({ "code": code, "message": message, "candidates": body.get("candidates").cloned().unwrap_or(json!([])) });
+    for key in ["status", "field", "contactId", "limit"] {
+        if let Some(v) = body.get(key) {
+            reason[key] = v.clone();
+        }
+    }
+    reason
+}

@@ -1,0 +1,169 @@
+//! Reading an import call: JSON `{rows: [<POST /contacts body>...], dryRun?,
+//! locationMode?}`, or `text/csv` (UTF-8, a byte-order mark allowed, comma or
+//! semicolon separated, a header row of body keys, quoted fields with commas
+//! and line breaks, `\n` or `\r\n`) with `dryRun` and `locationMode` in the
+//! query. A blank CSV cell is an absent key. At most [`MAX_ROWS`] rows.
+//!
+//! Rows stay text: each is handed to the contacts module as it came (a JSON
+//! row) or as the object its CSV line makes, so 16 MiB of rows never become
+//! a tree of values in memory.
+
+use crm_sdk::http::{self, Error, query_first};
+use crm_sdk::types::Request;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
+
+pub const MAX_ROWS: usize = 10_000;
+
+/// `lenient` keeps unresolved cities as text; `strict` rejects their rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LocationMode {
+    Lenient,
+    Strict,
+}
+
+impl LocationMode {
+    fn parse(text: Option<&str>) -> Result<LocationMode, Error> {
+        match text {
+            None | Some("lenient") => Ok(LocationMode::Lenient),
+            Some("strict") => Ok(LocationMode::Strict),
+            Some(other) => Err(Error::validation(
+                format!("locationMode must be lenient or strict, not {other:?}"),
+                json!({ "field": "locationMode" }),
+            )),
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LocationMode::Lenient => "lenient",
+            LocationMode::Strict => "strict",
+        }
+    }
+}
+
+/// One call, read.
+pub struct Call {
+    /// Each row as the JSON text of a contact body, or why it is not one
+    /// (that row is rejected, the others go on).
+    pub rows: Vec<Result<String, String>>,
+    pub dry_run: bool,
+    pub mode: LocationMode,
+    /// `json` or `csv`.
+    pub source: &'static str,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct JsonCall<'a> {
+    #[serde(borrow)]
+    rows: Vec<&'a RawValue>,
+    #[serde(default)]
+    dry_run: Option<Value>,
+    #[serde(default)]
+    location_mode: Option<String>,
+}
+
+pub fn read(req: &Request) -> Result<Call, Error> {
+    if http::media_type(req) == "text/csv" {
+        let dry_run = match query_first(req, "dryRun") {
+            None => false,
+            Some("true") => true,
+            Some("false") => false,
+            Some(other) => return Err(not_boolean(&json!(other))),
+        };
+        let mode = LocationMode::parse(query_first(req, "locationMode"))?;
+        return Ok(Call { rows: csv_rows(&req.body)?, dry_run, mode, source: "csv" });
+    }
+    if !http::is_json(req) {
+        return Err(Error::new(
+            400,
+            "UNSUPPORTED_CONTENT_TYPE",
+            "An import is JSON (application/json) or CSV (text/csv)",
+        ));
+    }
+    if req.body.iter().all(u8::is_ascii_whitespace) {
+        return Err(Error::new(400, "INVALID_JSON", "The request body is empty"));
+    }
+    let call: JsonCall = serde_json::from_slice(&req.body).map_err(|e| match e.classify() {
+        serde_json::error::Category::Data => Error::validation(
+            format!("The body must be {{rows: [contact body...], dryRun?, locationMode?}}: {e}"),
+            json!({ "field": "rows" }),
+        ),
+        _ => Error::new(400, "INVALID_JSON", format!("The request body is not valid JSON: {e}")),
+    })?;
+    let dry_run = match &call.dry_run {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(b)) => *b,
+        Some(other) => return Err(not_boolean(other)),
+    };
+    let mode = LocationMode::parse(call.location_mode.as_deref())?;
+    too_many(call.rows.len())?;
+    let rows = call
+        .rows
+        .iter()
+        .map(|r| match r.get().trim_start().starts_with('{') {
+            true => Ok(r.get().to_string()),
+            false => Err("A row must be a JSON object".to_string()),
+        })
+        .collect();
+    Ok(Call { rows, dry_run, mode, source: "json" })
+}
+
+fn not_boolean(value: &Value) -> Error {
+    Error::validation(format!("dryRun must be true or false, not {value}"), json!({ "field": "dryRun" }))
+}
+
+fn too_many(rows: usize) -> Result<(), Error> {
+    if rows > MAX_ROWS {
+        return Err(Error::new(
+            413,
+            "IMPORT_TOO_LARGE",
+            format!("An import has at most {MAX_ROWS} rows; this one has {rows}"),
+        )
+        .with("max", MAX_ROWS)
+        .with("rows", rows));
+    }
+    Ok(())
+}
+
+/// The data rows of a CSV file as contact bodies.
+fn csv_rows(body: &[u8]) -> Result<Vec<Result<String, String>>, Error> {
+    let body = body.strip_prefix("\u{feff}".as_bytes()).unwrap_or(body);
+    let text = std::str::from_utf8(body)
+        .map_err(|e| Error::validation(format!("The CSV is not UTF-8 text: {e}"), json!({ "field": "body" })))?;
+    let header_line = text.lines().next().unwrap_or("");
+    let delimiter = if header_line.matches(';').count() > header_line.matches(',').count() { b';' } else { b',' };
+    let mut reader = csv::ReaderBuilder::new().delimiter(delimiter).flexible(true).from_reader(text.as_bytes());
+    let headers: Vec<String> = reader
+        .headers()
+        .map_err(|e| Error::validation(format!("The CSV header row cannot be read: {e}"), json!({ "field": "body" })))?
+        .iter()
+        .map(|h| h.trim().to_string())
+        .collect();
+    if headers.iter().all(String::is_empty) {
+        return Err(Error::validation("The CSV needs a header row of contact keys", json!({ "field": "body" })));
+    }
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record
+            .map_err(|e| Error::validation(format!("The CSV cannot be read: {e}"), json!({ "field": "body" })))?;
+        if record.iter().all(|cell| cell.trim().is_empty()) {
+            continue; // a blank line
+        }
+        too_many(rows.len() + 1)?;
+        if record.len() > headers.len() {
+            rows.push(Err(format!("The row has {} cells; the header names {}", record.len(), headers.len())));
+            continue;
+        }
+        let mut row = Map::new();
+        for (key, cell) in headers.iter().zip(record.iter()) {
+            if !key.is_empty() && !cell.trim().is_empty() {
+                row.insert(key.clone(), Value::String(cell.to_string()));
+            }
+        }
+        rows.push(Ok(Value::Object(row).to_string()));
+    }
+    Ok(rows)
+}

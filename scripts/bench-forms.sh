@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Public form submits beside POST /api/contacts, in one run, interleaved
+# (contacts, form, contacts, form...), against a release host: every request
+# creates a new contact with a city, durably, at 64 connections. A third line
+# measures a form that also opens a deal and notifies two addresses.
+# Prints each round and the medians with their ratio.
+# Usage: scripts/bench-forms.sh [SECONDS] [ROUNDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_EACH=${1:-10}
+ROUNDS=${2:-3}
+cargo build --release -q -p crm-host -p crm-load
+HOST=target/release/crm-host
+LOAD=target/release/crm-load
+WORK=$(mktemp -d)
+PORT=${PORT:-18790}
+. scripts/bench-lib.sh
+start_host "$HOST" CRM_FORM_RATE_PER_MINUTE=0 RUST_LOG=warn
+new_org Bench unlimited
+API=http://127.0.0.1:$PORT
+ADMIN=http://127.0.0.1:$((PORT + 1))
+form() {
+  curl -fs -H "Authorization: Bearer $CRM_ADMIN_TOKEN" -H 'content-type: application/json' \
+    "$ADMIN/admin/orgs/$ORG/forms" -d "$1" | python3 -c 'import json,sys; f=json.load(sys.stdin); print(f["id"], f["publicKey"])'
+}
+read -r PLAIN PLAIN_KEY < <(form '{"name":"Bench"}')
+read -r DEAL DEAL_KEY < <(form '{"name":"Bench deal","createDeal":true,"notify":["a@bench.co","b@bench.co"]}')
+
+run() { # NAME URL BODY [HEADER...]
+  local name=$1 url=$2 body=$3
+  shift 3
+  local headers=()
+  for h in "$@"; do headers+=(-H "$h"); done
+  "$LOAD" -X POST -c 64 -d "$SECONDS_EACH" --warmup 1 --threads 2 -H 'content-type: application/json' "${headers[@]}" \
+    -b "$body" "$url" | awk -v name="$name" '/req\/s=/ { split($1, a, "="); print name, a[2], $0 }'
+}
+declare -A RATES
+for round in $(seq "$ROUNDS"); do
+  for kind in contacts form form_deal; do
+    case $kind in
+      contacts) line=$(run contacts "$API/api/contacts" "{\"email\":\"c$round-{n}@bench.co\",\"firstName\":\"Bench\",\"cityCode\":\"{city}\"}" "Authorization: Bearer $ORG_TOKEN") ;;
+      form) line=$(run form "$API/api/v1/forms/submit/$PLAIN?key=$PLAIN_KEY" "{\"correo\":\"f$round-{n}@bench.co\",\"nombre\":\"Bench User\",\"cityCode\":\"{city}\",\"utm_source\":\"bench\"}") ;;
+      form_deal) line=$(run form_deal "$API/api/v1/forms/submit/$DEAL?key=$DEAL_KEY" "{\"correo\":\"d$round-{n}@bench.co\",\"nombre\":\"Bench User\",\"cityCode\":\"{city}\",\"utm_source\":\"bench\"}") ;;
+    esac
+    echo "round $round: $line"
+    RATES[$kind]+="$(awk '{print $2}' <<<"$line") "
+  done
+done
+median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+c=$(median "${RATES[contacts]}"); f=$(median "${RATES[form]}"); d=$(median "${RATES[form_deal]}")
+echo "median req/s: POST /api/contacts $c | public submit $f | public submit with deal and 2 notifications $d"
+awk -v c="$c" -v f="$f" -v d="$d" 'BEGIN { printf "contacts / form = %.2f   contacts / form with deal = %.2f   (goal: within 1.3)\n", c / f, c / d }'
