@@ -1,13 +1,14 @@
 //! `POST /admin/contacts/bulk` (on the admin API as
 //! `POST /admin/orgs/{org}/contacts/bulk`): many contacts in one call, each
-//! row through the same upsert as `POST /contacts`, for operators seeding or
-//! moving an organization. One call, one durable flush.
+//! row through the same upsert as `POST /contacts` (the batch of
+//! [`crate::batch`]), for operators seeding or moving an organization. One
+//! call, one durable flush.
 
 use crm_sdk::http::{self, Error, json_response};
 use crm_sdk::types::{Request, Response};
 use serde_json::{Value, json};
 
-use crate::upsert;
+use crate::{batch, upsert};
 
 /// Most rows in one call.
 pub const MAX_ROWS: usize = 10_000;
@@ -24,17 +25,11 @@ pub fn upsert_many(req: &Request) -> Result<Response, Error> {
             Error::new(413, "IMPORT_TOO_LARGE", format!("At most {MAX_ROWS} rows per call")).with("max", MAX_ROWS)
         );
     }
+    let bodies: Vec<String> = rows.iter().map(Value::to_string).collect();
+    let outcomes = batch::upsert_many(&bodies, &upsert::Options::default());
     let (mut created, mut updated, mut refused) = (0u32, 0u32, Vec::new());
     let mut refused_count = 0u32;
-    for (i, row) in rows.iter().enumerate() {
-        let outcome = match row {
-            Value::Object(row) => upsert::upsert_object(row, &upsert::Options::default()),
-            _ => upsert::Outcome {
-                status: 400,
-                contact_id: None,
-                body: json!({ "code": "VALIDATION_ERROR", "message": "A row must be a JSON object" }),
-            },
-        };
+    for (i, outcome) in outcomes.into_iter().enumerate() {
         match outcome.status {
             201 => created += 1,
             200 => updated += 1,
