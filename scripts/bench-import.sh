@@ -37,7 +37,7 @@ for round in $(seq "$ROUNDS"); do
   new_org "Import$round" unlimited
   dry+=("$(time_call "$WORK/10k-dry.json")")
   real+=("$(time_call "$WORK/10k.json")")
-  python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["data"]; print(f"  round: created={d[\"created\"]} updated={d[\"updated\"]} warnings={len(d[\"warnings\"])} rejected={d[\"rejected\"]}")' "$WORK/answer.json"
+  python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["data"]; print("  round: created", d["created"], "updated", d["updated"], "warnings", len(d["warnings"]), "rejected", d["rejected"])' "$WORK/answer.json"
 done
 echo "10,000 rows in one call, durable: median $(printf '%s\n' "${real[@]}" | median) s (runs: ${real[*]})"
 echo "dry run of the same 10,000 rows: median $(printf '%s\n' "${dry[@]}" | median) s (runs: ${dry[*]})"

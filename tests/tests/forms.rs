@@ -677,3 +677,28 @@ async fn thirty_concurrent_submissions_of_one_new_email_make_one_contact_and_one
     assert_eq!(site.total("/api/deals").await, 1);
     assert_eq!(site.total(&format!("/api/forms/{id}/submissions")).await, 30);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn twins_posted_at_once_get_one_answer_and_leave_one_submission() {
+    let site = Site::open().await;
+    let (id, key) = site.form(json!({ "name": "F", "createDeal": true, "notify": ["a@tienda.co"] })).await;
+    let url = format!("{}{}", site.host.api, site.public_url(&id, &key));
+    let mut tasks = Vec::new();
+    for _ in 0..10 {
+        let (client, url) = (site.host.client.clone(), url.clone());
+        tasks.push(tokio::spawn(async move {
+            let r = client.post(url).json(&json!({ "email": "twin@x.co", "nombre": "Gemela" })).send().await.unwrap();
+            (r.status().as_u16(), r.json::<Value>().await.unwrap())
+        }));
+    }
+    let mut answers = Vec::new();
+    for t in tasks {
+        answers.push(t.await.unwrap());
+    }
+    assert!(answers.iter().all(|a| *a == answers[0]), "{answers:?}");
+    assert_eq!(answers[0].0, 201);
+    assert_eq!(site.total(&format!("/api/forms/{id}/submissions")).await, 1);
+    assert_eq!(site.total("/api/contacts").await, 1);
+    assert_eq!(site.total("/api/deals").await, 1);
+    assert_eq!(site.total("/api/notifications").await, 1);
+}

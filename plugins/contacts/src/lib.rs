@@ -36,14 +36,7 @@ use crm_sdk::types::{Caller, ModuleInfo, Request, Response, Route};
 struct Contacts;
 
 fn route(method: &str, path: &str, permission: Option<&str>) -> Route {
-    Route {
-        method: method.into(),
-        path: path.into(),
-        permission: permission.map(Into::into),
-        module: Some("contacts".into()),
-        deadline_ms: None,
-        max_body_bytes: None,
-    }
+    crm_sdk::route(method, path, permission, Some("contacts"))
 }
 
 impl handler::Guest for Contacts {

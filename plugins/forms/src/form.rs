@@ -3,7 +3,7 @@
 //! web page submit without a token. A new form's id is published in the
 //! host's directory, so its public door finds this organization.
 
-use crm_sdk::http::{self, Error, Paging, json_response};
+use crm_sdk::http::{self, Error, json_response};
 use crm_sdk::store::{self, Write};
 use crm_sdk::types::{Request, Response};
 use crm_sdk::{kv, runtime};
@@ -112,10 +112,7 @@ pub fn rotate_key(id: &str) -> Result<Response, Error> {
 
 /// `GET /forms`, newest first.
 pub fn list(req: &Request) -> Result<Response, Error> {
-    let paging = Paging::from_query(req, 20, 100)?;
-    let total = kv::counter(COUNT_KEY)? as usize;
-    let forms: Vec<Value> = kv::page_reverse_records("f/", paging.offset(), paging.limit)?;
-    Ok(paging.response(&forms, total))
+    kv::newest_first(req, "f/", COUNT_KEY)
 }
 
 /// `GET /forms/{id}`.

@@ -37,14 +37,7 @@ use crm_sdk::types::{Caller, ModuleInfo, Request, Response, Route};
 struct Forms;
 
 fn route(method: &str, path: &str, permission: Option<&str>) -> Route {
-    Route {
-        method: method.into(),
-        path: path.into(),
-        permission: permission.map(Into::into),
-        module: Some("forms".into()),
-        deadline_ms: None,
-        max_body_bytes: None,
-    }
+    crm_sdk::route(method, path, permission, Some("forms"))
 }
 
 impl handler::Guest for Forms {

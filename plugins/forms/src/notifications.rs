@@ -2,12 +2,11 @@
 //! accepted submission, written in the submission's commit.
 //! `GET /notifications`, newest first.
 
-use crm_sdk::http::{Error, Paging};
+use crm_sdk::http::Error;
 use crm_sdk::store::Write;
 use crm_sdk::types::{Request, Response};
 use crm_sdk::{kv, runtime};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::form::Form;
 
@@ -50,8 +49,5 @@ pub fn writes(form: &Form, submission_id: &str, contact_id: Option<&str>, now: &
 }
 
 pub fn list(req: &Request) -> Result<Response, Error> {
-    let paging = Paging::from_query(req, 20, 100)?;
-    let total = kv::counter(COUNT_KEY)? as usize;
-    let items: Vec<Value> = kv::page_reverse_records("n/", paging.offset(), paging.limit)?;
-    Ok(paging.response(&items, total))
+    kv::newest_first(req, "n/", COUNT_KEY)
 }

@@ -3,7 +3,7 @@
 //! updated), `rejected` (the plan's contact limit: no lead is lost), `spam`
 //! (the honeypot was filled). `GET /forms/{id}/submissions`, newest first.
 
-use crm_sdk::http::{Error, Paging};
+use crm_sdk::http::Error;
 use crm_sdk::kv;
 use crm_sdk::store::Write;
 use crm_sdk::types::{Request, Response};
@@ -47,8 +47,5 @@ pub fn writes(submission: &Submission) -> Result<Vec<Write>, Error> {
 
 pub fn list(req: &Request, form_id: &str) -> Result<Response, Error> {
     let form = form::load(form_id)?;
-    let paging = Paging::from_query(req, 20, 100)?;
-    let total = kv::counter(&count_key(&form.id))? as usize;
-    let items: Vec<Value> = kv::page_reverse_records(&format!("s/{}/", form.id), paging.offset(), paging.limit)?;
-    Ok(paging.response(&items, total))
+    kv::newest_first(req, &format!("s/{}/", form.id), &count_key(&form.id))
 }

@@ -3,7 +3,7 @@
 //! with its warnings and rejected rows. Each import is written in one
 //! commit: its summary, its details in pages of [`PAGE`], the count.
 
-use crm_sdk::http::{Error, Paging, json_response};
+use crm_sdk::http::{Error, json_response};
 use crm_sdk::kv;
 use crm_sdk::store::{self, Write};
 use crm_sdk::types::{Request, Response};
@@ -81,10 +81,7 @@ pub fn save(report: &Report) -> Result<(), Error> {
 }
 
 pub fn list(req: &Request) -> Result<Response, Error> {
-    let paging = Paging::from_query(req, 20, 100)?;
-    let total = kv::counter(COUNT_KEY)? as usize;
-    let items: Vec<Value> = kv::page_reverse_records("i/", paging.offset(), paging.limit)?;
-    Ok(paging.response(&items, total))
+    kv::newest_first(req, "i/", COUNT_KEY)
 }
 
 pub fn get(id: &str) -> Result<Response, Error> {

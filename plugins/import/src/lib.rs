@@ -27,14 +27,7 @@ struct Import;
 pub const MAX_BODY: u32 = 16 << 20;
 
 fn route(method: &str, path: &str, permission: &str) -> Route {
-    Route {
-        method: method.into(),
-        path: path.into(),
-        permission: Some(permission.into()),
-        module: Some("import".into()),
-        deadline_ms: None,
-        max_body_bytes: None,
-    }
+    crm_sdk::route(method, path, Some(permission), Some("import"))
 }
 
 impl handler::Guest for Import {

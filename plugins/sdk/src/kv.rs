@@ -81,6 +81,19 @@ pub fn page_reverse_records<T: DeserializeOwned>(prefix: &str, skip: u64, take: 
         .collect()
 }
 
+/// A list answer of the JSON records under `prefix`, newest first, with
+/// `total` from the counter at `count_key` (default 20 a page, at most 100).
+pub fn newest_first(
+    req: &crate::types::Request,
+    prefix: &str,
+    count_key: &str,
+) -> Result<crate::types::Response, Error> {
+    let paging = crate::http::Paging::from_query(req, 20, 100)?;
+    let total = counter(count_key)? as usize;
+    let items: Vec<serde_json::Value> = page_reverse_records(prefix, paging.offset(), paging.limit)?;
+    Ok(paging.response(&items, total))
+}
+
 /// Every value under `prefix`, in key order, read in pages.
 pub fn scan_all(prefix: &str) -> Result<Vec<(String, Vec<u8>)>, Error> {
     const PAGE: u32 = 1000;

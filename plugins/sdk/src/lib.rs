@@ -23,6 +23,19 @@ pub mod bindings {
 
 pub use bindings::crm::plugin::{catalog, runtime, store, tenant, types};
 
+/// A route with the host's defaults (deadline, body limit): `permission` the
+/// token needs, `module` the organization's plan needs.
+pub fn route(method: &str, path: &str, permission: Option<&str>, module: Option<&str>) -> types::Route {
+    types::Route {
+        method: method.into(),
+        path: path.into(),
+        permission: permission.map(Into::into),
+        module: module.map(Into::into),
+        deadline_ms: None,
+        max_body_bytes: None,
+    }
+}
+
 /// Whether `text` has the shape of a platform id (24 lowercase hex characters),
 /// so a malformed id is told apart from an unknown one.
 pub fn is_id(text: &str) -> bool {

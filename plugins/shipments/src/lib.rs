@@ -43,13 +43,10 @@ const PROVIDER_ROUTE_DEADLINE_MS: u32 = 60_000;
 struct Shipments;
 
 fn route(method: &str, path: &str, permission: Option<&str>, provider: bool) -> Route {
+    let module = permission.map(|_| "shipping");
     Route {
-        method: method.into(),
-        path: path.into(),
-        permission: permission.map(Into::into),
-        module: permission.map(|_| "shipping".into()),
         deadline_ms: provider.then_some(PROVIDER_ROUTE_DEADLINE_MS),
-        max_body_bytes: None,
+        ..crm_sdk::route(method, path, permission, module)
     }
 }
 
