@@ -23,9 +23,11 @@ rows = [{"email": f"imp{i}@bench.co", "firstName": f"user{i}", "mobile": f"300{i
 json.dump({"rows": rows}, open(f"{work}/10k.json", "w"))
 json.dump({"rows": rows, "dryRun": True}, open(f"{work}/10k-dry.json", "w"))
 with open(f"{work}/100k.csv", "w") as f:
-    f.write("email;firstName;mobile;city\n")
+    f.write("email;firstName;mobile;cityCode;city\n")
     for i in range(100_000):
-        f.write(f"cli{i}@bench.co;\"user {i}\";310{i:07d};{cities[i % 8]}\n")
+        c = cities[i % 8]
+        code, name = (c, "") if c[0].isdigit() else ("", c)
+        f.write(f"cli{i}@bench.co;\"user {i}\";310{i:07d};{code};{name}\n")
 PY
 median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 time_call() { # BODY → seconds

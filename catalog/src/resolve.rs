@@ -129,6 +129,7 @@ impl Catalog {
             6..=9 => 2,
             _ => 3,
         };
+        let letters = Bag::of(folded);
         let mut scored: Vec<(usize, &Municipality)> = self
             .municipalities
             .iter()
@@ -138,6 +139,12 @@ impl Catalog {
                     .map(|name| {
                         if len >= 4 && contains_words(name, folded) {
                             0
+                        } else if name.chars().count().abs_diff(len) > max_distance
+                            || letters.distance(&Bag::of(name)) > max_distance
+                        {
+                            // Lower bounds of the edit distance already too far:
+                            // no need to compute it (most names end here).
+                            max_distance + 1
                         } else {
                             strsim::damerau_levenshtein(folded, name)
                         }
@@ -150,6 +157,39 @@ impl Catalog {
             (da, !a.capital, &a.folded_short, &a.code).cmp(&(db, !b.capital, &b.folded_short, &b.code))
         });
         scored.into_iter().map(|(_, m)| m).collect()
+    }
+}
+
+/// How many of each character a text holds, in 64 buckets (`a`-`z`, digits,
+/// space, the rest shared): the bag distance of two texts is a lower bound
+/// of their edit distance (one insertion, deletion or substitution moves it
+/// by at most one; a transposition not at all), and sharing buckets only
+/// lowers it further.
+struct Bag([u8; 64]);
+
+impl Bag {
+    fn of(text: &str) -> Bag {
+        let mut counts = [0u8; 64];
+        for c in text.chars() {
+            let bucket = match c {
+                'a'..='z' => c as usize - 'a' as usize,
+                '0'..='9' => 26 + c as usize - '0' as usize,
+                ' ' => 36,
+                _ => 63,
+            };
+            counts[bucket] = counts[bucket].saturating_add(1);
+        }
+        Bag(counts)
+    }
+
+    /// max(what `self` has more of, what `other` has more of).
+    fn distance(&self, other: &Bag) -> usize {
+        let (mut more, mut less) = (0usize, 0usize);
+        for (a, b) in self.0.iter().zip(&other.0) {
+            more += a.saturating_sub(*b) as usize;
+            less += b.saturating_sub(*a) as usize;
+        }
+        more.max(less)
     }
 }
 
@@ -176,6 +216,61 @@ fn contains_words(name: &str, words: &str) -> bool {
 mod tests {
     use super::*;
     use crate::data::catalog;
+
+    /// What `near_names` answered before its lower bounds: every name measured.
+    fn near_names_measuring_all(folded: &str) -> Vec<String> {
+        let c = catalog();
+        let len = folded.chars().count();
+        let max = match len {
+            0..=3 => 0,
+            4..=5 => 1,
+            6..=9 => 2,
+            _ => 3,
+        };
+        let mut scored: Vec<(usize, &Municipality)> =
+            c.municipalities
+                .iter()
+                .filter_map(|m| {
+                    let d = [&m.folded_name, &m.folded_short]
+                        .into_iter()
+                        .map(|n| {
+                            if len >= 4 && contains_words(n, folded) {
+                                0
+                            } else {
+                                strsim::damerau_levenshtein(folded, n)
+                            }
+                        })
+                        .min()?;
+                    (d <= max && (len >= 4 || d == 0)).then_some((d, m))
+                })
+                .collect();
+        scored.sort_by(|(da, a), (db, b)| {
+            (da, !a.capital, &a.folded_short, &a.code).cmp(&(db, !b.capital, &b.folded_short, &b.code))
+        });
+        scored.into_iter().map(|(_, m)| m.code.clone()).collect()
+    }
+
+    #[test]
+    fn the_lower_bounds_never_drop_a_near_name() {
+        let c = catalog();
+        for m in c.municipalities.iter().step_by(20) {
+            let name: Vec<char> = m.folded_short.chars().collect();
+            let n = name.len();
+            let mut typos = vec![name[1..].iter().collect::<String>(), format!("{}x", m.folded_short)];
+            if n > 3 {
+                let mut swapped = name.clone();
+                swapped.swap(1, 2);
+                typos.push(swapped.iter().collect());
+                let mut replaced = name.clone();
+                replaced[n / 2] = 'q';
+                typos.push(replaced.iter().collect());
+            }
+            for typo in typos {
+                let fast: Vec<String> = c.near_names(&typo).iter().map(|m| m.code.clone()).collect();
+                assert_eq!(fast, near_names_measuring_all(&typo), "{typo:?}");
+            }
+        }
+    }
 
     fn city(city: &str, state: Option<&str>) -> Resolution<'static> {
         catalog().resolve(CityInput { city: Some(city), state, ..Default::default() })

@@ -231,6 +231,9 @@ pub struct HostState {
     /// Whether the instance wrote: the host then waits for durability.
     pub(crate) wrote: bool,
     pub(crate) limits: CallLimits,
+    /// City names this instance resolved (see `imports/catalog.rs`).
+    pub(crate) resolved:
+        std::collections::HashMap<crate::imports::CityKey, crate::bindings::platform::crm::plugin::catalog::Resolution>,
     pub(crate) wasi: WasiCtx,
     pub(crate) table: ResourceTable,
 }
@@ -256,6 +259,7 @@ impl HostState {
             scope,
             wrote: false,
             limits,
+            resolved: Default::default(),
             // No filesystem, sockets, environment or arguments.
             wasi: WasiCtx::builder().build(),
             table: ResourceTable::new(),

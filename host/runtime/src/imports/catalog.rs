@@ -17,6 +17,13 @@ fn to_wit(m: &crm_catalog::Municipality) -> wit_catalog::Municipality {
     }
 }
 
+/// The resolutions one instance remembers: an import of 10,000 rows names
+/// the same few hundred cities again and again.
+const MEMO_ENTRIES: usize = 1024;
+
+/// A city input as a memo key.
+pub(crate) type CityKey = [Option<String>; 4];
+
 impl wit_catalog::Host for HostState {
     async fn resolve(&mut self, input: wit_catalog::CityInput) -> wit_catalog::Resolution {
         // Matching a city name costs CPU in proportion to the input (bounded by
@@ -25,11 +32,19 @@ impl wit_catalog::Host for HostState {
         if input.city_code.as_deref().is_some_and(|c| !c.trim().is_empty()) || input.city.is_none() {
             return resolve(&input);
         }
+        let key: CityKey = [input.city_code.clone(), input.city.clone(), input.state.clone(), input.country.clone()];
+        if let Some(known) = self.resolved.get(&key) {
+            return known.clone();
+        }
         let none = wit_catalog::Resolution::Unresolved(wit_catalog::Unresolved {
             status: wit_catalog::UnresolvedStatus::None,
             candidates: Vec::new(),
         });
-        tokio::task::spawn_blocking(move || resolve(&input)).await.unwrap_or(none)
+        let resolution = tokio::task::spawn_blocking(move || resolve(&input)).await.unwrap_or(none);
+        if self.resolved.len() < MEMO_ENTRIES {
+            self.resolved.insert(key, resolution.clone());
+        }
+        resolution
     }
 
     async fn lookup(&mut self, code: String) -> Option<wit_catalog::Municipality> {

@@ -3,6 +3,7 @@
 
 mod basics;
 mod catalog;
+pub(crate) use catalog::CityKey;
 mod contacts;
 mod directory;
 mod shipping;
