@@ -2,20 +2,25 @@
 # Public form submits beside POST /api/contacts, in one run, interleaved
 # (contacts, form, contacts, form...), against a release host: every request
 # creates a new contact with a city, durably, at 64 connections. A third line
-# measures a form that also opens a deal and notifies two addresses.
-# Prints each round and the medians with their ratio.
+# measures a form that also opens a deal and notifies two addresses; a fourth
+# a module that only forwards the body to contacts.upsert (the
+# contacts-client test component): the cost of a nested call alone.
+# Prints each round with the host's CPU per request (user and kernel, from
+# /proc/<pid>/stat), and the medians with their ratio.
 # Usage: scripts/bench-forms.sh [SECONDS] [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-10}
 ROUNDS=${2:-3}
-cargo build --release -q -p crm-host -p crm-load
+cargo build --release -q -p crm-host -p crm-load  # also builds plugins/, contacts_client.wasm included
 HOST=target/release/crm-host
 LOAD=target/release/crm-load
 WORK=$(mktemp -d)
 PORT=${PORT:-18790}
 . scripts/bench-lib.sh
-start_host "$HOST" CRM_FORM_RATE_PER_MINUTE=0 RUST_LOG=warn
+mkdir -p "$WORK/plugins"
+cp target/plugins/wasm32-wasip2/release/contacts_client.wasm "$WORK/plugins/"
+start_host "$HOST" CRM_FORM_RATE_PER_MINUTE=0 CRM_PLUGINS_DIR="$WORK/plugins" RUST_LOG=warn
 new_org Bench unlimited
 API=http://127.0.0.1:$PORT
 ADMIN=http://127.0.0.1:$((PORT + 1))
@@ -31,15 +36,23 @@ run() { # NAME URL BODY [HEADER...]
   shift 3
   local headers=()
   for h in "$@"; do headers+=(-H "$h"); done
-  "$LOAD" -X POST -c 64 -d "$SECONDS_EACH" --warmup 1 --threads 2 -H 'content-type: application/json' "${headers[@]}" \
-    -b "$body" "$url" | awk -v name="$name" '/req\/s=/ { split($1, a, "="); print name, a[2], $0 }'
+  local before after
+  before=$(awk '{print $14, $15}' /proc/$PID/stat)
+  "$LOAD" -X POST -c 64 -d "$SECONDS_EACH" --warmup 0 --threads 2 -H 'content-type: application/json' "${headers[@]}" \
+    -b "$body" "$url" >"$WORK/run.txt"
+  after=$(awk '{print $14, $15}' /proc/$PID/stat)
+  awk -v name="$name" -v b="$before" -v a="$after" -v hz="$(getconf CLK_TCK)" -v secs="$SECONDS_EACH" '/req\/s=/ {
+    split($1, r, "="); split(b, x, " "); split(a, y, " "); n = r[2] * secs
+    printf "%s %s %s  host CPU per request: user %.0f µs, kernel %.0f µs\n", name, r[2], $0, (y[1] - x[1]) * 1e6 / hz / n, (y[2] - x[2]) * 1e6 / hz / n
+  }' "$WORK/run.txt"
 }
 declare -A RATES
 for round in $(seq "$ROUNDS"); do
-  for kind in contacts form form_deal; do
+  for kind in contacts form form_deal nested; do
     case $kind in
       contacts) line=$(run contacts "$API/api/contacts" "{\"email\":\"c$round-{n}@bench.co\",\"firstName\":\"Bench\",\"cityCode\":\"{city}\"}" "Authorization: Bearer $ORG_TOKEN") ;;
       form) line=$(run form "$API/api/v1/forms/submit/$PLAIN?key=$PLAIN_KEY" "{\"correo\":\"f$round-{n}@bench.co\",\"nombre\":\"Bench User\",\"cityCode\":\"{city}\",\"utm_source\":\"bench\"}") ;;
+      nested) line=$(run nested "$API/api/contacts-client/upsert" "{\"email\":\"n$round-{n}@bench.co\",\"firstName\":\"Bench\",\"cityCode\":\"{city}\"}" "Authorization: Bearer $ORG_TOKEN") ;;
       form_deal) line=$(run form_deal "$API/api/v1/forms/submit/$DEAL?key=$DEAL_KEY" "{\"correo\":\"d$round-{n}@bench.co\",\"nombre\":\"Bench User\",\"cityCode\":\"{city}\",\"utm_source\":\"bench\"}") ;;
     esac
     echo "round $round: $line"
@@ -47,6 +60,6 @@ for round in $(seq "$ROUNDS"); do
   done
 done
 median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
-c=$(median "${RATES[contacts]}"); f=$(median "${RATES[form]}"); d=$(median "${RATES[form_deal]}")
-echo "median req/s: POST /api/contacts $c | public submit $f | public submit with deal and 2 notifications $d"
+c=$(median "${RATES[contacts]}"); f=$(median "${RATES[form]}"); d=$(median "${RATES[form_deal]}"); n=$(median "${RATES[nested]}")
+echo "median req/s: POST /api/contacts $c | public submit $f | public submit with deal and 2 notifications $d | nested upsert only $n"
 awk -v c="$c" -v f="$f" -v d="$d" 'BEGIN { printf "contacts / form = %.2f   contacts / form with deal = %.2f   (goal: within 1.3)\n", c / f, c / d }'
