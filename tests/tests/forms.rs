@@ -596,6 +596,14 @@ async fn submits_are_rate_limited_per_form_and_client_address() {
     let r = send(from("203.0.113.7", &id, &key, 3)).await;
     assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (429, json!("RATE_LIMITED")));
     assert!(r.header("retry-after").unwrap().parse::<u64>().unwrap() >= 1);
+    // A hop the client wrote before its own address changes nothing: the
+    // last hop before the trusted proxy is the client.
+    let spoofed = site
+        .host
+        .request(Method::POST, &site.public_url(&id, &key))
+        .header("x-forwarded-for", "not-an-address, 203.0.113.7, 127.0.0.1")
+        .json(&json!({ "email": "spoof@x.co" }));
+    assert_eq!(send(spoofed).await.status, 429);
     assert_eq!(send(from("198.51.100.9", &id, &key, 4)).await.status, 201, "another client");
     assert_eq!(send(from("203.0.113.7", &other, &other_key, 5)).await.status, 201, "another form");
     assert_eq!(site.total("/api/contacts").await, 5, "the refused one wrote nothing");

@@ -128,7 +128,7 @@ impl PublicDoor {
             .iter()
             .filter_map(|v| v.to_str().ok())
             .flat_map(|v| v.split(','))
-            .map_while(|hop| hop.trim().parse().ok())
+            .filter_map(|hop| hop.trim().parse().ok())
             .collect();
         Some(
             hops.iter()

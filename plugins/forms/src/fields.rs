@@ -3,7 +3,8 @@
 //! fields as sent. Keys are compared without case; the names are the ones
 //! Colombian sites actually use (`correo`, `celular`, `departamento`...).
 //!
-//! Bounded: at most [`MAX_FIELDS`] fields of at most [`MAX_VALUE`] bytes each.
+//! Bounded: at most [`MAX_FIELDS`] fields, names of at most [`MAX_NAME`] and
+//! values of at most [`MAX_VALUE`] bytes.
 
 use crm_sdk::contact_body::{MAX_CUSTOM_KEYS, MAX_CUSTOM_VALUE, is_custom_property};
 use crm_sdk::http::{self, Error};
@@ -12,6 +13,8 @@ use serde_json::{Map, Value, json};
 
 pub const MAX_FIELDS: usize = 100;
 pub const MAX_VALUE: usize = 10 * 1024;
+/// The longest field name, in bytes.
+pub const MAX_NAME: usize = 200;
 /// The largest body either door reads.
 pub const MAX_BODY: usize = 64 * 1024;
 /// The hidden field people leave empty and bots fill.
@@ -117,7 +120,13 @@ pub fn read(req: &Request) -> Result<Fields, Error> {
                 ));
             }
         };
-        if size > MAX_VALUE || key.len() > 200 {
+        if key.len() > MAX_NAME {
+            return Err(Error::validation(
+                format!("A field name is at most {MAX_NAME} bytes"),
+                json!({ "max": MAX_NAME }),
+            ));
+        }
+        if size > MAX_VALUE {
             return Err(Error::validation(format!("{key} is longer than {MAX_VALUE} bytes"), json!({ "field": key })));
         }
     }
