@@ -2,85 +2,106 @@
 //! the same door, within [`WINDOW_MS`] is answered exactly like the first
 //! (same status, same `submissionId`) and records nothing new.
 //!
-//! The first answer is kept at `dd/<formId>/<sha256 of the body>`, written
-//! in the submission's own commit on the condition that no fresh answer is
-//! there yet. A twin that comes later finds it and gives it back; of twins
-//! that run at once, one commits, and the others, refused, find its answer
-//! (the contact they upserted meanwhile got the same fields again). An
-//! answer that recorded nothing (a 400) is never kept.
+//! The first request claims `dd/<formId>/<sha256 of the body>` with a
+//! pending mark (compare-and-swap: one winner); its final answer replaces the
+//! mark in the submission's own commit. A twin that arrives meanwhile waits
+//! for that answer. A mark left by a crash is taken over after
+//! [`STALE_MS`]; an answer that recorded nothing (a 400) is given back.
 
 use crm_sdk::http::Error;
 use crm_sdk::runtime;
-use crm_sdk::store::{self, Condition, Write};
+use crm_sdk::store::{self, Write};
 use crm_sdk::types::Response;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 pub const WINDOW_MS: u64 = 30_000;
+/// A pending mark older than this was left by a call that died (calls end within 5 s).
+const STALE_MS: u64 = 10_000;
+/// How long a twin waits for the first answer.
+const WAIT_MS: u64 = 5_000;
 
 #[derive(Serialize, Deserialize)]
-struct Kept {
+struct Entry {
     at: u64,
+    /// `None` while the first request runs.
+    answer: Option<Answer>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Answer {
     status: u16,
     headers: Vec<(String, String)>,
     body: String,
 }
 
-/// Where a body's answer is kept, and what is there now (nothing, or an
-/// answer older than the window).
-pub struct Slot {
+/// The claim of a first request.
+pub struct Claim {
     key: Vec<u8>,
-    current: Option<Vec<u8>>,
+    mark: Vec<u8>,
 }
 
 pub enum Seen {
-    First(Slot),
+    First(Claim),
     Twin(Response),
 }
 
-/// The answer of this body's twin, or the slot to keep this one's in.
+/// Claims the body's slot, or hands back the answer of its twin.
 pub fn begin(form_id: &str, door: &str, sent: &Map<String, Value>) -> Result<Seen, Error> {
     let mut hash = Sha256::new();
     hash.update(door.as_bytes());
     hash.update([0]);
     hash.update(serde_json::to_vec(sent).map_err(Error::internal)?);
     let hex: String = hash.finalize().iter().map(|b| format!("{b:02x}")).collect();
-    let slot = Slot { key: format!("dd/{form_id}/{hex}").into_bytes(), current: None };
-    match slot.fresh()? {
-        Some(answer) => Ok(Seen::Twin(answer)),
-        None => Ok(Seen::First(Slot { current: store::get(&slot.key)?, ..slot })),
+    let key = format!("dd/{form_id}/{hex}").into_bytes();
+    let started = runtime::now_millis();
+    loop {
+        let now = runtime::now_millis();
+        let mark = serde_json::to_vec(&Entry { at: now, answer: None }).map_err(Error::internal)?;
+        let current = store::get(&key)?;
+        let entry = current.as_deref().and_then(|v| serde_json::from_slice::<Entry>(v).ok());
+        let take_over = match &entry {
+            None => true,
+            Some(e) if now.saturating_sub(e.at) > WINDOW_MS => true,
+            Some(Entry { answer: Some(a), .. }) => return Ok(Seen::Twin(a.response())),
+            Some(e) => now.saturating_sub(e.at) > STALE_MS,
+        };
+        if take_over {
+            if store::compare_and_swap(&key, current.as_deref(), Some(&mark))? {
+                return Ok(Seen::First(Claim { key, mark }));
+            }
+            continue;
+        }
+        if now.saturating_sub(started) > WAIT_MS {
+            return Err(Error::new(409, "SUBMISSION_IN_PROGRESS", "The same submission is being processed"));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
     }
 }
 
-impl Slot {
-    /// A kept answer younger than the window.
-    fn fresh(&self) -> Result<Option<Response>, Error> {
-        let kept = store::get(&self.key)?.and_then(|v| serde_json::from_slice::<Kept>(&v).ok());
-        Ok(kept.filter(|k| runtime::now_millis().saturating_sub(k.at) <= WINDOW_MS).map(|k| Response {
-            status: k.status,
-            headers: k.headers,
-            body: k.body.into_bytes(),
-        }))
+impl Answer {
+    fn response(&self) -> Response {
+        Response { status: self.status, headers: self.headers.clone(), body: self.body.clone().into_bytes() }
     }
+}
 
-    /// The condition and the write that keep `response` for twins, for the
+impl Claim {
+    /// The write that keeps `response` as the answer to twins, for the
     /// submission's commit.
-    pub fn keep(&self, response: &Response) -> Result<(Condition, Write), Error> {
-        let kept = Kept {
-            at: runtime::now_millis(),
+    pub fn finish(&self, response: &Response) -> Result<Write, Error> {
+        let answer = Answer {
             status: response.status,
             headers: response.headers.clone(),
             body: String::from_utf8_lossy(&response.body).into_owned(),
         };
-        Ok((
-            Condition::Equals((self.key.clone(), self.current.clone())),
-            Write::Put((self.key.clone(), serde_json::to_vec(&kept).map_err(Error::internal)?)),
-        ))
+        let entry = Entry { at: runtime::now_millis(), answer: Some(answer) };
+        Ok(Write::Put((self.key.clone(), serde_json::to_vec(&entry).map_err(Error::internal)?)))
     }
 
-    /// After a refused commit: the answer a twin kept meanwhile, if that was why.
-    pub fn twin(&self) -> Result<Option<Response>, Error> {
-        self.fresh()
+    /// Gives the slot back: nothing was recorded, a corrected retry is new.
+    pub fn abandon(self) -> Result<(), Error> {
+        store::compare_and_swap(&self.key, Some(&self.mark), None)?;
+        Ok(())
     }
 }

@@ -17,12 +17,12 @@
 
 use crm_sdk::http::{self, Error, json_response, query_first};
 use crm_sdk::runtime;
-use crm_sdk::store::{self, Condition, Write};
+use crm_sdk::store::{self, Write};
 use crm_sdk::types::{Request, Response};
 use serde_json::{Map, Value, json};
 
 use crate::bindings::crm::plugin::contacts;
-use crate::dedupe::{self, Seen, Slot};
+use crate::dedupe::{self, Claim, Seen};
 use crate::fields::{self, Fields};
 use crate::form::{self, Form};
 use crate::submissions::{self, Submission};
@@ -68,14 +68,21 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 fn run(req: &Request, form: &Form, door: Door) -> Result<Response, Error> {
     let fields = fields::read(req)?;
     let door_name = if door == Door::Public { "public" } else { "token" };
-    match dedupe::begin(&form.id, door_name, &fields.sent)? {
-        Seen::Twin(answer) => Ok(answer),
-        Seen::First(slot) => record(req, form, door, &fields, &slot),
+    let claim = match dedupe::begin(&form.id, door_name, &fields.sent)? {
+        Seen::Twin(answer) => return Ok(answer),
+        Seen::First(claim) => claim,
+    };
+    match record(req, form, door, &fields, &claim) {
+        Ok(response) => Ok(response),
+        Err(e) => {
+            claim.abandon()?;
+            Err(e)
+        }
     }
 }
 
 /// Everything after the double-click check; nothing is written on an error.
-fn record(req: &Request, form: &Form, door: Door, fields: &Fields, slot: &Slot) -> Result<Response, Error> {
+fn record(req: &Request, form: &Form, door: Door, fields: &Fields, claim: &Claim) -> Result<Response, Error> {
     let now = runtime::now();
     let attribution = attribution(form, fields, req, &now);
     let mut submission = Submission {
@@ -92,7 +99,8 @@ fn record(req: &Request, form: &Form, door: Door, fields: &Fields, slot: &Slot) 
     if fields.spam {
         // Answered as a new lead would be: a bot must not tell the difference.
         let response = accepted(form, door, fields, 201, &submission);
-        return commit(Vec::new(), submissions::writes(&submission)?, slot, response)?.answer();
+        commit(&[], submissions::writes(&submission)?, claim, &response)?;
+        return Ok(response);
     }
     if !fields.has_email_or_mobile() {
         return Err(Error::validation(
@@ -110,7 +118,8 @@ fn record(req: &Request, form: &Form, door: Door, fields: &Fields, slot: &Slot) 
             submission.status = submissions::REJECTED.into();
             submission.reason = Some(json!({ "code": code, "message": body.get("message") }));
             let response = json_response(403, &body);
-            return commit(Vec::new(), submissions::writes(&submission)?, slot, response)?.answer();
+            commit(&[], submissions::writes(&submission)?, claim, &response)?;
+            return Ok(response);
         }
         (_, "CITY_UNRESOLVED" | "INVALID_CITY_CODE") => return Err(city_unresolved(&body)),
         (400..=499, _) => return Err(contact_refusal(outcome.status, body)),
@@ -138,43 +147,22 @@ fn record(req: &Request, form: &Form, door: Door, fields: &Fields, slot: &Slot) 
         }
         writes.extend(submissions::writes(&submission)?);
         let response = accepted(form, door, fields, outcome.status, &submission);
-        if let Committed::Answer(answer) = commit(conditions, writes, slot, response)? {
-            return Ok(answer);
+        if commit(&conditions, writes, claim, &response)? {
+            return Ok(response);
         }
     }
     Err(Error::internal("the contact's deal kept changing"))
 }
 
-enum Committed {
-    /// Ours, or a twin's that committed first.
-    Answer(Response),
-    /// Another condition failed: the contact's deal was opened meanwhile.
-    Refused,
-}
-
-impl Committed {
-    fn answer(self) -> Result<Response, Error> {
-        match self {
-            Committed::Answer(answer) => Ok(answer),
-            Committed::Refused => Err(Error::internal("a submission's commit was refused")),
-        }
-    }
-}
-
-/// Commits `writes`, keeping `response` for twins.
+/// Commits `writes` with the answer twins will get; `false` when a condition failed.
 fn commit(
-    mut conditions: Vec<Condition>,
+    conditions: &[store::Condition],
     mut writes: Vec<Write>,
-    slot: &Slot,
-    response: Response,
-) -> Result<Committed, Error> {
-    let (condition, write) = slot.keep(&response)?;
-    conditions.push(condition);
-    writes.push(write);
-    if store::commit(&conditions, &writes)? {
-        return Ok(Committed::Answer(response));
-    }
-    Ok(slot.twin()?.map_or(Committed::Refused, Committed::Answer))
+    claim: &Claim,
+    response: &Response,
+) -> Result<bool, Error> {
+    writes.push(claim.finish(response)?);
+    Ok(store::commit(conditions, &writes)?)
 }
 
 /// The contact, through the contacts module. A contact that cannot hold the
