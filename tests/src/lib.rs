@@ -111,8 +111,28 @@ impl Host {
         host
     }
 
+    /// A host on a fresh data dir whose log (stderr) goes to a file, read
+    /// back with [`Host::log`].
+    pub async fn start_logging(env: &[(&str, &str)]) -> Host {
+        let temp = tempfile::tempdir().expect("temp dir");
+        let log = std::fs::File::create(temp.path().join("stderr.log")).expect("log file");
+        let mut host = Host::launch(&temp.path().join("data"), env, Stdio::from(log)).await;
+        host._temp = Some(temp);
+        host
+    }
+
+    /// What a host of [`Host::start_logging`] has logged so far.
+    pub fn log(&self) -> String {
+        let temp = self._temp.as_ref().expect("a host of start_logging");
+        std::fs::read_to_string(temp.path().join("stderr.log")).unwrap_or_default()
+    }
+
     /// A host on `data_dir` (which the caller keeps), e.g. to restart on the same data.
     pub async fn start_in(data_dir: &Path, env: &[(&str, &str)]) -> Host {
+        Host::launch(data_dir, env, Stdio::inherit()).await
+    }
+
+    async fn launch(data_dir: &Path, env: &[(&str, &str)], stderr: Stdio) -> Host {
         let mut cmd = Command::new(host_binary());
         cmd.args(["serve", "--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--data-dir"])
             .arg(data_dir)
@@ -124,7 +144,7 @@ impl Host {
             .env("RUST_LOG", "warn")
             .env("CRM_CACHE_DIR", shared_cache_dir())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
+            .stderr(stderr);
         for (k, v) in env {
             cmd.env(k, v);
         }

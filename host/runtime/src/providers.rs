@@ -32,8 +32,25 @@ pub fn unknown_outcome(code: &str, message: &str) -> ProviderError {
 }
 
 /// Runs a provider call under the provider timeout; a timeout or a trap is
-/// an unknown outcome.
+/// an unknown outcome. Counted by provider, operation and outcome.
 pub(crate) async fn bounded<T>(
+    timeout: Duration,
+    provider: &str,
+    operation: &'static str,
+    call: impl Future<Output = wasmtime::Result<Result<T, ProviderError>>>,
+) -> Result<T, ProviderError> {
+    let answer = settle(timeout, provider, call).await;
+    let outcome = match &answer {
+        Ok(_) => "ok",
+        Err(ProviderError::Rejected(_)) => "rejected",
+        Err(ProviderError::UnknownOutcome(_)) => "unknown_outcome",
+    };
+    metrics::counter!("crm_provider_calls_total", "provider" => provider.to_string(), "operation" => operation, "outcome" => outcome)
+        .increment(1);
+    answer
+}
+
+async fn settle<T>(
     timeout: Duration,
     provider: &str,
     call: impl Future<Output = wasmtime::Result<Result<T, ProviderError>>>,

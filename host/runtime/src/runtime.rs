@@ -195,6 +195,16 @@ impl Runtime {
             Err(_) => Err(wasmtime::Error::msg("deadline exceeded while waiting on the host")),
         };
         let (limits, wrote) = (&store.data().limits, store.data().wrote);
+        let result = match &outcome {
+            Ok(_) => "ok",
+            Err(_) if limits.hit_memory_cap => "memory_cap",
+            Err(e) if format!("{e:#}").contains("deadline exceeded") => "deadline",
+            Err(_) => "trap",
+        };
+        metrics::counter!("crm_component_calls_total", "component" => module.name.clone(), "outcome" => result)
+            .increment(1);
+        metrics::histogram!("crm_component_call_seconds", "component" => module.name.clone())
+            .record(started.elapsed().as_secs_f64());
         tracing::debug!(
             module = module.name,
             micros = started.elapsed().as_micros() as u64,

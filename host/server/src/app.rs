@@ -17,17 +17,26 @@ pub struct App {
     pub runtime: Arc<Runtime>,
     /// SHA-256 of the admin token.
     pub admin_token_digest: String,
+    /// Renders `GET /metrics`.
+    pub metrics: metrics_exporter_prometheus::PrometheusHandle,
     ready: AtomicBool,
 }
 
 impl App {
-    pub fn new(config: Config, store: Arc<dyn Store>, runtime: Arc<Runtime>, admin_token_digest: String) -> App {
+    pub fn new(
+        config: Config,
+        store: Arc<dyn Store>,
+        runtime: Arc<Runtime>,
+        admin_token_digest: String,
+        metrics: metrics_exporter_prometheus::PrometheusHandle,
+    ) -> App {
         App {
             config,
             tenancy: Tenancy::new(store.clone()),
             store,
             runtime,
             admin_token_digest,
+            metrics,
             ready: AtomicBool::new(false),
         }
     }

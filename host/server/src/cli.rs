@@ -26,12 +26,16 @@ enum Command {
 
 pub fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
-    tracing_subscriber::fmt()
+    let logs = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
-        .with_writer(std::io::stderr)
-        // Colour codes only for a person at a terminal, never in a log file.
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
+        .with_writer(std::io::stderr);
+    // `CRM_LOG_FORMAT=json`: one JSON object a line, for log collectors;
+    // otherwise text, with colour codes only for a person at a terminal.
+    if std::env::var("CRM_LOG_FORMAT").is_ok_and(|f| f.eq_ignore_ascii_case("json")) {
+        logs.json().flatten_event(true).with_current_span(false).init();
+    } else {
+        logs.with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr())).init();
+    }
     let runtime = tokio::runtime::Runtime::new().expect("start the tokio runtime");
     let outcome = runtime.block_on(async {
         match cli.command {

@@ -15,7 +15,7 @@
 //! Around it: [`app`] (the state handlers share; it knows no route), [`admin`]
 //! (the admin API and its CLI client), [`shipping`] (the tracking webhook door,
 //! the scheduler, the HTTP client behind providers), [`bootstrap`] (first
-//! start), [`importer`] (`crm-host import`, a client of the import API), [`ops`] (health), [`embedded`] (the first-party components),
+//! start), [`metrics`] (Prometheus, on the admin listener), [`importer`] (`crm-host import`, a client of the import API), [`ops`] (health), [`embedded`] (the first-party components),
 //! [`config`] and [`cli`], and [`public`] (component routes served without a
 //! token, such as a form's public submit URL).
 //!
@@ -37,6 +37,7 @@ pub mod fairness;
 pub mod http;
 pub mod importer;
 pub mod listener;
+pub mod metrics;
 pub mod ops;
 pub mod public;
 pub mod server;

@@ -89,8 +89,8 @@ impl PublicDoor {
     async fn serve(&self, app: &Arc<App>, req: ApiRequest) -> Result<Response, ApiError> {
         let tail = req.path.strip_prefix(PUBLIC_PREFIX).unwrap_or_default();
         let module_path = format!("{MODULE_PREFIX}{tail}");
-        let (route, params) = match self.routes.find(&req.method, &module_path) {
-            Match::Found(route, params) => (route, params),
+        let (route, params, pattern) = match self.routes.find(&req.method, &module_path) {
+            Match::Found(route, params, pattern) => (route, params, pattern),
             Match::MethodNotAllowed => return Err(ApiError::method_not_allowed(&req.method, &req.path)),
             Match::NotFound => return Err(ApiError::not_found(&format!("Route {} {}", req.method, req.path))),
         };
@@ -99,8 +99,11 @@ impl PublicDoor {
             Some(org_id) => app.tenancy.org(&org_id)?,
             None => None,
         };
+        let pattern: Arc<str> =
+            format!("{PUBLIC_PREFIX}{}", pattern.strip_prefix(MODULE_PREFIX).unwrap_or(&pattern)).into();
         let Some(org) = org else {
-            return Ok(components::call(app, &route.module, None, &req, module_path, params, route.deadline).await);
+            let answer = components::call(app, &route.module, None, &req, module_path, params, route.deadline).await;
+            return Ok(answer.served_by(pattern, None));
         };
         if let Some(module) = &route.plan_module
             && !org.module_enabled(module)
@@ -111,8 +114,10 @@ impl PublicDoor {
             self.check_rate(id, self.client_address(&req))?;
         }
         let pass = self.gate.enter(&org.id, None).await?;
+        let org_id = org.id.clone();
         let ctx = CallContext::public(org, &req.request_id);
-        Ok(pass.stamp(components::call(app, &route.module, Some(ctx), &req, module_path, params, route.deadline).await))
+        let answer = components::call(app, &route.module, Some(ctx), &req, module_path, params, route.deadline).await;
+        Ok(pass.stamp(answer).served_by(pattern, Some(&org_id)))
     }
 
     /// The peer, or behind a trusted proxy the last `X-Forwarded-For` hop

@@ -29,6 +29,7 @@ use crate::{bootstrap, embedded, listener, ops, shipping};
 const ADMIN_MAX_CONNECTIONS: usize = 256;
 
 pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
+    let metrics = crate::metrics::install()?;
     std::fs::create_dir_all(&config.data_dir)
         .map_err(|e| format!("cannot create the data dir {}: {e}", config.data_dir.display()))?;
     let store: Arc<dyn Store> = Arc::new(
@@ -67,7 +68,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
         gate,
     )?);
     let admin_api = Arc::new(Admin::new(&loaded, deadline)?);
-    let app = Arc::new(App::new(config.clone(), store.clone(), runtime, secrets::digest(&admin_token)));
+    let app = Arc::new(App::new(config.clone(), store.clone(), runtime, secrets::digest(&admin_token), metrics));
 
     let public =
         TcpListener::bind(config.listen).await.map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
@@ -151,7 +152,9 @@ async fn route_public(app: &Arc<App>, api: &Api, door: &PublicDoor, req: ApiRequ
     }
 }
 
-/// Runs `handle` on a well-formed request, logs it, and tags the answer with its id.
+/// Runs `handle` on a well-formed request, logs it (the route pattern, never
+/// the path or query, which may carry a form's key), counts it, and tags the
+/// answer with its id.
 async fn respond<F, Fut>(
     request_id: String,
     request: Result<ApiRequest, crate::http::ApiError>,
@@ -162,17 +165,22 @@ where
     Fut: Future<Output = Response>,
 {
     let started = Instant::now();
-    let (method, path, response) = match request {
-        Ok(req) => (req.method.clone(), req.path.clone(), handle(req).await),
-        Err(e) => (http::Method::default(), String::new(), e.into_response()),
+    let (method, response) = match request {
+        Ok(req) => (req.method.clone(), handle(req).await),
+        Err(e) => (http::Method::default(), e.into_response()),
     };
     let status = response.status.as_u16();
-    let micros = started.elapsed().as_micros() as u64;
+    let elapsed = started.elapsed();
+    let micros = elapsed.as_micros() as u64;
+    let route = response.served.route.as_deref().unwrap_or("unmatched");
+    let org = response.served.org.as_deref().unwrap_or("");
+    // The access log: `RUST_LOG=info,crm_host::access=debug` shows every request.
     if status >= 500 {
-        tracing::error!(request_id, %method, path, status, micros, "request failed");
+        tracing::error!(target: "crm_host::access", request_id, %method, route, org, status, micros, "request failed");
     } else {
-        tracing::debug!(request_id, %method, path, status, micros, "request");
+        tracing::debug!(target: "crm_host::access", request_id, %method, route, org, status, micros, "request");
     }
+    crate::metrics::record_request(response.served.route.as_deref(), &method, status, elapsed);
     response.into_http(&request_id)
 }
 

@@ -49,7 +49,11 @@ impl GroupCommit {
                         continue;
                     }
                     let target = group.issued.load(Ordering::SeqCst);
+                    let started = std::time::Instant::now();
                     let outcome = flush();
+                    let settled = group.flushed.borrow().upto;
+                    metrics::histogram!("crm_store_flush_seconds").record(started.elapsed().as_secs_f64());
+                    metrics::histogram!("crm_store_flush_batch_size").record(target.saturating_sub(settled) as f64);
                     group.flushed.send_modify(|f| {
                         f.upto = target;
                         if let Err(e) = &outcome {

@@ -51,17 +51,25 @@ fn err(e: impl std::fmt::Display) -> StoreError {
     StoreError(e.to_string())
 }
 
+/// Counts one store operation for the metrics (`crm_store_operations_total`).
+fn count(op: &'static str) {
+    metrics::counter!("crm_store_operations_total", "op" => op).increment(1);
+}
+
 impl Store for SledStore {
     fn get(&self, ns: &Namespace, key: &[u8]) -> StoreResult<Option<Vec<u8>>> {
+        count("get");
         Ok(self.tree(ns)?.get(key).map_err(err)?.map(|v| v.to_vec()))
     }
 
     fn put(&self, ns: &Namespace, key: &[u8], value: &[u8]) -> StoreResult<()> {
+        count("put");
         self.tree(ns)?.insert(key, value).map_err(err)?;
         Ok(())
     }
 
     fn delete(&self, ns: &Namespace, key: &[u8]) -> StoreResult<()> {
+        count("delete");
         self.tree(ns)?.remove(key).map_err(err)?;
         Ok(())
     }
@@ -73,11 +81,13 @@ impl Store for SledStore {
         expected: Option<&[u8]>,
         new: Option<&[u8]>,
     ) -> StoreResult<Result<(), Conflict>> {
+        count("compare_and_swap");
         let outcome = self.tree(ns)?.compare_and_swap(key, expected, new).map_err(err)?;
         Ok(outcome.map_err(|e| e.current.map(|v| v.to_vec())))
     }
 
     fn scan(&self, ns: &Namespace, prefix: &[u8], start: Option<&[u8]>, limit: usize) -> StoreResult<Vec<KeyValue>> {
+        count("scan");
         let tree = self.tree(ns)?;
         let from = match start {
             Some(s) if s > prefix => s.to_vec(),
@@ -97,6 +107,7 @@ impl Store for SledStore {
         before: Option<&[u8]>,
         limit: usize,
     ) -> StoreResult<Vec<KeyValue>> {
+        count("scan_reverse");
         let tree = self.tree(ns)?;
         // The end of the range: `before`, but never past the prefix's keys
         // (else the walk would start on a key outside the prefix and stop there).
@@ -118,6 +129,7 @@ impl Store for SledStore {
     }
 
     fn find(&self, ns: &Namespace, prefix: &[u8], needle: &[u8], limit: usize) -> StoreResult<Vec<Vec<u8>>> {
+        count("find");
         let finder = memchr::memmem::Finder::new(needle);
         let mut keys = Vec::new();
         for item in self.tree(ns)?.scan_prefix(prefix) {
@@ -133,6 +145,7 @@ impl Store for SledStore {
     }
 
     fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()> {
+        count("batch");
         if ops.iter().any(|op| matches!(op, BatchOp::Add(..))) {
             return self.batch_if(ns, Vec::new(), ops).map(|_| ());
         }
@@ -148,6 +161,7 @@ impl Store for SledStore {
     }
 
     fn batch_if(&self, ns: &Namespace, conditions: Vec<Condition>, ops: Vec<BatchOp>) -> StoreResult<bool> {
+        count("batch_if");
         // A sled transaction runs under its global write lock and is sealed in
         // the log as one unit: the checks and the writes are one atomic step.
         let outcome = self.tree(ns)?.transaction(|tx: &TransactionalTree| {

@@ -77,21 +77,21 @@ impl shipping::Host for HostState {
         let timeout = self.runtime.provider_call_timeout();
         let (mut store, instance) = self.provider_instance(&provider).await?;
         let call = instance.crm_plugin_provider().call_carriers(&mut store);
-        bounded(timeout, &provider, call).await
+        bounded(timeout, &provider, "carriers", call).await
     }
 
     async fn rates(&mut self, provider: String, request: QuoteRequest) -> Result<Quote, ProviderError> {
         let timeout = self.runtime.provider_call_timeout();
         let (mut store, instance) = self.provider_instance(&provider).await?;
         let call = instance.crm_plugin_provider().call_rates(&mut store, &request);
-        bounded(timeout, &provider, call).await
+        bounded(timeout, &provider, "rates", call).await
     }
 
     async fn generate(&mut self, provider: String, request: LabelRequest) -> Result<Label, ProviderError> {
         let timeout = self.runtime.provider_call_timeout();
         let (mut store, instance) = self.provider_instance(&provider).await?;
         let call = instance.crm_plugin_provider().call_generate(&mut store, &request);
-        bounded(timeout, &provider, call).await
+        bounded(timeout, &provider, "generate", call).await
     }
 
     async fn track(&mut self, provider: String, tracking_numbers: Vec<String>) -> Result<Vec<Tracking>, ProviderError> {
@@ -101,7 +101,7 @@ impl shipping::Host for HostState {
         let timeout = self.runtime.provider_call_timeout();
         let (mut store, instance) = self.provider_instance(&provider).await?;
         let call = instance.crm_plugin_provider().call_track(&mut store, &tracking_numbers);
-        bounded(timeout, &provider, call).await
+        bounded(timeout, &provider, "track", call).await
     }
 
     async fn cancel(
@@ -113,7 +113,7 @@ impl shipping::Host for HostState {
         let timeout = self.runtime.provider_call_timeout();
         let (mut store, instance) = self.provider_instance(&provider).await?;
         let call = instance.crm_plugin_provider().call_cancel(&mut store, &carrier, &tracking_number);
-        bounded(timeout, &provider, call).await
+        bounded(timeout, &provider, "cancel", call).await
     }
 
     async fn state_abbreviations(&mut self, provider: String, state_codes: Vec<String>) -> Vec<Option<String>> {

@@ -74,10 +74,15 @@ impl Admin {
         if req.path == "/healthz" {
             return crate::ops::healthz();
         }
+        if req.path == "/metrics" && req.method == Method::GET {
+            return crate::metrics::render(&app.metrics);
+        }
         let result = match authorized(app, &req) {
             Err(e) => Err(e),
             Ok(()) => match ROUTES.find(&req.method, &req.path) {
-                Match::Found(call, params) => serve(app, *call, &req, &params).await,
+                Match::Found(call, params, pattern) => {
+                    serve(app, *call, &req, &params).await.map(|r| r.served_by(pattern, None))
+                }
                 Match::MethodNotAllowed => Err(ApiError::method_not_allowed(&req.method, &req.path)),
                 Match::NotFound => modules::forward(app, &self.module_routes, &req).await,
             },

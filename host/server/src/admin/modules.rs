@@ -103,14 +103,17 @@ pub async fn forward(app: &Arc<App>, routes: &Router<ModuleRoute>, req: &ApiRequ
     let rest = req.path.strip_prefix("/admin/orgs/").ok_or_else(not_found)?;
     let (org_id, tail) = rest.split_once('/').ok_or_else(not_found)?;
     let module_path = format!("/admin/{tail}");
-    let (route, params) = match routes.find(&req.method, &module_path) {
-        Match::Found(route, params) => (route, params),
+    let (route, params, pattern) = match routes.find(&req.method, &module_path) {
+        Match::Found(route, params, pattern) => (route, params, pattern),
         Match::MethodNotAllowed => {
             return Err(ApiError::method_not_allowed(&req.method, &req.path));
         }
         Match::NotFound => return Err(not_found()),
     };
     let org = app.tenancy.org(org_id)?.ok_or_else(|| ApiError::not_found("Organization"))?;
+    let org_id = org.id.clone();
     let ctx = Some(CallContext::admin(org, &req.request_id));
-    Ok(components::call(app, &route.module, ctx, req, module_path, params, route.deadline).await)
+    let answer = components::call(app, &route.module, ctx, req, module_path, params, route.deadline).await;
+    let pattern = format!("/admin/orgs/{{org}}{}", pattern.strip_prefix("/admin").unwrap_or(&pattern));
+    Ok(answer.served_by(pattern.into(), Some(&org_id)))
 }

@@ -74,17 +74,18 @@ impl Api {
     pub fn body_limit(&self, method: &Method, path: &str) -> Option<usize> {
         let path = path.strip_prefix("/api")?;
         match self.routes.find(method, path) {
-            Match::Found(route, _) => route.max_body,
+            Match::Found(route, _, _) => route.max_body,
             _ => None,
         }
     }
 
     /// Serves a request whose path starts with `/api`.
     pub async fn dispatch(&self, app: &Arc<App>, req: ApiRequest) -> Response {
-        let (route, caller, params) = match self.checked(app, &req) {
+        let (route, caller, params, pattern) = match self.checked(app, &req) {
             Ok(found) => found,
             Err(e) => return e.into_response(),
         };
+        let org = caller.org.id.clone();
         let pass = match self.gate.enter(&caller.org.id, Some(&caller.token.id)).await {
             Ok(pass) => pass,
             Err(e) => return e.into_response(),
@@ -103,14 +104,16 @@ impl Api {
                 Ok(components::call(app, module, ctx, &req, path, params, *deadline).await)
             }
         };
-        pass.stamp(served.unwrap_or_else(ApiError::into_response))
+        let served = pass.stamp(served.unwrap_or_else(ApiError::into_response));
+        served.served_by(format!("/api{pattern}").into(), Some(&org))
     }
 
-    fn checked(&self, app: &App, req: &ApiRequest) -> Result<(&Route, Caller, Params), ApiError> {
+    /// The route, the caller, the path's parameters and the route's pattern.
+    fn checked(&self, app: &App, req: &ApiRequest) -> Result<(&Route, Caller, Params, Arc<str>), ApiError> {
         let caller = auth::authenticate(&app.tenancy, req)?;
         let path = req.path.strip_prefix("/api").unwrap_or(&req.path);
-        let (route, params) = match self.routes.find(&req.method, path) {
-            Match::Found(route, params) => (route, params),
+        let (route, params, pattern) = match self.routes.find(&req.method, path) {
+            Match::Found(route, params, pattern) => (route, params, pattern),
             Match::MethodNotAllowed => {
                 return Err(ApiError::method_not_allowed(&req.method, &req.path));
             }
@@ -129,7 +132,7 @@ impl Api {
         {
             return Err(ApiError::plan_module_required(module));
         }
-        Ok((route, caller, params))
+        Ok((route, caller, params, pattern))
     }
 }
 

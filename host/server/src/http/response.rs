@@ -1,5 +1,7 @@
 //! The response a handler returns, independent of warp.
 
+use std::sync::Arc;
+
 use bytes::Bytes;
 use http::{HeaderName, HeaderValue, StatusCode};
 use serde::Serialize;
@@ -9,6 +11,17 @@ pub struct Response {
     pub status: StatusCode,
     pub headers: Vec<(HeaderName, HeaderValue)>,
     pub body: Bytes,
+    /// What the access log and the metrics say of the request.
+    pub served: Served,
+}
+
+/// The route pattern that served a request (`/contacts/{id}`) and its
+/// organization, when known: never the raw path nor the query, which may
+/// carry ids and a form's key.
+#[derive(Debug, Clone, Default)]
+pub struct Served {
+    pub route: Option<Arc<str>>,
+    pub org: Option<String>,
 }
 
 impl Response {
@@ -23,12 +36,19 @@ impl Response {
             status,
             headers: vec![(http::header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
             body,
+            served: Served::default(),
         }
     }
 
     /// No body.
     pub fn empty(status: StatusCode) -> Response {
-        Response { status, headers: Vec::new(), body: Bytes::new() }
+        Response { status, headers: Vec::new(), body: Bytes::new(), served: Served::default() }
+    }
+
+    /// Names the route that served the request and its organization.
+    pub fn served_by(mut self, route: Arc<str>, org: Option<&str>) -> Response {
+        self.served = Served { route: Some(route), org: org.map(str::to_string) };
+        self
     }
 
     pub fn with_header(mut self, name: HeaderName, value: &str) -> Response {

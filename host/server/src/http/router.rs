@@ -1,5 +1,7 @@
 //! Path routing: patterns like `/contacts/{id}` matched segment by segment.
 
+use std::sync::Arc;
+
 use http::Method;
 
 /// One segment of a pattern.
@@ -13,6 +15,8 @@ enum Segment {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Pattern {
     segments: Vec<Segment>,
+    /// The pattern as written (`/contacts/{id}`): what logs and metrics name.
+    text: Arc<str>,
 }
 
 impl Pattern {
@@ -24,7 +28,7 @@ impl Pattern {
                 None => Segment::Literal(s.to_string()),
             })
             .collect();
-        Pattern { segments }
+        Pattern { segments, text: text.into() }
     }
 
     /// The pattern with parameter names erased.
@@ -70,7 +74,8 @@ fn percent_decode(segment: &str) -> Option<String> {
 
 /// What a lookup found.
 pub enum Match<'r, T> {
-    Found(&'r T, Params),
+    /// The route's target, the path's parameters, and the pattern as written.
+    Found(&'r T, Params, Arc<str>),
     /// The path exists, with other methods.
     MethodNotAllowed,
     NotFound,
@@ -114,7 +119,7 @@ impl<T> Router<T> {
         for (m, pattern, target) in by_specificity {
             if let Some(params) = pattern.matches(path) {
                 if m == method {
-                    return Match::Found(target, params);
+                    return Match::Found(target, params, pattern.text.clone());
                 }
                 path_seen = true;
             }
@@ -141,8 +146,8 @@ mod tests {
         let mut r = Router::default();
         r.add(Method::GET, "/contacts/{id}", 1);
         r.add(Method::GET, "/contacts/search", 2);
-        assert!(matches!(r.find(&Method::GET, "/contacts/search"), Match::Found(2, _)));
-        assert!(matches!(r.find(&Method::GET, "/contacts/x"), Match::Found(1, _)));
+        assert!(matches!(r.find(&Method::GET, "/contacts/search"), Match::Found(2, _, _)));
+        assert!(matches!(r.find(&Method::GET, "/contacts/x"), Match::Found(1, _, _)));
         assert!(matches!(r.find(&Method::POST, "/contacts/x"), Match::MethodNotAllowed));
         assert!(matches!(r.find(&Method::GET, "/nope"), Match::NotFound));
     }
