@@ -40,4 +40,4 @@ pub mod runtime;
 pub use context::CallContext;
 pub use loader::Embedded;
 pub use outbound::HttpClient;
-pub use runtime::{Kind, LoadedModule, Runtime, Source};
+pub use runtime::{Kind, LoadedModule, Modules, Runtime, Source};

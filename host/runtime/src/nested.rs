@@ -32,8 +32,8 @@ fn imported(o: exported_contacts::UpsertOutcome) -> contacts::UpsertOutcome {
 }
 
 impl Runtime {
-    fn contacts_module(&self) -> Option<&Arc<LoadedModule>> {
-        self.modules().find(|m| m.contacts.is_some())
+    fn contacts_module(&self) -> Option<Arc<LoadedModule>> {
+        self.find_module(|m| m.contacts.is_some())
     }
 
     /// The contacts module's `upsert-with`, for another module of the same organization.
@@ -43,7 +43,7 @@ impl Runtime {
         body: String,
         options: contacts::UpsertOptions,
     ) -> contacts::UpsertOutcome {
-        let Some(module) = self.contacts_module().cloned() else { return failed(501) };
+        let Some(module) = self.contacts_module() else { return failed(501) };
         let pre = module.contacts.as_ref().expect("checked");
         let mut store = self.new_store(&module.name, Some(ctx), self.nested_deadline);
         let outcome = async {
@@ -69,7 +69,7 @@ impl Runtime {
         options: contacts::UpsertOptions,
     ) -> Vec<contacts::UpsertOutcome> {
         let count = bodies.len();
-        let Some(module) = self.contacts_module().cloned() else { return (0..count).map(|_| failed(501)).collect() };
+        let Some(module) = self.contacts_module() else { return (0..count).map(|_| failed(501)).collect() };
         let pre = module.contacts.as_ref().expect("checked");
         let mut store = self.new_store(&module.name, Some(ctx), BATCH_DEADLINE);
         let outcome = async {
@@ -92,7 +92,7 @@ impl Runtime {
 
     /// The contacts module's `get`, for another module of the same organization.
     pub(crate) async fn contacts_get(self: &Arc<Self>, ctx: Arc<CallContext>, id: String) -> Option<String> {
-        let module = self.contacts_module()?.clone();
+        let module = self.contacts_module()?;
         let pre = module.contacts.as_ref()?;
         let mut store = self.new_store(&module.name, Some(ctx), self.nested_deadline);
         let instance = pre.instantiate_async(&mut store).await.ok()?;

@@ -66,18 +66,19 @@ async fn settle<T>(
 }
 
 impl Runtime {
-    pub fn providers(&self) -> impl Iterator<Item = &Arc<LoadedModule>> {
-        self.modules().filter(|m| m.kind == Kind::Provider)
+    pub fn providers(&self) -> Vec<Arc<LoadedModule>> {
+        self.modules().values().filter(|m| m.kind == Kind::Provider).cloned().collect()
     }
 
-    pub fn provider(&self, name: &str) -> Option<&Arc<LoadedModule>> {
-        self.providers().find(|p| p.name == name)
+    pub fn provider(&self, name: &str) -> Option<Arc<LoadedModule>> {
+        self.find_module(|m| m.kind == Kind::Provider && m.name == name)
     }
 
     /// Providers `org` has an integration for, by name.
     pub fn configured_providers(&self, org: &Org) -> Vec<String> {
         let ns = org.namespace();
         self.providers()
+            .into_iter()
             .filter(|p| matches!(integrations::get(self.store.as_ref(), &ns, &p.name), Ok(Some(_))))
             .map(|p| p.name.clone())
             .collect()
@@ -98,7 +99,7 @@ impl Runtime {
     ) -> Result<(wasmtime::Store<HostState>, ProviderComponent), ProviderError> {
         let not_configured =
             || rejected("PROVIDER_NOT_CONFIGURED", &format!("The provider {name:?} is not configured"));
-        let module = self.provider(name).cloned().ok_or_else(not_configured)?;
+        let module = self.provider(name).ok_or_else(not_configured)?;
         let pre = module.provider.as_ref().ok_or_else(not_configured)?;
         let integration = integrations::get(self.store.as_ref(), &ctx.org.namespace(), name)
             .map_err(|e| {
@@ -142,7 +143,7 @@ impl Runtime {
     }
 
     fn tracking_module(&self) -> Option<Arc<LoadedModule>> {
-        self.modules().find(|m| m.tracking.is_some()).cloned()
+        self.find_module(|m| m.tracking.is_some())
     }
 
     /// Hands webhook updates to the shipments module.

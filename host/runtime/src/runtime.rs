@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
 use crm_store::{Namespace, Store};
@@ -76,12 +76,16 @@ pub struct LoadedModule {
     pub(crate) provider: Option<ProviderComponentPre<HostState>>,
 }
 
+/// The loaded components by name, replaced whole by a reload: a call keeps
+/// the `Arc` of the component it started on until it ends.
+pub type Modules = BTreeMap<String, Arc<LoadedModule>>;
+
 /// The engine, the linker with every host import, and the loaded modules.
 pub struct Runtime {
     pub(crate) engine: Engine,
     pub(crate) linker: Linker<HostState>,
     pub(crate) store: Arc<dyn Store>,
-    modules: OnceLock<BTreeMap<String, Arc<LoadedModule>>>,
+    modules: RwLock<Arc<Modules>>,
     /// Outer calls take a permit; nested calls (a module calling contacts) use the
     /// pool's other half, so they never wait on their own callers.
     pub(crate) permits: Semaphore,
@@ -111,7 +115,7 @@ impl Runtime {
             engine,
             linker,
             store,
-            modules: OnceLock::new(),
+            modules: RwLock::default(),
             permits: Semaphore::new(POOL_INSTANCES as usize / 2),
             memory_cap,
             nested_deadline: Duration::from_secs(5),
@@ -120,14 +124,22 @@ impl Runtime {
         }))
     }
 
-    /// Installs the loaded modules (once, at start).
-    pub fn set_modules(&self, modules: Vec<LoadedModule>) {
-        let map = modules.into_iter().map(|m| (m.name.clone(), Arc::new(m))).collect();
-        let _ = self.modules.set(map);
+    /// Installs the loaded modules (at start, and again at each reload);
+    /// returns the set now in force.
+    pub fn set_modules(&self, modules: &[Arc<LoadedModule>]) -> Arc<Modules> {
+        let map: Arc<Modules> = Arc::new(modules.iter().map(|m| (m.name.clone(), m.clone())).collect());
+        *self.modules.write().expect("modules lock") = map.clone();
+        map
     }
 
-    pub fn modules(&self) -> impl Iterator<Item = &Arc<LoadedModule>> {
-        self.modules.get().into_iter().flat_map(|m| m.values())
+    /// The modules in force now.
+    pub fn modules(&self) -> Arc<Modules> {
+        self.modules.read().expect("modules lock").clone()
+    }
+
+    /// The first module in force that `wanted` picks.
+    pub(crate) fn find_module(&self, wanted: impl Fn(&LoadedModule) -> bool) -> Option<Arc<LoadedModule>> {
+        self.modules().values().find(|m| wanted(m)).cloned()
     }
 
     /// A wasmtime store for one call of `module`.

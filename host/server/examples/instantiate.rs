@@ -20,8 +20,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let store = Arc::new(SledStore::open(&dir.path().join("store"))?);
     let timeout = Duration::from_secs(25);
     let runtime = Runtime::new(store.clone(), 64 << 20, timeout, Arc::new(ReqwestClient::new(timeout)))?;
-    runtime.set_modules(loader::load_all(&runtime, embedded::COMPONENTS, &dir.path().join("cache"), None).await?);
-    let module = runtime.modules().find(|m| m.name == "contacts").expect("contacts is embedded").clone();
+    let loaded = loader::load_all(&runtime, embedded::COMPONENTS, &dir.path().join("cache"), None).await?;
+    let modules = runtime.set_modules(&loaded.into_iter().map(Arc::new).collect::<Vec<_>>());
+    let module = modules.get("contacts").expect("contacts is embedded").clone();
     let org = Tenancy::new(store).create_org("bench".into(), "pro".into(), Default::default(), Default::default())?;
     let ctx = CallContext {
         org,

@@ -104,3 +104,10 @@ pub struct Config {
     #[arg(long, env = "CRM_TRACKING_REFRESH_BATCH", default_value_t = 50)]
     pub tracking_refresh_batch: u32,
 }
+
+impl Config {
+    /// Where compiled components are cached.
+    pub fn cache_dir(&self) -> PathBuf {
+        self.cache_dir.clone().unwrap_or_else(|| self.data_dir.join("cache"))
+    }
+}

@@ -23,8 +23,8 @@
 
 use std::net::IpAddr;
 use std::num::NonZeroU32;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use crm_runtime::{CallContext, LoadedModule};
@@ -45,14 +45,16 @@ const MODULE_PREFIX: &str = "/public/";
 /// How many rate checks between two sweeps of idle limiter entries.
 const SWEEP_EVERY: u64 = 4096;
 
-struct PublicRoute {
+pub struct PublicRoute {
     module: Arc<LoadedModule>,
     plan_module: Option<String>,
     deadline: Duration,
 }
 
 pub struct PublicDoor {
-    routes: Router<PublicRoute>,
+    /// Replaced whole by a plugin reload.
+    routes: RwLock<Arc<Router<PublicRoute>>>,
+    default_deadline: Duration,
     limiter: Option<(DefaultKeyedRateLimiter<String>, AtomicU64)>,
     trusted_proxies: Vec<IpAddr>,
     gate: Arc<Gate>,
@@ -72,14 +74,20 @@ impl PublicDoor {
         trusted_proxies: Vec<IpAddr>,
         gate: Arc<Gate>,
     ) -> Result<PublicDoor, String> {
-        let mut routes = Router::default();
-        components::for_each_route(modules, Door::Public, default_deadline, |method, route, module, deadline| {
-            let target = PublicRoute { module: module.clone(), plan_module: route.module.clone(), deadline };
-            routes.try_add(method, &route.path, target)
-        })?;
         let limiter =
             NonZeroU32::new(rate_per_minute).map(|n| (RateLimiter::keyed(Quota::per_minute(n)), AtomicU64::new(0)));
-        Ok(PublicDoor { routes, limiter, trusted_proxies, gate })
+        let routes = RwLock::new(Arc::new(table(modules, default_deadline)?));
+        Ok(PublicDoor { routes, default_deadline, limiter, trusted_proxies, gate })
+    }
+
+    /// The table `modules` would give, or why they cannot be served together.
+    pub fn table_for(&self, modules: &[Arc<LoadedModule>]) -> Result<Router<PublicRoute>, String> {
+        table(modules, self.default_deadline)
+    }
+
+    /// Serves new requests with `table` (a reload).
+    pub fn replace_table(&self, table: Router<PublicRoute>) {
+        *self.routes.write().expect("routes lock") = Arc::new(table);
     }
 
     pub async fn dispatch(&self, app: &Arc<App>, req: ApiRequest) -> Response {
@@ -89,7 +97,8 @@ impl PublicDoor {
     async fn serve(&self, app: &Arc<App>, req: ApiRequest) -> Result<Response, ApiError> {
         let tail = req.path.strip_prefix(PUBLIC_PREFIX).unwrap_or_default();
         let module_path = format!("{MODULE_PREFIX}{tail}");
-        let (route, params, pattern) = match self.routes.find(&req.method, &module_path) {
+        let routes = self.routes.read().expect("routes lock").clone();
+        let (route, params, pattern) = match routes.find(&req.method, &module_path) {
             Match::Found(route, params, pattern) => (route, params, pattern),
             Match::MethodNotAllowed => return Err(ApiError::method_not_allowed(&req.method, &req.path)),
             Match::NotFound => return Err(ApiError::not_found(&format!("Route {} {}", req.method, req.path))),
@@ -156,6 +165,15 @@ impl PublicDoor {
             fairness::rate_limited((wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1))
         })
     }
+}
+
+fn table(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Router<PublicRoute>, String> {
+    let mut routes = Router::default();
+    components::for_each_route(modules, Door::Public, default_deadline, |method, route, module, deadline| {
+        let target = PublicRoute { module: module.clone(), plan_module: route.module.clone(), deadline };
+        routes.try_add(method, &route.path, target)
+    })?;
+    Ok(routes)
 }
 
 /// `CRM_TRUST_FORWARDED_FOR`: comma-separated proxy addresses.

@@ -42,17 +42,17 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let runtime = Runtime::new(store.clone(), config.component_memory_mb << 20, provider_timeout, http)
         .map_err(|e| format!("cannot start the Wasm runtime: {e:#}"))?;
     let loading = Instant::now();
-    let cache_dir = config.cache_dir.clone().unwrap_or_else(|| config.data_dir.join("cache"));
+    let cache_dir = config.cache_dir();
     let modules = loader::load_all(&runtime, embedded::COMPONENTS, &cache_dir, config.plugins_dir.as_deref())
         .await
         .map_err(|e| format!("cannot load the components: {e}"))?;
     for m in &modules {
         tracing::info!(module = m.name, version = m.version, source = ?m.source, routes = m.routes.len(), "component loaded");
     }
-    runtime.set_modules(modules);
+    let loaded: Vec<_> = modules.into_iter().map(Arc::new).collect();
+    runtime.set_modules(&loaded);
     tracing::info!(millis = loading.elapsed().as_millis() as u64, "components ready");
     let deadline = Duration::from_millis(config.component_deadline_ms);
-    let loaded: Vec<_> = runtime.modules().cloned().collect();
     let gate = Gate::new(
         config.org_max_in_flight as usize,
         Duration::from_millis(config.org_queue_ms),
@@ -67,7 +67,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
         config.trust_forwarded_for.clone(),
         gate,
     )?);
-    let admin_api = Arc::new(Admin::new(&loaded, deadline)?);
+    let admin_api = Arc::new(Admin::new(&loaded, deadline, api.clone(), public_door.clone())?);
     let app = Arc::new(App::new(config.clone(), store.clone(), runtime, secrets::digest(&admin_token), metrics));
 
     let public =

@@ -33,6 +33,9 @@ enum AdminCommand {
     /// API tokens of an organization.
     #[command(subcommand)]
     Tokens(TokensCommand),
+    /// The loaded components: `list`, or `reload` the plugins dir without a restart.
+    #[command(subcommand)]
+    Plugins(PluginsCommand),
     /// Any admin call, e.g. `call PATCH /admin/orgs/ID '{"plan":"free"}'`.
     Call { method: String, path: String, body: Option<String> },
 }
@@ -64,6 +67,12 @@ enum OrgsCommand {
     Delete {
         id: String,
     },
+}
+
+#[derive(Debug, Subcommand)]
+enum PluginsCommand {
+    List,
+    Reload,
 }
 
 #[derive(Debug, Subcommand)]
@@ -135,6 +144,8 @@ fn request_of(command: AdminCommand) -> Result<(String, String, Option<Value>), 
     let call = |m: &str, p: String, b: Option<Value>| Ok((m.to_string(), p, b));
     match command {
         AdminCommand::Orgs(OrgsCommand::List) => call("GET", "/admin/orgs".into(), None),
+        AdminCommand::Plugins(PluginsCommand::List) => call("GET", "/admin/plugins".into(), None),
+        AdminCommand::Plugins(PluginsCommand::Reload) => call("POST", "/admin/plugins/reload".into(), None),
         AdminCommand::Orgs(OrgsCommand::Create { name, plan }) => {
             call("POST", "/admin/orgs".into(), Some(json!({ "name": name, "plan": plan })))
         }

@@ -5,18 +5,21 @@
 pub mod client;
 mod modules;
 mod orgs;
+mod plugins;
 
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, LazyLock, RwLock};
 use std::time::Duration;
 
 use crm_runtime::LoadedModule;
 use crm_tenancy::secrets;
 use http::Method;
 
+use crate::api::Api;
 use crate::app::App;
 use crate::components::{Door, for_each_route};
 use crate::http::router::{Match, Params, Router};
 use crate::http::{ApiError, ApiRequest, Response};
+use crate::public::PublicDoor;
 
 #[derive(Clone, Copy)]
 enum Call {
@@ -29,6 +32,7 @@ enum Call {
     CreateToken,
     RevokeToken,
     ListPlugins,
+    ReloadPlugins,
     PutIntegration,
 }
 
@@ -44,6 +48,7 @@ static ROUTES: LazyLock<Router<Call>> = LazyLock::new(|| {
     r.add(Method::POST, "/admin/orgs/{org}/tokens", Call::CreateToken);
     r.add(Method::DELETE, "/admin/orgs/{org}/tokens/{token}", Call::RevokeToken);
     r.add(Method::GET, "/admin/plugins", Call::ListPlugins);
+    r.add(Method::POST, "/admin/plugins/reload", Call::ReloadPlugins);
     r.add(Method::PUT, "/admin/orgs/{org}/integrations/{provider}", Call::PutIntegration);
     r
 });
@@ -55,18 +60,26 @@ pub struct ModuleRoute {
 }
 
 /// The admin API: its own routes and the component routes under `/admin/`,
-/// served as `/admin/orgs/{org}/...`, built once at start.
+/// served as `/admin/orgs/{org}/...` (built at start, replaced by a plugin
+/// reload, which also replaces the API's and the public door's tables).
 pub struct Admin {
-    module_routes: Router<ModuleRoute>,
+    module_routes: RwLock<Arc<Router<ModuleRoute>>>,
+    default_deadline: Duration,
+    api: Arc<Api>,
+    door: Arc<PublicDoor>,
+    /// One reload at a time.
+    reloading: tokio::sync::Mutex<()>,
 }
 
 impl Admin {
-    pub fn new(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Admin, String> {
-        let mut module_routes = Router::default();
-        for_each_route(modules, Door::Admin, default_deadline, |method, route, module, deadline| {
-            module_routes.try_add(method, &route.path, ModuleRoute { module: module.clone(), deadline })
-        })?;
-        Ok(Admin { module_routes })
+    pub fn new(
+        modules: &[Arc<LoadedModule>],
+        default_deadline: Duration,
+        api: Arc<Api>,
+        door: Arc<PublicDoor>,
+    ) -> Result<Admin, String> {
+        let module_routes = RwLock::new(Arc::new(module_table(modules, default_deadline)?));
+        Ok(Admin { module_routes, default_deadline, api, door, reloading: Default::default() })
     }
 
     /// Serves one request on the admin listener.
@@ -80,15 +93,30 @@ impl Admin {
         let result = match authorized(app, &req) {
             Err(e) => Err(e),
             Ok(()) => match ROUTES.find(&req.method, &req.path) {
+                Match::Found(Call::ReloadPlugins, _, pattern) => {
+                    plugins::reload(app, self).await.map(|r| r.served_by(pattern, None))
+                }
                 Match::Found(call, params, pattern) => {
                     serve(app, *call, &req, &params).await.map(|r| r.served_by(pattern, None))
                 }
                 Match::MethodNotAllowed => Err(ApiError::method_not_allowed(&req.method, &req.path)),
-                Match::NotFound => modules::forward(app, &self.module_routes, &req).await,
+                Match::NotFound => {
+                    let table = self.module_routes.read().expect("routes lock").clone();
+                    modules::forward(app, &table, &req).await
+                }
             },
         };
         result.unwrap_or_else(ApiError::into_response)
     }
+}
+
+/// The component routes under `/admin/` of `modules`.
+fn module_table(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Router<ModuleRoute>, String> {
+    let mut table = Router::default();
+    for_each_route(modules, Door::Admin, default_deadline, |method, route, module, deadline| {
+        table.try_add(method, &route.path, ModuleRoute { module: module.clone(), deadline })
+    })?;
+    Ok(table)
 }
 
 fn authorized(app: &App, req: &ApiRequest) -> Result<(), ApiError> {
@@ -124,7 +152,8 @@ async fn serve(app: &Arc<App>, call: Call, req: &ApiRequest, params: &Params) ->
         Call::CreateUser => orgs::create_user(app, param("org"), req)?,
         Call::CreateToken => orgs::create_token(app, param("org"), req)?,
         Call::RevokeToken => orgs::revoke_token(app, param("org"), param("token"))?,
-        Call::ListPlugins => modules::list(app),
+        Call::ListPlugins => plugins::list(app),
+        Call::ReloadPlugins => unreachable!("served by Admin::dispatch"),
         Call::PutIntegration => modules::put_integration(app, param("org"), param("provider"), req)?,
     };
     // Durable before acknowledged: every admin write is on disk before its 2xx.

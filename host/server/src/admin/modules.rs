@@ -1,4 +1,4 @@
-//! Admin calls served by module components, and the list of loaded components.
+//! Admin calls served by module components, and providers' integrations.
 //!
 //! A component route whose path starts with `/admin/` (e.g. the contacts
 //! module's `POST /admin/conversations`) is served here as
@@ -6,8 +6,8 @@
 
 use std::sync::Arc;
 
+use crm_runtime::CallContext;
 use crm_runtime::integrations::{self, Integration};
-use crm_runtime::{CallContext, Source};
 use http::StatusCode;
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -17,28 +17,6 @@ use crate::app::App;
 use crate::components;
 use crate::http::router::{Match, Router};
 use crate::http::{ApiError, ApiRequest, Response};
-
-/// `GET /admin/plugins`.
-pub fn list(app: &App) -> Response {
-    let plugins: Vec<Value> = app
-        .runtime
-        .modules()
-        .map(|m| {
-            json!({
-                "name": m.name,
-                "version": m.version,
-                "kind": m.kind.as_str(),
-                "hosts": m.hosts,
-                "source": match &m.source { Source::Embedded => "embedded".to_string(), Source::File(p) => p.display().to_string() },
-                "hash": m.hash,
-                "routes": m.routes.iter().map(|r| json!({
-                    "method": r.method, "path": r.path, "permission": r.permission, "module": r.module, "deadlineMs": r.deadline_ms,
-                })).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    Response::json(StatusCode::OK, &json!({ "data": plugins }))
-}
 
 /// `PUT /admin/orgs/{org}/integrations/{provider}`: an organization's settings
 /// for a loaded provider (the API key, URLs); answers without the key.

@@ -14,7 +14,7 @@
 mod catalogs;
 mod me;
 
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use crm_runtime::LoadedModule;
@@ -55,10 +55,12 @@ pub struct Route {
     pub handler: Handler,
 }
 
-/// The external API: its route table, built once at start, and the gate that
-/// keeps organizations fair to each other.
+/// The external API: its route table (built at start, replaced whole by a
+/// plugin reload; a request keeps the table it was matched in), and the gate
+/// that keeps organizations fair to each other.
 pub struct Api {
-    routes: Router<Route>,
+    routes: RwLock<Arc<Router<Route>>>,
+    default_deadline: Duration,
     gate: Arc<Gate>,
 }
 
@@ -66,14 +68,28 @@ impl Api {
     /// The host's own routes plus every public route of the modules. Two
     /// modules claiming one route, or a module claiming a host route, stop the start.
     pub fn new(modules: &[Arc<LoadedModule>], default_deadline: Duration, gate: Arc<Gate>) -> Result<Api, String> {
-        Ok(Api { routes: routes(modules, default_deadline)?, gate })
+        Ok(Api { routes: RwLock::new(Arc::new(routes(modules, default_deadline)?)), default_deadline, gate })
+    }
+
+    /// The table `modules` would give, or why they cannot be served together.
+    pub fn table_for(&self, modules: &[Arc<LoadedModule>]) -> Result<Router<Route>, String> {
+        routes(modules, self.default_deadline)
+    }
+
+    /// Serves new requests with `table` (a reload).
+    pub fn replace_table(&self, table: Router<Route>) {
+        *self.routes.write().expect("routes lock") = Arc::new(table);
+    }
+
+    fn table(&self) -> Arc<Router<Route>> {
+        self.routes.read().expect("routes lock").clone()
     }
 
     /// The body limit of the route `method` and `path` (under `/api`) name,
     /// if it has its own.
     pub fn body_limit(&self, method: &Method, path: &str) -> Option<usize> {
         let path = path.strip_prefix("/api")?;
-        match self.routes.find(method, path) {
+        match self.table().find(method, path) {
             Match::Found(route, _, _) => route.max_body,
             _ => None,
         }
@@ -81,7 +97,8 @@ impl Api {
 
     /// Serves a request whose path starts with `/api`.
     pub async fn dispatch(&self, app: &Arc<App>, req: ApiRequest) -> Response {
-        let (route, caller, params, pattern) = match self.checked(app, &req) {
+        let table = self.table();
+        let (route, caller, params, pattern) = match self.checked(&table, app, &req) {
             Ok(found) => found,
             Err(e) => return e.into_response(),
         };
@@ -109,10 +126,15 @@ impl Api {
     }
 
     /// The route, the caller, the path's parameters and the route's pattern.
-    fn checked(&self, app: &App, req: &ApiRequest) -> Result<(&Route, Caller, Params, Arc<str>), ApiError> {
+    fn checked<'t>(
+        &self,
+        table: &'t Router<Route>,
+        app: &App,
+        req: &ApiRequest,
+    ) -> Result<(&'t Route, Caller, Params, Arc<str>), ApiError> {
         let caller = auth::authenticate(&app.tenancy, req)?;
         let path = req.path.strip_prefix("/api").unwrap_or(&req.path);
-        let (route, params, pattern) = match self.routes.find(&req.method, path) {
+        let (route, params, pattern) = match table.find(&req.method, path) {
             Match::Found(route, params, pattern) => (route, params, pattern),
             Match::MethodNotAllowed => {
                 return Err(ApiError::method_not_allowed(&req.method, &req.path));
