@@ -36,3 +36,50 @@ async fn the_three_city_forms_and_their_errors() {
     let r = host.get(&format!("/api/companies/{id}"), &token).await;
     assert_eq!(r.json()["data"]["name"], list["data"][0]["name"]);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn lists_page_newest_first_across_the_store_s_chunks() {
+    let host = Host::start().await;
+    let token = host.demo_token.clone().unwrap();
+    // 1,250 companies: more than one chunk of the walk (1,000).
+    let mut tasks = Vec::new();
+    for batch in 0..10 {
+        let (client, url, token) = (host.client.clone(), format!("{}/api/companies", host.api), token.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut ids = Vec::new();
+            for i in (batch * 125)..(batch * 125 + 125) {
+                let name = if i % 5 == 0 { format!("Acme {i}") } else { format!("Other {i}") };
+                let r = client.post(&url).bearer_auth(&token).json(&json!({ "name": name })).send().await.unwrap();
+                assert_eq!(r.status(), 201);
+                ids.push(r.json::<Value>().await.unwrap()["data"]["id"].as_str().unwrap().to_string());
+            }
+            ids
+        }));
+    }
+    let mut ids = Vec::new();
+    for t in tasks {
+        ids.extend(t.await.unwrap());
+    }
+    ids.sort();
+    let newest_first: Vec<String> = ids.into_iter().rev().collect();
+    let page = |q: &str| {
+        let (host, token, q) = (&host, &token, q.to_string());
+        async move { host.get(&format!("/api/companies?{q}"), token).await.json() }
+    };
+    let first = page("limit=100").await;
+    assert_eq!(first["pagination"], json!({ "total": 1250, "page": 1, "limit": 100, "pages": 13 }));
+    let shown: Vec<&str> = first["data"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
+    assert_eq!(shown, newest_first[..100].iter().map(String::as_str).collect::<Vec<_>>());
+    // A page that straddles the walk's first chunk, and the last page.
+    let straddle = page("limit=100&page=10").await;
+    let shown: Vec<&str> = straddle["data"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
+    assert_eq!(shown, newest_first[900..1000].iter().map(String::as_str).collect::<Vec<_>>());
+    let last = page("limit=100&page=13").await;
+    assert_eq!(last["data"].as_array().unwrap().len(), 50);
+    assert_eq!(last["data"][49]["id"], newest_first[1249].as_str());
+    assert_eq!(page("limit=100&page=14").await["data"], json!([]));
+    // Search counts every match, across chunks.
+    let acme = page("search=acme&limit=1000").await;
+    assert_eq!(acme["pagination"]["total"], 250);
+    assert!(acme["data"].as_array().unwrap().iter().all(|c| c["name"].as_str().unwrap().starts_with("Acme")));
+}

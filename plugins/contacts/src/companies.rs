@@ -159,13 +159,16 @@ fn find(id: &str) -> Result<Company, Error> {
 pub fn list(req: &Request) -> Result<Response, Error> {
     let paging = http::Paging::from_query(req, 100, 1000)?;
     let search = http::query_first(req, "search").map(str::to_lowercase).filter(|s| !s.is_empty());
-    let mut all: Vec<Company> = kv::scan_all("company/")?
-        .into_iter()
-        .filter_map(|(_, v)| serde_json::from_slice::<Company>(&v).ok())
-        .filter(|c| search.as_deref().is_none_or(|s| c.name.to_lowercase().contains(s)))
-        .collect();
-    all.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
-    let total = all.len();
-    let data: Vec<Value> = all.iter().skip(paging.skip()).take(paging.limit).map(Company::to_json).collect();
-    Ok(paging.response(&data, total))
+    // Newest first (ids sort by creation), keeping only the page.
+    let (skip, mut total, mut data) = (paging.offset(), 0u64, Vec::new());
+    kv::walk_reverse("company/", |_, v| {
+        let Ok(c) = serde_json::from_slice::<Company>(v) else { return };
+        if search.as_deref().is_none_or(|s| c.name.to_lowercase().contains(s)) {
+            if total >= skip && data.len() < paging.limit {
+                data.push(c.to_json());
+            }
+            total += 1;
+        }
+    })?;
+    Ok(paging.response(&data, total as usize))
 }

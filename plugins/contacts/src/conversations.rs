@@ -111,14 +111,17 @@ pub fn create(req: &Request) -> Result<Response, Error> {
 /// `GET /conversations`: every conversation with the contact it links to.
 pub fn list(req: &Request) -> Result<Response, Error> {
     let paging = http::Paging::from_query(req, 100, 1000)?;
-    let mut all: Vec<Conversation> =
-        kv::scan_all("conv/")?.into_iter().filter_map(|(_, v)| serde_json::from_slice(&v).ok()).collect();
-    all.sort_by(|a, b| b.created_at.cmp(&a.created_at).then(b.id.cmp(&a.id)));
-    let total = all.len();
-    let data: Vec<Value> = all
+    // Newest first (ids sort by creation), keeping only the page.
+    let (skip, mut total, mut page) = (paging.offset(), 0u64, Vec::new());
+    kv::walk_reverse("conv/", |_, v| {
+        let Ok(c) = serde_json::from_slice::<Conversation>(v) else { return };
+        if total >= skip && page.len() < paging.limit {
+            page.push(c);
+        }
+        total += 1;
+    })?;
+    let data: Vec<Value> = page
         .into_iter()
-        .skip(paging.skip())
-        .take(paging.limit)
         .map(|c| {
             let contact =
                 c.contact_id.as_deref().and_then(|id| kv::get::<Contact>(&record::key(id)).ok().flatten()).map(
@@ -130,5 +133,5 @@ pub fn list(req: &Request) -> Result<Response, Error> {
             })
         })
         .collect();
-    Ok(paging.response(&data, total))
+    Ok(paging.response(&data, total as usize))
 }

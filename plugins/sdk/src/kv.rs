@@ -94,6 +94,24 @@ pub fn newest_first(
     Ok(paging.response(&items, total))
 }
 
+/// Hands `visit` every pair under `prefix`, newest first (descending keys),
+/// read a thousand at a time: memory is bounded by what `visit` keeps.
+pub fn walk_reverse(prefix: &str, mut visit: impl FnMut(&[u8], &[u8])) -> Result<(), Error> {
+    const CHUNK: u32 = 1000;
+    let mut before: Option<Vec<u8>> = None;
+    loop {
+        let chunk = store::scan_reverse(prefix.as_bytes(), before.as_deref(), CHUNK)?;
+        let n = chunk.len();
+        for (k, v) in &chunk {
+            visit(k, v);
+        }
+        match chunk.into_iter().last() {
+            Some((k, _)) if n == CHUNK as usize => before = Some(k),
+            _ => return Ok(()),
+        }
+    }
+}
+
 /// Every value under `prefix`, in key order, read in pages.
 pub fn scan_all(prefix: &str) -> Result<Vec<(String, Vec<u8>)>, Error> {
     const PAGE: u32 = 1000;
