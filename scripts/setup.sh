@@ -10,3 +10,5 @@ if command -v rustup >/dev/null 2>&1; then
   done
   rustup target list --installed | grep -qx wasm32-wasip2 || rustup target add wasm32-wasip2
 fi
+# The Python partner provider the black-box tests load (componentize-py from PyPI).
+"$(dirname "$0")/build-python-courier.sh"
