@@ -13,9 +13,11 @@
 //!   `crm_store`;
 //! - `crm_build_info{version}`.
 
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use http::{HeaderValue, StatusCode};
+use metrics::SharedString;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
 use crate::http::Response;
@@ -46,13 +48,31 @@ pub fn install() -> Result<PrometheusHandle, String> {
 }
 
 /// Counts one answered request under its route pattern (`unmatched` when no
-/// route took it: the path itself could be anything a client sends).
-pub fn record_request(route: Option<&str>, method: &http::Method, status: u16, elapsed: Duration) {
-    let route = route.unwrap_or("unmatched").to_string();
-    let (method, status) = (method.as_str().to_string(), status.to_string());
-    metrics::counter!("crm_http_requests_total", "route" => route.clone(), "method" => method.clone(), "status" => status)
+/// route took it: the path itself could be anything a client sends). No
+/// label allocates: the pattern is shared, the others are static.
+pub fn record_request(route: Option<&Arc<str>>, method: &http::Method, status: u16, elapsed: Duration) {
+    let route = route.map_or(SharedString::const_str("unmatched"), |r| SharedString::from(r.clone()));
+    let method = method_label(method);
+    let status: &'static str = STATUSES.get(usize::from(status)).map_or("other", String::as_str);
+    metrics::counter!("crm_http_requests_total", "route" => route.clone(), "method" => method, "status" => status)
         .increment(1);
     metrics::histogram!("crm_http_request_seconds", "route" => route, "method" => method).record(elapsed.as_secs_f64());
+}
+
+/// Status codes as label text, made once.
+static STATUSES: LazyLock<Vec<String>> = LazyLock::new(|| (0..600).map(|s| s.to_string()).collect());
+
+fn method_label(method: &http::Method) -> &'static str {
+    match *method {
+        http::Method::GET => "GET",
+        http::Method::POST => "POST",
+        http::Method::PUT => "PUT",
+        http::Method::PATCH => "PATCH",
+        http::Method::DELETE => "DELETE",
+        http::Method::OPTIONS => "OPTIONS",
+        http::Method::HEAD => "HEAD",
+        _ => "other",
+    }
 }
 
 /// `GET /metrics`.

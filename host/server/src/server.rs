@@ -97,7 +97,10 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let body_timeout = Duration::from_millis(config.body_timeout_ms);
     let public_app = app.clone();
     let limits_api = api.clone();
-    let public_body: BodyLimit = Arc::new(move |method, path| limits_api.body_limit(method, path).unwrap_or(max_body));
+    let public_body = BodyLimit {
+        default: max_body,
+        route: Some(Arc::new(move |method: &http::Method, path: &str| limits_api.body_limit(method, path))),
+    };
     let public_routes =
         extract::request(public_body, body_timeout).then(move |(request_id, request)| {
             let (app, api, door) = (public_app.clone(), api.clone(), public_door.clone());
@@ -106,7 +109,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
             }
         });
     let admin_app = app.clone();
-    let admin_body: BodyLimit = Arc::new(move |_, _| max_body);
+    let admin_body = BodyLimit { default: max_body, route: None };
     let admin_routes = extract::request(admin_body, body_timeout).then(move |(request_id, request)| {
         let (app, admin_api) = (admin_app.clone(), admin_api.clone());
         async move { respond(request_id, request, |req| async move { admin_api.dispatch(&app, req).await }).await }
@@ -180,7 +183,7 @@ where
     } else {
         tracing::debug!(target: "crm_host::access", request_id, %method, route, org, status, micros, "request");
     }
-    crate::metrics::record_request(response.served.route.as_deref(), &method, status, elapsed);
+    crate::metrics::record_request(response.served.route.as_ref(), &method, status, elapsed);
     response.into_http(&request_id)
 }
 

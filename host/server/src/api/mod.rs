@@ -50,6 +50,8 @@ pub struct Route {
     pub module: Option<String>,
     /// The route's own body limit, when it has one.
     pub max_body: Option<usize>,
+    /// The pattern under `/api`, as logs and metrics name the route.
+    pub pattern: Arc<str>,
     /// Skip the `api` module check (only `/me`).
     pub api_module_exempt: bool,
     pub handler: Handler,
@@ -98,7 +100,7 @@ impl Api {
     /// Serves a request whose path starts with `/api`.
     pub async fn dispatch(&self, app: &Arc<App>, req: ApiRequest) -> Response {
         let table = self.table();
-        let (route, caller, params, pattern) = match self.checked(&table, app, &req) {
+        let (route, caller, params) = match self.checked(&table, app, &req) {
             Ok(found) => found,
             Err(e) => return e.into_response(),
         };
@@ -122,20 +124,20 @@ impl Api {
             }
         };
         let served = pass.stamp(served.unwrap_or_else(ApiError::into_response));
-        served.served_by(format!("/api{pattern}").into(), Some(&org))
+        served.served_by(route.pattern.clone(), Some(&org))
     }
 
-    /// The route, the caller, the path's parameters and the route's pattern.
+    /// The route, the caller and the path's parameters.
     fn checked<'t>(
         &self,
         table: &'t Router<Route>,
         app: &App,
         req: &ApiRequest,
-    ) -> Result<(&'t Route, Caller, Params, Arc<str>), ApiError> {
+    ) -> Result<(&'t Route, Caller, Params), ApiError> {
         let caller = auth::authenticate(&app.tenancy, req)?;
         let path = req.path.strip_prefix("/api").unwrap_or(&req.path);
-        let (route, params, pattern) = match table.find(&req.method, path) {
-            Match::Found(route, params, pattern) => (route, params, pattern),
+        let (route, params) = match table.find(&req.method, path) {
+            Match::Found(route, params, _) => (route, params),
             Match::MethodNotAllowed => {
                 return Err(ApiError::method_not_allowed(&req.method, &req.path));
             }
@@ -154,28 +156,35 @@ impl Api {
         {
             return Err(ApiError::plan_module_required(module));
         }
-        Ok((route, caller, params, pattern))
+        Ok((route, caller, params))
     }
 }
 
 fn routes(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Router<Route>, String> {
     let mut r = Router::default();
-    let native = |handler, api_module_exempt| Route {
+    let pattern = |path: &str| -> Arc<str> { format!("/api{path}").into() };
+    let native = |path: &str, handler, api_module_exempt| Route {
         permission: None,
         module: None,
         max_body: None,
+        pattern: pattern(path),
         api_module_exempt,
         handler,
     };
-    r.try_add(Method::GET, "/me", native(Handler::Native(me::get), true))?;
-    r.try_add(Method::GET, "/catalogs/municipalities", native(Handler::Native(catalogs::municipalities), false))?;
-    r.try_add(Method::GET, "/catalogs/states", native(Handler::Native(catalogs::states), false))?;
-    r.try_add(Method::GET, "/catalogs/resolve", native(Handler::NativeBlocking(catalogs::resolve), false))?;
+    for (path, handler, exempt) in [
+        ("/me", Handler::Native(me::get), true),
+        ("/catalogs/municipalities", Handler::Native(catalogs::municipalities), false),
+        ("/catalogs/states", Handler::Native(catalogs::states), false),
+        ("/catalogs/resolve", Handler::NativeBlocking(catalogs::resolve), false),
+    ] {
+        r.try_add(Method::GET, path, native(path, handler, exempt))?;
+    }
     components::for_each_route(modules, components::Door::Api, default_deadline, |method, route, module, deadline| {
         let target = Route {
             permission: route.permission.clone(),
             module: route.module.clone(),
             max_body: route.max_body_bytes.map(|n| n as usize),
+            pattern: pattern(&route.path),
             api_module_exempt: false,
             handler: Handler::Component(module.clone(), deadline),
         };

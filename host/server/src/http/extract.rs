@@ -21,9 +21,36 @@ use crm_tenancy::ids::new_id;
 /// together with the request id in both cases.
 pub type Extracted = (String, Result<ApiRequest, ApiError>);
 
-/// The largest body a request may send, by its method and path (a route may
-/// allow more than the host's default, e.g. an import).
-pub type BodyLimit = Arc<dyn Fn(&Method, &str) -> usize + Send + Sync>;
+/// The body limits of one listener: the host's default, and a route's own
+/// larger one (an import), asked for only when a body needs more than the
+/// default, so the usual request pays no route lookup for it.
+#[derive(Clone)]
+pub struct BodyLimit {
+    pub default: usize,
+    pub route: Option<RouteBodyLimit>,
+}
+
+/// A route's own body limit, by method and path, when it has one.
+pub type RouteBodyLimit = Arc<dyn Fn(&Method, &str) -> Option<usize> + Send + Sync>;
+
+/// One request's limit: the default, raised once to its route's own when
+/// the body needs more.
+struct Limit<F: FnOnce() -> Option<usize>> {
+    max: usize,
+    route: Option<F>,
+}
+
+impl<F: FnOnce() -> Option<usize>> Limit<F> {
+    fn allows(&mut self, len: u64) -> bool {
+        if len > self.max as u64
+            && let Some(route) = self.route.take()
+            && let Some(larger) = route()
+        {
+            self.max = self.max.max(larger);
+        }
+        len <= self.max as u64
+    }
+}
 
 /// Extracts every request, reading at most the body limit of its route
 /// within `body_timeout`.
@@ -39,10 +66,12 @@ pub fn request(
         .and(warp::ext::optional::<Peer>())
         .and(warp::body::stream())
         .then(move |method: Method, path: FullPath, query: String, headers: HeaderMap, peer: Option<Peer>, body| {
-            let max_body = max_body(&method, path.as_str());
+            let limits = max_body.clone();
             async move {
                 let request_id = request_id(&headers);
-                let read = match tokio::time::timeout(body_timeout, read_body(&headers, body, max_body)).await {
+                let route_limit = limits.route.as_ref().map(|route| || route(&method, path.as_str()));
+                let limit = Limit { max: limits.default, route: route_limit };
+                let read = match tokio::time::timeout(body_timeout, read_body(&headers, body, limit)).await {
                     Ok(read) => read,
                     Err(_) => Err(ApiError::new(
                         StatusCode::REQUEST_TIMEOUT,
@@ -74,12 +103,13 @@ fn request_id(headers: &HeaderMap) -> String {
         .unwrap_or_else(new_id)
 }
 
-async fn read_body<S, B>(headers: &HeaderMap, body: S, max: usize) -> Result<Bytes, ApiError>
+async fn read_body<S, B, F>(headers: &HeaderMap, body: S, mut limit: Limit<F>) -> Result<Bytes, ApiError>
 where
     S: Stream<Item = Result<B, warp::Error>>,
     B: Buf,
+    F: FnOnce() -> Option<usize>,
 {
-    let too_large = || {
+    let too_large = |max: usize| {
         ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             "PAYLOAD_TOO_LARGE",
@@ -88,8 +118,8 @@ where
     };
     let declared =
         headers.get(http::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > max as u64) {
-        return Err(too_large());
+    if declared.is_some_and(|n| !limit.allows(n)) {
+        return Err(too_large(limit.max));
     }
     let mut buf = BytesMut::new();
     let mut body = std::pin::pin!(body);
@@ -101,8 +131,8 @@ where
                 format!("The request body could not be read: {e}"),
             )
         })?;
-        if buf.len() + chunk.remaining() > max {
-            return Err(too_large());
+        if !limit.allows((buf.len() + chunk.remaining()) as u64) {
+            return Err(too_large(limit.max));
         }
         while chunk.has_remaining() {
             let part = chunk.chunk();
