@@ -12,3 +12,5 @@ if command -v rustup >/dev/null 2>&1; then
 fi
 # The Python partner provider the black-box tests load (componentize-py from PyPI).
 "$(dirname "$0")/build-python-courier.sh"
+# The API fuzzer the OpenAPI test runs (Schemathesis from PyPI).
+"$(dirname "$0")/install-schemathesis.sh"

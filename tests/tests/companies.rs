@@ -26,6 +26,18 @@ async fn the_three_city_forms_and_their_errors() {
     assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (400, json!("INVALID_CITY_CODE")));
     let r = create(json!({ "cityCode": "76001" })).await;
     assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (400, json!("VALIDATION_ERROR")), "a name is required");
+    // Custom properties follow the contacts' rule: a name of 1 to 64 of [A-Za-z0-9_.-], a bounded text.
+    for (key, value) in [("", json!("x")), ("sector económico", json!("x")), ("x", json!("v".repeat(2001)))] {
+        let mut body = json!({ "name": "Props" });
+        body[key] = value;
+        let r = create(body).await;
+        assert_eq!((r.status.as_u16(), r.json()["details"]["field"].clone()), (400, json!(key)), "{key:?}");
+    }
+    let mut body = json!({ "name": "Props" });
+    for i in 0..51 {
+        body[format!("p{i}")] = json!(i);
+    }
+    assert_eq!(create(body).await.status, 400, "at most 50 custom properties a request");
 
     let list = host.get("/api/companies?search=city", &token).await.json();
     assert_eq!(list["pagination"]["total"], 2);

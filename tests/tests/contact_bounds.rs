@@ -29,6 +29,13 @@ async fn tags_and_text_fields_are_bounded() {
     assert_validation(&r, ("field", "tags"));
     let r = host.post("/api/contacts", &token, &json!({ "email": "tags@x.co", "firstName": "n".repeat(501) })).await;
     assert_validation(&r, ("field", "firstName"));
+    // Both spellings of a name are checked, not only the one that is read.
+    let body = json!({ "email": "tags@x.co", "lastName": "Ruiz", "last_name": "n".repeat(501) });
+    assert_validation(&host.post("/api/contacts", &token, &body).await, ("field", "last_name"));
+    for email in ["@x.co", "ana@", "ana@b@x.co", "ana maria@x.co", "sin-arroba"] {
+        let r = host.post("/api/contacts", &token, &json!({ "email": email })).await;
+        assert_validation(&r, ("field", "email"));
+    }
     let ok: Vec<String> = (0..50).map(|i| format!("{i}-{}", "t".repeat(95))).collect();
     let r = host.post("/api/contacts", &token, &json!({ "email": "tags@x.co", "tags": ok })).await;
     assert_eq!(r.status, 201, "{}", r.text);

@@ -35,6 +35,15 @@ async fn pagination_defaults_clamps_and_counts() {
     assert_eq!(host.get("/api/contacts?limit=0", &token).await.json()["pagination"]["limit"], 1);
     assert_eq!(host.get("/api/contacts?limit=-7", &token).await.json()["pagination"]["limit"], 1);
     assert_eq!(host.get("/api/contacts?page=0", &token).await.json()["pagination"]["page"], 1);
+    // A page or limit that is not a whole number is the client's mistake, not page 1.
+    for query in ["page=abc", "page=", "page=1.5", "limit=ten", "limit=2.5", "limit="] {
+        let r = host.get(&format!("/api/contacts?{query}"), &token).await;
+        assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (400, json!("VALIDATION_ERROR")), "{query}");
+    }
+    assert_eq!(
+        host.get("/api/contacts?limit=99999999999999999999999", &token).await.json()["pagination"]["limit"],
+        1000
+    );
     let r = host.get("/api/contacts?page=9", &token).await;
     assert_eq!((r.json()["data"].clone(), r.json()["pagination"]["total"].clone()), (json!([]), json!(5)));
 }

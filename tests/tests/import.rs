@@ -265,6 +265,7 @@ async fn options_and_sizes_are_checked_before_anything_is_written() {
         (json!({ "rows": [{ "email": "a@x.co" }], "dryRun": 1 }), "dryRun"),
         (json!({ "rows": "a@x.co" }), "rows"),
         (json!({ "lines": [] }), "rows"),
+        (json!({ "rows": [] }), "rows"),
     ] {
         let r = import(&host, &token, &body).await;
         assert_eq!(
@@ -278,6 +279,25 @@ async fn options_and_sizes_are_checked_before_anything_is_written() {
     for query in ["?dryRun=maybe", "?locationMode=STRICT"] {
         let r = import_csv(&host, &token, query, "email\na@x.co\n").await;
         assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (400, json!("VALIDATION_ERROR")), "{query}");
+        // The query's options are checked beside a JSON body too.
+        let r = host
+            .request(Method::POST, &format!("/api/import/contacts{query}"))
+            .bearer_auth(&token)
+            .json(&json!({ "rows": [{ "email": "a@x.co" }] }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 400, "{query} with JSON");
+    }
+    // A CSV of no rows, or whose header names no contact key.
+    for csv in ["email\n", "email\n\n\n", "{}", "correo electrónico\na@x.co\n"] {
+        let r = import_csv(&host, &token, "", csv).await;
+        assert_eq!(
+            (r.status.as_u16(), r.json()["code"].clone()),
+            (400, json!("VALIDATION_ERROR")),
+            "{csv:?}: {}",
+            r.text
+        );
     }
     let r = host
         .request(Method::POST, "/api/import/contacts")

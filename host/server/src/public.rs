@@ -65,6 +65,11 @@ pub fn is_public_path(path: &str) -> bool {
     path.starts_with(PUBLIC_PREFIX)
 }
 
+/// A module's `/public/...` pattern as the listener serves it.
+fn public_pattern(module_pattern: &str) -> String {
+    format!("{PUBLIC_PREFIX}{}", module_pattern.strip_prefix(MODULE_PREFIX).unwrap_or(module_pattern))
+}
+
 impl PublicDoor {
     /// `rate_per_minute == 0` turns the rate limit off.
     pub fn new(
@@ -90,6 +95,12 @@ impl PublicDoor {
         *self.routes.write().expect("routes lock") = Arc::new(table);
     }
 
+    /// The live routes as `(method, full path pattern)`.
+    pub fn listed(&self) -> Vec<(Method, String)> {
+        let routes = self.routes.read().expect("routes lock").clone();
+        routes.entries().map(|(method, pattern, _)| (method.clone(), public_pattern(pattern))).collect()
+    }
+
     pub async fn dispatch(&self, app: &Arc<App>, req: ApiRequest) -> Response {
         self.serve(app, req).await.unwrap_or_else(ApiError::into_response)
     }
@@ -100,7 +111,9 @@ impl PublicDoor {
         let routes = self.routes.read().expect("routes lock").clone();
         let (route, params, pattern) = match routes.find(&req.method, &module_path) {
             Match::Found(route, params, pattern) => (route, params, pattern),
-            Match::MethodNotAllowed => return Err(ApiError::method_not_allowed(&req.method, &req.path)),
+            Match::MethodNotAllowed(allowed) => {
+                return Err(ApiError::method_not_allowed(&req.method, &req.path, &allowed));
+            }
             Match::NotFound => return Err(ApiError::not_found(&format!("Route {} {}", req.method, req.path))),
         };
         let id = params.iter().find(|(k, _)| k == "id").map(|(_, v)| v.as_str()).unwrap_or_default();
@@ -108,8 +121,7 @@ impl PublicDoor {
             Some(org_id) => app.tenancy.org(&org_id)?,
             None => None,
         };
-        let pattern: Arc<str> =
-            format!("{PUBLIC_PREFIX}{}", pattern.strip_prefix(MODULE_PREFIX).unwrap_or(&pattern)).into();
+        let pattern: Arc<str> = public_pattern(&pattern).into();
         let Some(org) = org else {
             let answer = components::call(app, &route.module, None, &req, module_path, params, route.deadline).await;
             return Ok(answer.served_by(pattern, None));

@@ -149,6 +149,7 @@ async fn route_public(app: &Arc<App>, api: &Api, door: &PublicDoor, req: ApiRequ
         "/healthz" => ops::healthz(),
         "/readyz" => ops::readyz(app),
         p if public::is_public_path(p) => door.dispatch(app, req).await,
+        crate::api::openapi::PATH => crate::api::openapi::serve(&req.method),
         p if p == "/api" || p.starts_with("/api/") => api.dispatch(app, req).await,
         p if shipping::webhook::is_webhook_path(p) => shipping::webhook::receive(app, req).await,
         _ => crate::http::ApiError::not_found(&format!("Route {} {}", req.method, req.path)).into_response(),

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use crm_sdk::contact_body::{MAX_CUSTOM_KEYS, MAX_CUSTOM_VALUE, is_property_name};
 use crm_sdk::http::{self, Error, json_response};
 use crm_sdk::types::{Request, Response};
 use crm_sdk::{kv, runtime};
@@ -94,15 +95,31 @@ fn apply(company: &mut Company, body: &Map<String, Value>, clear_on_empty_city: 
         }
         company.name = name;
     }
+    let is_custom = |k: &str| k != "name" && !SERVER_OWNED.contains(&k) && !LOCATION.contains(&k);
+    if body.keys().filter(|k| is_custom(k)).count() > MAX_CUSTOM_KEYS {
+        return Err(Error::validation(format!("At most {MAX_CUSTOM_KEYS} custom properties per request"), json!({})));
+    }
     for (k, v) in body {
-        if k == "name" || SERVER_OWNED.contains(&k.as_str()) || LOCATION.contains(&k.as_str()) {
+        if !is_custom(k) {
             continue;
         }
         match v {
+            _ if !is_property_name(k) => {
+                return Err(Error::validation(
+                    format!("{k:?} is not a property name: 1 to 64 letters, digits, _, . or -"),
+                    json!({ "field": k }),
+                ));
+            }
             Value::Null => {
                 company.custom.remove(k);
             }
-            Value::String(_) | Value::Number(_) | Value::Bool(_) if k.len() <= 64 => {
+            Value::String(text) if text.chars().count() > MAX_CUSTOM_VALUE => {
+                return Err(Error::validation(
+                    format!("{k} is longer than {MAX_CUSTOM_VALUE} characters"),
+                    json!({ "field": k }),
+                ));
+            }
+            Value::String(_) | Value::Number(_) | Value::Bool(_) => {
                 company.custom.insert(k.clone(), v.clone());
             }
             _ => {

@@ -75,13 +75,16 @@ fn text(body: &Map<String, Value>, field: &str) -> Result<Option<String>, Error>
     }
 }
 
+/// The first of `fields` (one value's spellings) that is sent; every one sent
+/// is checked, so a bad second spelling is a 400 rather than ignored.
 fn first_of(body: &Map<String, Value>, fields: &[&str]) -> Result<Option<String>, Error> {
+    let mut first = None;
     for f in fields {
         if let Some(v) = text(body, f)? {
-            return Ok(Some(v));
+            first.get_or_insert(v);
         }
     }
-    Ok(None)
+    Ok(first)
 }
 
 /// `Some(trimmed)` unless blank.
@@ -99,7 +102,10 @@ pub fn parse(body: &Map<String, Value>) -> Result<ContactInput, Error> {
         if e.chars().any(is_invisible) {
             return Err(invalid("email", "has an invisible or control character"));
         }
-        if !e.contains('@') || e.contains(char::is_whitespace) || e.len() > 254 {
+        let shaped = e.split_once('@').is_some_and(|(local, domain)| {
+            !local.is_empty() && !domain.is_empty() && !domain.contains('@') && !e.contains(char::is_whitespace)
+        });
+        if !shaped || e.len() > 254 {
             return Err(invalid("email", "is not an email address"));
         }
     }

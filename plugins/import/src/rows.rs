@@ -2,12 +2,14 @@
 //! locationMode?}`, or `text/csv` (UTF-8, a byte-order mark allowed, comma or
 //! semicolon separated, a header row of body keys, quoted fields with commas
 //! and line breaks, `\n` or `\r\n`) with `dryRun` and `locationMode` in the
-//! query. A blank CSV cell is an absent key. At most [`MAX_ROWS`] rows.
+//! query (also read, and checked, beside a JSON body, whose own values win).
+//! A blank CSV cell is an absent key. At most [`MAX_ROWS`] rows.
 //!
 //! Rows stay text: each is handed to the contacts module as it came (a JSON
 //! row) or as the object its CSV line makes, so 16 MiB of rows never become
 //! a tree of values in memory.
 
+use crm_sdk::contact_body::is_property_name;
 use crm_sdk::http::{self, Error, query_first};
 use crm_sdk::types::Request;
 use serde::Deserialize;
@@ -66,15 +68,16 @@ struct JsonCall<'a> {
 }
 
 pub fn read(req: &Request) -> Result<Call, Error> {
+    // The query's options are checked whatever the body; a JSON body's own win.
+    let query_dry_run = match query_first(req, "dryRun") {
+        None => false,
+        Some("true") => true,
+        Some("false") => false,
+        Some(other) => return Err(not_boolean(&json!(other))),
+    };
+    let query_mode = LocationMode::parse(query_first(req, "locationMode"))?;
     if http::media_type(req) == "text/csv" {
-        let dry_run = match query_first(req, "dryRun") {
-            None => false,
-            Some("true") => true,
-            Some("false") => false,
-            Some(other) => return Err(not_boolean(&json!(other))),
-        };
-        let mode = LocationMode::parse(query_first(req, "locationMode"))?;
-        return Ok(Call { rows: csv_rows(&req.body)?, dry_run, mode, source: "csv" });
+        return Ok(Call { rows: csv_rows(&req.body)?, dry_run: query_dry_run, mode: query_mode, source: "csv" });
     }
     if !http::is_json(req) {
         return Err(Error::new(
@@ -94,12 +97,16 @@ pub fn read(req: &Request) -> Result<Call, Error> {
         _ => Error::new(400, "INVALID_JSON", format!("The request body is not valid JSON: {e}")),
     })?;
     let dry_run = match &call.dry_run {
-        None | Some(Value::Null) => false,
+        None | Some(Value::Null) => query_dry_run,
         Some(Value::Bool(b)) => *b,
         Some(other) => return Err(not_boolean(other)),
     };
-    let mode = LocationMode::parse(call.location_mode.as_deref())?;
+    let mode = match call.location_mode.as_deref() {
+        None => query_mode,
+        given => LocationMode::parse(given)?,
+    };
     too_many(call.rows.len())?;
+    at_least_one(call.rows.len())?;
     let rows = call
         .rows
         .iter()
@@ -113,6 +120,15 @@ pub fn read(req: &Request) -> Result<Call, Error> {
 
 fn not_boolean(value: &Value) -> Error {
     Error::validation(format!("dryRun must be true or false, not {value}"), json!({ "field": "dryRun" }))
+}
+
+/// An import of nothing is a mistake (an empty sheet, the wrong file), not a
+/// history entry.
+fn at_least_one(rows: usize) -> Result<(), Error> {
+    match rows {
+        0 => Err(Error::validation("The import has no rows", json!({ "field": "rows" }))),
+        _ => Ok(()),
+    }
 }
 
 fn too_many(rows: usize) -> Result<(), Error> {
@@ -145,6 +161,12 @@ fn csv_rows(body: &[u8]) -> Result<Vec<Result<String, String>>, Error> {
     if headers.iter().all(String::is_empty) {
         return Err(Error::validation("The CSV needs a header row of contact keys", json!({ "field": "body" })));
     }
+    if let Some(bad) = headers.iter().find(|h| !h.is_empty() && !is_property_name(h)) {
+        return Err(Error::validation(
+            format!("The CSV column {bad:?} is not a contact key (letters, digits, _ . -, at most 64)"),
+            json!({ "field": "body", "column": bad }),
+        ));
+    }
     let mut rows = Vec::new();
     for record in reader.records() {
         let record = record
@@ -165,5 +187,6 @@ fn csv_rows(body: &[u8]) -> Result<Vec<Result<String, String>>, Error> {
         }
         rows.push(Ok(Value::Object(row).to_string()));
     }
+    at_least_one(rows.len())?;
     Ok(rows)
 }

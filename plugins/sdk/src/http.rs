@@ -160,9 +160,9 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, Error> {
 /// reads exactly (2^53 - 1).
 pub const MAX_PAGE: u64 = (1 << 53) - 1;
 
-/// The page a list request asks for. `page` is as sent (1 when absent, below 1
-/// or not a whole number), `limit` clamped to `1..=max` (`default` when absent
-/// or not a number). Offsets saturate: no client number wraps.
+/// The page a list request asks for. `page` is as sent (1 when absent or below
+/// 1), `limit` clamped to `1..=max` (`default` when absent). Either one sent
+/// but not a whole number is a 400. Offsets saturate: no client number wraps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Paging {
     pub page: u64,
@@ -172,8 +172,8 @@ pub struct Paging {
 impl Paging {
     /// Reads `page` and `limit`; a `page` above [`MAX_PAGE`] is a 400.
     pub fn from_query(req: &Request, default: usize, max: usize) -> Result<Paging, Error> {
-        let page = match query_first(req, "page").map(str::trim).and_then(|p| p.parse::<u128>().ok()) {
-            Some(p) if p > MAX_PAGE as u128 => {
+        let page = match whole_number(req, "page")? {
+            Some(p) if p > MAX_PAGE as i128 => {
                 return Err(Error::validation(
                     format!("page must be a whole number from 1 to {MAX_PAGE}"),
                     json!({ "field": "page", "max": MAX_PAGE }),
@@ -182,10 +182,7 @@ impl Paging {
             Some(p) if p >= 1 => p as u64,
             _ => 1,
         };
-        let limit = query_first(req, "limit")
-            .and_then(|l| l.trim().parse::<f64>().ok())
-            .filter(|l| l.is_finite())
-            .map_or(default, |l| (l.trunc() as i64).clamp(1, max as i64) as usize);
+        let limit = whole_number(req, "limit")?.map_or(default, |l| l.clamp(1, max as i128) as usize);
         Ok(Paging { page, limit })
     }
 
@@ -227,4 +224,16 @@ impl Paging {
         let pages = total.div_ceil(self.limit.max(1));
         json!({ "total": total, "page": self.page, "limit": self.limit, "pages": pages })
     }
+}
+
+/// The query value `name` as a whole number (`-3`, `0`, `42`; beyond i128
+/// saturates), `None` when absent, 400 when sent but not a whole number.
+fn whole_number(req: &Request, name: &str) -> Result<Option<i128>, Error> {
+    let Some(text) = query_first(req, name).map(str::trim) else { return Ok(None) };
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(Error::validation(format!("{name} must be a whole number"), json!({ "field": name })));
+    }
+    let magnitude = digits.parse::<i128>().unwrap_or(i128::MAX);
+    Ok(Some(if text.starts_with('-') { -magnitude } else { magnitude }))
 }

@@ -33,6 +33,7 @@ enum Call {
     RevokeToken,
     ListPlugins,
     ReloadPlugins,
+    ListRoutes,
     PutIntegration,
 }
 
@@ -49,6 +50,7 @@ static ROUTES: LazyLock<Router<Call>> = LazyLock::new(|| {
     r.add(Method::DELETE, "/admin/orgs/{org}/tokens/{token}", Call::RevokeToken);
     r.add(Method::GET, "/admin/plugins", Call::ListPlugins);
     r.add(Method::POST, "/admin/plugins/reload", Call::ReloadPlugins);
+    r.add(Method::GET, "/admin/routes", Call::ListRoutes);
     r.add(Method::PUT, "/admin/orgs/{org}/integrations/{provider}", Call::PutIntegration);
     r
 });
@@ -82,6 +84,20 @@ impl Admin {
         Ok(Admin { module_routes, default_deadline, api, door, reloading: Default::default() })
     }
 
+    /// `GET /admin/routes`: what the public listener serves now under `/api`,
+    /// `{data: [{method, path}]}` sorted by path (the OpenAPI document is
+    /// checked against it).
+    fn routes(&self) -> Response {
+        let mut listed = self.api.listed();
+        listed.extend(self.door.listed());
+        listed.sort_by(|a, b| (&a.1, a.0.as_str()).cmp(&(&b.1, b.0.as_str())));
+        let data: Vec<_> = listed
+            .iter()
+            .map(|(method, path)| serde_json::json!({ "method": method.as_str(), "path": path }))
+            .collect();
+        Response::json(http::StatusCode::OK, &serde_json::json!({ "data": data }))
+    }
+
     /// Serves one request on the admin listener.
     pub async fn dispatch(&self, app: &Arc<App>, req: ApiRequest) -> Response {
         if req.path == "/healthz" {
@@ -96,10 +112,11 @@ impl Admin {
                 Match::Found(Call::ReloadPlugins, _, pattern) => {
                     plugins::reload(app, self).await.map(|r| r.served_by(pattern, None))
                 }
+                Match::Found(Call::ListRoutes, _, pattern) => Ok(self.routes().served_by(pattern, None)),
                 Match::Found(call, params, pattern) => {
                     serve(app, *call, &req, &params).await.map(|r| r.served_by(pattern, None))
                 }
-                Match::MethodNotAllowed => Err(ApiError::method_not_allowed(&req.method, &req.path)),
+                Match::MethodNotAllowed(allowed) => Err(ApiError::method_not_allowed(&req.method, &req.path, &allowed)),
                 Match::NotFound => {
                     let table = self.module_routes.read().expect("routes lock").clone();
                     modules::forward(app, &table, &req).await
@@ -153,7 +170,7 @@ async fn serve(app: &Arc<App>, call: Call, req: &ApiRequest, params: &Params) ->
         Call::CreateToken => orgs::create_token(app, param("org"), req)?,
         Call::RevokeToken => orgs::revoke_token(app, param("org"), param("token"))?,
         Call::ListPlugins => plugins::list(app),
-        Call::ReloadPlugins => unreachable!("served by Admin::dispatch"),
+        Call::ReloadPlugins | Call::ListRoutes => unreachable!("served by Admin::dispatch"),
         Call::PutIntegration => modules::put_integration(app, param("org"), param("provider"), req)?,
     };
     // Durable before acknowledged: every admin write is on disk before its 2xx.

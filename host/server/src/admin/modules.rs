@@ -83,8 +83,8 @@ pub async fn forward(app: &Arc<App>, routes: &Router<ModuleRoute>, req: &ApiRequ
     let module_path = format!("/admin/{tail}");
     let (route, params, pattern) = match routes.find(&req.method, &module_path) {
         Match::Found(route, params, pattern) => (route, params, pattern),
-        Match::MethodNotAllowed => {
-            return Err(ApiError::method_not_allowed(&req.method, &req.path));
+        Match::MethodNotAllowed(allowed) => {
+            return Err(ApiError::method_not_allowed(&req.method, &req.path, &allowed));
         }
         Match::NotFound => return Err(not_found()),
     };

@@ -13,6 +13,7 @@
 
 mod catalogs;
 mod me;
+pub mod openapi;
 
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
@@ -83,6 +84,16 @@ impl Api {
         *self.routes.write().expect("routes lock") = Arc::new(table);
     }
 
+    /// The live routes as `(method, full path pattern)`: the table's and the
+    /// OpenAPI document's own.
+    pub fn listed(&self) -> Vec<(Method, String)> {
+        let table = self.table();
+        let mut listed: Vec<(Method, String)> =
+            table.entries().map(|(method, _, route)| (method.clone(), route.pattern.to_string())).collect();
+        listed.push((Method::GET, openapi::PATH.to_string()));
+        listed
+    }
+
     fn table(&self) -> Arc<Router<Route>> {
         self.routes.read().expect("routes lock").clone()
     }
@@ -138,8 +149,8 @@ impl Api {
         let path = req.path.strip_prefix("/api").unwrap_or(&req.path);
         let (route, params) = match table.find(&req.method, path) {
             Match::Found(route, params, _) => (route, params),
-            Match::MethodNotAllowed => {
-                return Err(ApiError::method_not_allowed(&req.method, &req.path));
+            Match::MethodNotAllowed(allowed) => {
+                return Err(ApiError::method_not_allowed(&req.method, &req.path, &allowed));
             }
             Match::NotFound => return Err(ApiError::not_found(&format!("Route {} {}", req.method, req.path))),
         };

@@ -100,12 +100,15 @@ impl ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, "VALIDATION_ERROR", message).with("details", details)
     }
 
-    pub fn method_not_allowed(method: &http::Method, path: &str) -> ApiError {
+    /// 405 with the `Allow` header RFC 9110 requires.
+    pub fn method_not_allowed(method: &http::Method, path: &str, allowed: &[http::Method]) -> ApiError {
+        let allow = allowed.iter().map(http::Method::as_str).collect::<Vec<_>>().join(", ");
         ApiError::new(
             StatusCode::METHOD_NOT_ALLOWED,
             "METHOD_NOT_ALLOWED",
             format!("{method} is not allowed on {path}"),
         )
+        .with_header(http::header::ALLOW, allow)
     }
 
     pub fn not_found(what: &str) -> ApiError {

@@ -76,8 +76,8 @@ fn percent_decode(segment: &str) -> Option<String> {
 pub enum Match<'r, T> {
     /// The route's target, the path's parameters, and the pattern as written.
     Found(&'r T, Params, Arc<str>),
-    /// The path exists, with other methods.
-    MethodNotAllowed,
+    /// The path exists with other methods: these (an `Allow` header's list).
+    MethodNotAllowed(Vec<Method>),
     NotFound,
 }
 
@@ -108,23 +108,34 @@ impl<T> Router<T> {
         Ok(())
     }
 
-    /// Finds the first route for `method` and `path`. Literal routes are tried before
-    /// patterns with parameters, so `/contacts/search` beats `/contacts/{id}`.
+    /// Every route, as `(method, pattern as written, target)`, in the order added.
+    pub fn entries(&self) -> impl Iterator<Item = (&Method, &str, &T)> {
+        self.routes.iter().map(|(m, p, t)| (m, &*p.text, t))
+    }
+
+    /// Finds the route for `method` and `path`. A path that a literal pattern
+    /// matches is that literal resource only: `/shipments/rates` beats
+    /// `/shipments/{id}` for every method, so `GET /shipments/rates` is a 405
+    /// (`Allow: POST`), not a shipment id.
     pub fn find(&self, method: &Method, path: &str) -> Match<'_, T> {
-        let mut path_seen = false;
-        let by_specificity =
-            self.routes.iter().filter(|(_, p, _)| p.segments.iter().all(|s| matches!(s, Segment::Literal(_)))).chain(
-                self.routes.iter().filter(|(_, p, _)| p.segments.iter().any(|s| matches!(s, Segment::Param(_)))),
-            );
-        for (m, pattern, target) in by_specificity {
-            if let Some(params) = pattern.matches(path) {
-                if m == method {
-                    return Match::Found(target, params, pattern.text.clone());
+        let is_literal = |p: &Pattern| p.segments.iter().all(|s| matches!(s, Segment::Literal(_)));
+        for literal in [true, false] {
+            let mut allowed = Vec::new();
+            for (m, pattern, target) in self.routes.iter().filter(|(_, p, _)| is_literal(p) == literal) {
+                if let Some(params) = pattern.matches(path) {
+                    if m == method {
+                        return Match::Found(target, params, pattern.text.clone());
+                    }
+                    if !allowed.contains(m) {
+                        allowed.push(m.clone());
+                    }
                 }
-                path_seen = true;
+            }
+            if !allowed.is_empty() {
+                return Match::MethodNotAllowed(allowed);
             }
         }
-        if path_seen { Match::MethodNotAllowed } else { Match::NotFound }
+        Match::NotFound
     }
 }
 
@@ -148,8 +159,10 @@ mod tests {
         r.add(Method::GET, "/contacts/search", 2);
         assert!(matches!(r.find(&Method::GET, "/contacts/search"), Match::Found(2, _, _)));
         assert!(matches!(r.find(&Method::GET, "/contacts/x"), Match::Found(1, _, _)));
-        assert!(matches!(r.find(&Method::POST, "/contacts/x"), Match::MethodNotAllowed));
+        assert!(matches!(r.find(&Method::POST, "/contacts/x"), Match::MethodNotAllowed(m) if m == [Method::GET]));
         assert!(matches!(r.find(&Method::GET, "/nope"), Match::NotFound));
+        r.add(Method::POST, "/contacts/rates", 3);
+        assert!(matches!(r.find(&Method::GET, "/contacts/rates"), Match::MethodNotAllowed(m) if m == [Method::POST]));
     }
 
     #[test]

@@ -31,7 +31,7 @@ async fn receive_checked(app: &Arc<App>, req: ApiRequest) -> Result<Response, Ap
         return Err(not_found());
     };
     if req.method != http::Method::POST {
-        return Err(ApiError::method_not_allowed(&req.method, "/webhooks/{provider}/{token}"));
+        return Err(ApiError::method_not_allowed(&req.method, "/webhooks/{provider}/{token}", &[http::Method::POST]));
     }
     let target = integrations::webhook_target(app.store.as_ref(), token)?.ok_or_else(not_found)?;
     if target.provider != provider {

@@ -1,0 +1,30 @@
+//! `GET /api/openapi.json`: the API's OpenAPI 3.1 document, without a token
+//! (integrators generate clients from it before they have one).
+//!
+//! The document is `openapi.json` beside this file, written by hand and
+//! embedded at build time. Two tests keep it honest: `tests/tests/openapi.rs`
+//! compares its operations with the live route table (`GET /admin/routes`),
+//! and runs Schemathesis against a live host with it.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http::{Method, StatusCode};
+
+use crate::http::{ApiError, Response};
+
+/// Where the document is served.
+pub const PATH: &str = "/api/openapi.json";
+
+const DOCUMENT: &str = include_str!("openapi.json");
+
+/// The document, or 405 for another method than `GET`/`HEAD`.
+pub fn serve(method: &Method) -> Response {
+    let answer = if method == Method::GET || method == Method::HEAD {
+        Response::json_bytes(StatusCode::OK, Bytes::from_static(DOCUMENT.as_bytes()))
+            .with_header(http::header::CACHE_CONTROL, "public, max-age=300")
+    } else {
+        ApiError::method_not_allowed(method, PATH, &[Method::GET, Method::HEAD]).into_response()
+    };
+    answer.served_by(Arc::from(PATH), None)
+}
