@@ -4,6 +4,8 @@
 #                                   environment; sets PID and TOKEN (the demo token)
 #   stop_host                       stops it
 #   new_org NAME [PLAN]             creates an organization; sets ORG and ORG_TOKEN (a `*` token)
+#   seed_contacts ORG N             writes N contacts into ORG through the admin bulk path (the
+#                                   rows of tests/tests/large_org.rs); prints how long it took
 # Needs WORK and PORT set; uses CRM_ADMIN_TOKEN (set here to bench-admin).
 export CRM_ADMIN_TOKEN=${CRM_ADMIN_TOKEN:-bench-admin}
 PID=
@@ -31,4 +33,33 @@ new_org() {
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
   ORG_TOKEN=$(curl -fs -H "$auth" -H "$json" "$admin/admin/orgs/$ORG/tokens" -d '{"name":"bench","permissions":["*"]}' \
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+}
+
+seed_contacts() {
+  local org=$1 n=$2 started
+  started=$(date +%s.%N)
+  python3 - "$n" "$WORK/rows" <<'EOF'
+import json, sys
+n, out = int(sys.argv[1]), sys.argv[2]
+cities = ["05001", "05088", "11001", "76001", "08001", None]
+plans = {0: "gold", 1: "Gold", 2: "silver"}
+chunk = 5000
+for start in range(0, n, chunk):
+    rows = []
+    for i in range(start, min(n, start + chunk)):
+        row = {"email": f"bulk{i}@bench.co", "firstName": f"user{i}"}
+        if cities[i % 6]:
+            row["cityCode"] = cities[i % 6]
+        if i % 10 in plans:
+            row["plan"] = plans[i % 10]
+        rows.append(row)
+    with open(f"{out}.{start // chunk:05d}.json", "w") as f:
+        json.dump({"rows": rows}, f)
+EOF
+  for f in "$WORK"/rows.*.json; do
+    curl -fs -o /dev/null -H "Authorization: Bearer $CRM_ADMIN_TOKEN" -H "content-type: application/json" \
+      "http://127.0.0.1:$((PORT + 1))/admin/orgs/$org/contacts/bulk" --data-binary @"$f"
+    rm "$f"
+  done
+  echo "seeded $n contacts through the bulk path in $(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
 }

@@ -16,33 +16,7 @@ DATA=$WORK
 start_host "$HOST" RUST_LOG=crm_runtime=debug,info
 new_org Big unlimited
 TOKEN=$ORG_TOKEN
-ADMIN=http://127.0.0.1:$((PORT + 1))
-AUTH="Authorization: Bearer $CRM_ADMIN_TOKEN"
-J="content-type: application/json"
-started=$(date +%s.%N)
-python3 - "$N" "$DATA/rows" <<'EOF'
-import json, sys
-n, out = int(sys.argv[1]), sys.argv[2]
-cities = ["05001", "05088", "11001", "76001", "08001", None]
-plans = {0: "gold", 1: "Gold", 2: "silver"}
-chunk = 5000
-for start in range(0, n, chunk):
-    rows = []
-    for i in range(start, min(n, start + chunk)):
-        row = {"email": f"bulk{i}@bench.co", "firstName": f"user{i}"}
-        if cities[i % 6]:
-            row["cityCode"] = cities[i % 6]
-        if i % 10 in plans:
-            row["plan"] = plans[i % 10]
-        rows.append(row)
-    with open(f"{out}.{start // chunk:05d}.json", "w") as f:
-        json.dump({"rows": rows}, f)
-EOF
-for f in "$DATA"/rows.*.json; do
-  curl -fs -o /dev/null -H "$AUTH" -H "$J" "$ADMIN/admin/orgs/$ORG/contacts/bulk" --data-binary @"$f"
-  rm "$f"
-done
-echo "seeded $N contacts through the bulk path in $(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
+seed_contacts "$ORG" "$N"
 echo "disk: $(du -sh "$DATA/data" | cut -f1)  host RSS: $(($(awk '/VmRSS/ {print $2}' /proc/$PID/status) / 1024)) MB"
 
 printf '%-50s %10s %12s %14s\n' query total "median ms" "peak memory"

@@ -1,0 +1,194 @@
+#!/usr/bin/env bash
+# Our host beside PostgreSQL 15 on the same logical work, in one run, in turns
+# (ours, theirs, ours, theirs...), over N contacts of one organization
+# (default 100,000; `scripts/bench-peer.sh 1000000` for a million):
+#   create  durable create of a new contact with a city, 64 connections (req/s, p99)
+#   page    the newest page of 100, with the total
+#   city    one city's newest page of 100, with the total
+#   rare    search for a rare term (user4242), first page and total
+#   common  search for a term every contact matches (bench), first page and total
+# Reads run one client at a time and report the median latency; each figure
+# is printed, then per workload the median of the rounds and the ratio
+# ours/theirs (for latency, above 1 means we are slower; for create's rate,
+# below 1 means we are slower).
+#
+# PostgreSQL does it the way a good schema would: unique (org, email), an
+# index on (org, created_at) and on (org, city_code, created_at), a pg_trgm
+# GIN index on the lowercased searched text, synchronous_commit on, driven
+# over its own protocol by pgbench. It runs from a throw-away initdb as the
+# `postgres` user on a free loopback port. Needs Debian's postgresql package
+# (PostgreSQL 15) and root.
+#
+# Usage: scripts/bench-peer.sh [N] [rounds, default 3] [seconds, default 5]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-100000}
+ROUNDS=${2:-3}
+SECS=${3:-5}
+PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
+[ -x "$PGBIN/initdb" ] || { echo "PostgreSQL 15 is missing: apt-get install postgresql" >&2; exit 1; }
+cargo build --release -q -p crm-host -p crm-load
+HOST=target/release/crm-host
+LOAD=target/release/crm-load
+WORK=$(mktemp -d)
+PORT=${PORT:-18880}
+PGPORT=${PGPORT:-18890}
+. scripts/bench-lib.sh
+PGDIR=$(mktemp -d /tmp/bench-pg.XXXXXX)
+chmod 755 "$PGDIR"
+chown postgres "$PGDIR"
+trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null || true; runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$WORK" "$PGDIR"' EXIT
+
+# ---- PostgreSQL: a cluster, the schema, N rows like ours
+runuser -u postgres -- "$PGBIN/initdb" -D "$PGDIR/data" -A trust -U postgres >/dev/null
+runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/log" -w start \
+  -o "-p $PGPORT -k $PGDIR -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=256MB -c synchronous_commit=on" >/dev/null
+PSQL=("$PGBIN/psql" -q -X -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PGPORT" -U postgres)
+started=$(date +%s.%N)
+"${PSQL[@]}" <<SQL
+CREATE EXTENSION pg_trgm;
+CREATE TABLE contacts (
+  id bigserial PRIMARY KEY,
+  org text NOT NULL,
+  email text NOT NULL,
+  first_name text NOT NULL DEFAULT '',
+  last_name text NOT NULL DEFAULT '',
+  mobile text NOT NULL DEFAULT '',
+  company text NOT NULL DEFAULT '',
+  city_code text NOT NULL DEFAULT '',
+  state_code text NOT NULL DEFAULT '',
+  props jsonb NOT NULL DEFAULT '{}',
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  search text GENERATED ALWAYS AS (lower(first_name || ' ' || last_name || ' ' || email || ' ' || mobile || ' ' || company)) STORED,
+  UNIQUE (org, email)
+);
+INSERT INTO contacts (org, email, first_name, city_code, state_code, props, created_at, updated_at)
+SELECT 'r', 'bulk' || i || '@bench.co', 'user' || i,
+       coalesce((ARRAY['05001', '05088', '11001', '76001', '08001', NULL])[i % 6 + 1], ''),
+       coalesce((ARRAY['05', '05', '11', '76', '08', NULL])[i % 6 + 1], ''),
+       CASE i % 10 WHEN 0 THEN '{"plan":"gold"}'::jsonb WHEN 1 THEN '{"plan":"Gold"}' WHEN 2 THEN '{"plan":"silver"}' ELSE '{}' END,
+       now() - make_interval(secs => ($N - i) / 1000.0), now() - make_interval(secs => ($N - i) / 1000.0)
+FROM generate_series(0, $N - 1) AS i;
+CREATE INDEX contacts_created ON contacts (org, created_at DESC);
+CREATE INDEX contacts_city ON contacts (org, city_code, created_at DESC);
+CREATE INDEX contacts_search ON contacts USING gin (search gin_trgm_ops);
+CREATE SEQUENCE new_email;
+VACUUM ANALYZE contacts;
+SQL
+echo "PostgreSQL: $N rows and indexes in $(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
+
+page_sql() { # WHERE clause -> the page and its total, as our API answers them
+  printf "SELECT id, email, first_name, last_name, city_code, state_code, props, created_at FROM contacts WHERE org = 'r'%s ORDER BY created_at DESC, id DESC LIMIT 100;\nSELECT count(*) FROM contacts WHERE org = 'r'%s;\n" "$1" "$1"
+}
+page_sql "" >"$WORK/page.sql"
+page_sql " AND city_code = '05001'" >"$WORK/city.sql"
+page_sql " AND search LIKE '%user4242%'" >"$WORK/rare.sql"
+page_sql " AND search LIKE '%bench%'" >"$WORK/common.sql"
+cat >"$WORK/create.sql" <<'SQL'
+\set c random(1, 5)
+INSERT INTO contacts (org, email, first_name, city_code, state_code)
+VALUES ('w', 'new' || nextval('new_email') || '@w.co', 'N', (ARRAY['05001', '08001', '11001', '13001', '76001'])[:c], (ARRAY['05', '08', '11', '13', '76'])[:c]);
+SQL
+
+# pgbench over a script; prints "rate p50_ms p99_ms" from its per-transaction log.
+pg_measure() {
+  local script=$1 clients=$2
+  rm -f "$WORK"/pglog*
+  (cd "$WORK" && "$PGBIN/pgbench" -h 127.0.0.1 -p "$PGPORT" -U postgres -n -c "$clients" -j 2 -T "$SECS" \
+    -f "$script" -l --log-prefix=pglog postgres >/dev/null 2>"$WORK/pgbench.err") || { cat "$WORK/pgbench.err" >&2; exit 1; }
+  python3 - "$SECS" "$WORK"/pglog* <<'EOF'
+import sys
+secs, files = float(sys.argv[1]), sys.argv[2:]
+lat = sorted(int(line.split()[2]) for f in files for line in open(f))
+pick = lambda p: lat[min(len(lat) - 1, int(len(lat) * p))] / 1000
+print(f"{len(lat) / secs:.0f} {pick(0.5):.2f} {pick(0.99):.2f}")
+EOF
+}
+
+# ---- ours: the same N contacts through the admin bulk path, one host for the run
+start_host "$HOST"
+new_org Read unlimited
+READ_ORG=$ORG
+READ_TOKEN=$ORG_TOKEN
+new_org Write unlimited
+WRITE_TOKEN=$ORG_TOKEN
+seed_contacts "$READ_ORG" "$N"
+
+declare -A QUERY=([page]="" [city]="cityCode=05001" [rare]="search=user4242" [common]="search=bench")
+# crm-load against our host; prints "rate p50_ms p99_ms".
+our_measure() {
+  "$LOAD" -d "$SECS" "$@" | awk '/^req\/s=/ {gsub(/[a-z0-9\/]+=|ms/, ""); print $1, $2, $4}'
+}
+
+# Both sides answer each query with the same total.
+for w in page city rare common; do
+  ours=$(curl -fs -H "Authorization: Bearer $READ_TOKEN" "http://127.0.0.1:$PORT/api/contacts?limit=100&${QUERY[$w]}" |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["pagination"]["total"])')
+  theirs=$("${PSQL[@]}" -tA -c "$(tail -1 "$WORK/$w.sql")")
+  echo "$w: total ours=$ours theirs=$theirs"
+  [ "$ours" = "$theirs" ] || { echo "the totals differ: the two sides do not do the same work" >&2; exit 1; }
+done
+
+# Where a create's time goes, from the host's own metrics around one round:
+# store calls per create by kind, group-commit flushes, the component's time.
+profile() {
+  python3 - "$SECS" "$1" "$2" <<'EOF' # seconds: the measured ones and the warm-up second
+import re, sys
+secs, before, after = float(sys.argv[1]) + 1, open(sys.argv[2]).read(), open(sys.argv[3]).read()
+def read(text):
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r'^([a-z_]+)(\{[^}]*\})? ([0-9.e+-]+)$', line)
+        if m:
+            out[m.group(1) + (m.group(2) or "")] = float(m.group(3))
+    return out
+b, a = read(before), read(after)
+d = lambda k: a.get(k, 0) - b.get(k, 0)
+creates = sum(d(k) for k in a if k.startswith("crm_http_requests_total") and 'route="/api/contacts"' in k and 'status="201"' in k)
+ops = {re.search(r'op="([^"]+)"', k).group(1): d(k) for k in a if k.startswith("crm_store_operations_total")}
+flushes = d("crm_store_flush_seconds_count")
+comp = [k for k in a if k.startswith("crm_component_call_seconds_sum") and 'component="contacts"' in k]
+comp_s = sum(d(k) for k in comp)
+calls = sum(d(k.replace("_sum", "_count")) for k in comp)
+http_s = sum(d(k) for k in a if k.startswith("crm_http_request_seconds_sum") and 'route="/api/contacts"' in k)
+print(f"  profile: {creates:.0f} creates; store calls per create: "
+      + ", ".join(f"{op} {n / creates:.1f}" for op, n in sorted(ops.items()) if n)
+      + f"; {flushes / secs:.0f} flushes/s, {d('crm_store_flush_batch_size_sum') / max(flushes, 1):.1f} writes a flush, "
+      + f"{1000 * d('crm_store_flush_seconds_sum') / max(flushes, 1):.2f} ms a flush; "
+      + f"in the component {1e6 * comp_s / max(calls, 1):.0f} us a call, in the host {1e3 * http_s / max(creates, 1):.2f} ms a request")
+EOF
+}
+
+METRICS=http://127.0.0.1:$((PORT + 1))/metrics
+declare -A FIG
+for round in $(seq "$ROUNDS"); do
+  for w in page city rare common; do
+    FIG[ours,$w]+="$(our_measure -c 1 --warmup 0.5 -H "Authorization: Bearer $READ_TOKEN" "http://127.0.0.1:$PORT/api/contacts?limit=100&${QUERY[$w]}");"
+    FIG[theirs,$w]+="$(pg_measure "$WORK/$w.sql" 1);"
+  done
+  curl -fs "$METRICS" >"$WORK/metrics.before"
+  FIG[ours,create]+="$(our_measure -c 64 -X POST -H "Authorization: Bearer $WRITE_TOKEN" -H "content-type: application/json" \
+    -b "{\"email\":\"r${round}n{n}@w.co\",\"firstName\":\"N\",\"cityCode\":\"{city}\"}" "http://127.0.0.1:$PORT/api/contacts");"
+  curl -fs "$METRICS" >"$WORK/metrics.after"
+  profile "$WORK/metrics.before" "$WORK/metrics.after"
+  FIG[theirs,create]+="$(pg_measure "$WORK/create.sql" 64);"
+  echo "round $round done"
+done
+
+echo
+python3 - <<EOF
+figs = {$(for k in "${!FIG[@]}"; do printf '"%s": "%s", ' "$k" "${FIG[$k]}"; done)}
+from statistics import median
+def parse(s): return [tuple(map(float, r.split())) for r in s.strip(";").split(";")]
+show = lambda rs: " | ".join(f"{r[0]:.0f}/s p50 {r[1]:.2f} p99 {r[2]:.2f}" for r in rs)
+for w in ["create", "page", "city", "rare", "common"]:
+    ours, theirs = parse(figs[f"ours,{w}"]), parse(figs[f"theirs,{w}"])
+    if w == "create":
+        o, t = median(r[0] for r in ours), median(r[0] for r in theirs)
+        ratio = f"rate ours/theirs {o:.0f}/{t:.0f} = {o / t:.2f}; p99 ours {median(r[2] for r in ours):.1f} ms"
+    else:
+        o, t = median(r[1] for r in ours), median(r[1] for r in theirs)
+        ratio = f"p50 ours/theirs {o:.2f}/{t:.2f} ms = {o / t:.2f}"
+    print(f"{w}\n  ours        {show(ours)}\n  PostgreSQL  {show(theirs)}\n  median      {ratio}")
+EOF
