@@ -93,6 +93,9 @@ async fn city_and_state_codes_are_repeatable() {
     );
     assert_eq!(names(&host.get("/api/contacts?stateCode=05&search=bruno", &token).await), ["Bruno"], "combined");
     assert_eq!(host.get("/api/contacts?cityCode=5001", &token).await.status, 400);
+    assert_eq!(host.get("/api/contacts?cityCode=%2005001", &token).await.status, 400, "exactly the digits");
+    let many = vec!["stateCode=05"; 101].join("&");
+    assert_eq!(host.get(&format!("/api/contacts?{many}"), &token).await.status, 400, "101 values, even repeated");
 
     // Moving a contact moves it between city and state lists.
     let r = host.post("/api/contacts", &token, &json!({ "mobile": "3001112233", "cityCode": "08001" })).await;

@@ -66,24 +66,22 @@ fn instant(param: &str, value: &str) -> Result<String, Error> {
     Ok(t.to_rfc3339_opts(SecondsFormat::Millis, true))
 }
 
-/// The distinct codes of a repeatable code filter, sorted.
+/// The distinct codes of a repeatable code filter, sorted: at most
+/// [`MAX_CODES`] values sent, each exactly `len` digits.
 fn codes(req: &Request, param: &str, len: usize) -> Result<Vec<String>, Error> {
-    let mut codes = http::query_all(req, param)
+    let sent = http::query_all(req, param);
+    if sent.len() > MAX_CODES {
+        return Err(bad(param, &format!("takes at most {MAX_CODES} values")));
+    }
+    let mut codes = sent
         .into_iter()
-        .map(|c| {
-            let c = c.trim();
-            if c.len() == len && c.bytes().all(|b| b.is_ascii_digit()) {
-                Ok(c.to_string())
-            } else {
-                Err(bad(param, &format!("must be {len} digits")))
-            }
+        .map(|c| match c.len() == len && c.bytes().all(|b| b.is_ascii_digit()) {
+            true => Ok(c.to_string()),
+            false => Err(bad(param, &format!("must be {len} digits"))),
         })
         .collect::<Result<Vec<_>, _>>()?;
     codes.sort();
     codes.dedup();
-    if codes.len() > MAX_CODES {
-        return Err(bad(param, &format!("takes at most {MAX_CODES} values")));
-    }
     Ok(codes)
 }
 
