@@ -710,3 +710,72 @@ async fn twins_posted_at_once_get_one_answer_and_leave_one_submission() {
     assert_eq!(site.total("/api/deals").await, 1);
     assert_eq!(site.total("/api/notifications").await, 1);
 }
+
+#[tokio::test]
+async fn a_deal_moves_between_stages_and_winning_it_closes_it() {
+    let site = Site::open().await;
+    let (id, _) = site.form(json!({ "name": "Cotización", "createDeal": true })).await;
+    let first = site.submit(&id, &json!({ "email": "m@x.co" })).await;
+    let deal = first.json()["data"]["dealId"].as_str().unwrap().to_string();
+    let put = |body: Value| {
+        let (site, deal) = (&site, &deal);
+        async move { site.host.call(Method::PUT, &format!("/api/deals/{deal}"), Some(&site.token), Some(&body)).await }
+    };
+
+    let r = put(json!({ "stage": "qualified", "amount": 1_500_000, "name": "Cotización grande" })).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let moved = r.json()["data"].clone();
+    assert_eq!(
+        (&moved["stage"], &moved["amount"], &moved["name"]),
+        (&json!("qualified"), &json!(1_500_000.0), &json!("Cotización grande"))
+    );
+    assert_ne!(moved["updatedAt"], moved["createdAt"]);
+    assert_eq!(site.get(&format!("/api/deals/{deal}")).await["data"], moved, "stored as answered");
+    assert_eq!(
+        (site.total("/api/deals?stage=new").await, site.total("/api/deals?stage=qualified").await),
+        (json!(0), json!(1))
+    );
+
+    // Refused, and nothing changes.
+    for (body, field) in [
+        (json!({ "stage": "nuevo" }), "stage"),
+        (json!({ "amount": -1 }), "amount"),
+        (json!({ "name": " " }), "name"),
+        (json!({ "contactId": "0123456789abcdef01234567" }), "contactId"),
+    ] {
+        let r = put(body.clone()).await;
+        assert_eq!((r.status.as_u16(), r.json()["details"]["field"].clone()), (400, json!(field)), "{body}");
+    }
+    assert_eq!(site.get(&format!("/api/deals/{deal}")).await["data"], moved);
+
+    // Won: closed, so the contact's next submission opens a new deal; the
+    // won one cannot reopen while that one is open.
+    assert_eq!(put(json!({ "stage": "won" })).await.status, 200);
+    let again = site.submit(&id, &json!({ "email": "m@x.co", "mensaje": "otra vez" })).await;
+    let newer = again.json()["data"]["dealId"].clone();
+    assert!(newer.is_string() && newer != json!(deal), "{}", again.text);
+    let r = put(json!({ "stage": "proposal" })).await;
+    assert_eq!(
+        (r.status.as_u16(), r.json()["code"].clone(), r.json()["dealId"].clone()),
+        (409, json!("DEAL_CONFLICT"), newer)
+    );
+    assert_eq!(
+        (site.total("/api/deals?stage=won").await, site.total("/api/deals?stage=new").await),
+        (json!(1), json!(1))
+    );
+
+    // Permissions and organizations.
+    let reader = site.host.create_token(&site.org, &["deals:read"]).await;
+    let r = site
+        .host
+        .call(Method::PUT, &format!("/api/deals/{deal}"), Some(&reader), Some(&json!({ "stage": "lost" })))
+        .await;
+    assert_eq!((r.status.as_u16(), r.json()["requiredPermission"].clone()), (403, json!("deals:write")));
+    let (_, other) = site.host.org_with_token(json!({ "name": "Otra" })).await;
+    let r = site
+        .host
+        .call(Method::PUT, &format!("/api/deals/{deal}"), Some(&other), Some(&json!({ "stage": "lost" })))
+        .await;
+    assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (404, json!("DEAL_NOT_FOUND")));
+    assert_eq!(site.get(&format!("/api/deals/{deal}")).await["data"]["stage"], "won");
+}

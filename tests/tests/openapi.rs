@@ -161,6 +161,7 @@ parameters = {{ "path.id" = "{id}", "query.key" = "{key}" }}
 [[operations]]
 include-name = "POST /shipments"
 checks.negative_data_rejection.enabled = false
+phases.stateful.checks.negative_data_rejection.enabled = false
 "#,
         id = form["id"].as_str().unwrap(),
         key = form["publicKey"].as_str().unwrap(),

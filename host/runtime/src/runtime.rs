@@ -28,6 +28,7 @@ use crate::engine::{self, POOL_INSTANCES};
 use crate::integrations::Integration;
 use crate::limits::CallLimits;
 use crate::outbound::{Allowlist, HttpClient, Outbound};
+use crate::webhook_url;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
@@ -95,6 +96,8 @@ pub struct Runtime {
     /// Outbound HTTP of provider components, and how long one provider call may take.
     pub(crate) outbound: Outbound,
     pub(crate) provider_timeout: Duration,
+    /// Where webhooks may go (the `webhooks` import checks saved URLs with it).
+    pub(crate) webhooks: webhook_url::Policy,
 }
 
 impl Runtime {
@@ -105,6 +108,7 @@ impl Runtime {
         memory_cap: usize,
         provider_timeout: Duration,
         http: Arc<dyn HttpClient>,
+        webhooks: webhook_url::Policy,
     ) -> wasmtime::Result<Arc<Runtime>> {
         let engine = engine::new_engine(memory_cap)?;
         engine::start_ticker(&engine);
@@ -121,6 +125,7 @@ impl Runtime {
             nested_deadline: Duration::from_secs(5),
             outbound: Outbound::new(http),
             provider_timeout,
+            webhooks,
         }))
     }
 

@@ -100,6 +100,11 @@ pub struct Config {
     #[arg(long, env = "CRM_TRACKING_REFRESH_MS", default_value_t = 300_000)]
     pub tracking_refresh_ms: u64,
 
+    /// Let webhooks go to private addresses and plain http (tests, private
+    /// deployments); off, only public https addresses are allowed.
+    #[arg(long, env = "CRM_WEBHOOK_ALLOW_PRIVATE", default_value = "false", value_parser = BoolishValueParser::new(), action = clap::ArgAction::Set)]
+    pub webhook_allow_private: bool,
+
     /// Most shipments of one organization the scheduler refreshes per round.
     #[arg(long, env = "CRM_TRACKING_REFRESH_BATCH", default_value_t = 50)]
     pub tracking_refresh_batch: u32,

@@ -8,5 +8,6 @@ pub const COMPONENTS: &[Embedded] = &[
     ("shipments", include_bytes!(env!("CRM_COMPONENT_SHIPMENTS"))),
     ("forms", include_bytes!(env!("CRM_COMPONENT_FORMS"))),
     ("import", include_bytes!(env!("CRM_COMPONENT_IMPORT"))),
+    ("automations", include_bytes!(env!("CRM_COMPONENT_AUTOMATIONS"))),
     ("envia", include_bytes!(env!("CRM_COMPONENT_ENVIA"))),
 ];

@@ -39,7 +39,8 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let admin_token = bootstrap::admin_token(&config.data_dir)?;
     let provider_timeout = Duration::from_millis(config.provider_timeout_ms);
     let http = Arc::new(ReqwestClient::new(provider_timeout));
-    let runtime = Runtime::new(store.clone(), config.component_memory_mb << 20, provider_timeout, http)
+    let webhooks = crm_runtime::webhook_url::Policy { allow_private: config.webhook_allow_private };
+    let runtime = Runtime::new(store.clone(), config.component_memory_mb << 20, provider_timeout, http, webhooks)
         .map_err(|e| format!("cannot start the Wasm runtime: {e:#}"))?;
     let loading = Instant::now();
     let cache_dir = config.cache_dir();

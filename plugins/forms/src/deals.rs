@@ -2,17 +2,17 @@
 //! submission's contact, in the organization's default deal pipeline, at
 //! stage `new`, at most one open deal per contact and form (the key
 //! `open/<contactId>/<formId>`, a condition of the submission's commit, has
-//! one winner). `GET /deals` (filters `contactId`, `stage`) and `GET /deals/{id}`.
+//! one winner). `GET /deals` (filters `contactId`, `stage`), `GET /deals/{id}`
+//! and `PUT /deals/{id}` (move between stages, rename, set the amount).
 
 use crm_sdk::http::{Error, Paging, query_first};
 use crm_sdk::store::{self, Condition, Write};
 use crm_sdk::types::{Request, Response};
 use crm_sdk::{kv, runtime};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde_json::{Map, Value, json};
 
-/// The stages of the default deal pipeline, in order.
-pub const STAGES: &[&str] = &["new", "qualified", "proposal", "won", "lost"];
+use crm_sdk::pipeline::DEAL_STAGES as STAGES;
 const PIPELINE_KEY: &str = "meta/pipeline/deals";
 const COUNT_KEY: &str = "meta/deals";
 /// Most deals of one contact a filtered list reads.
@@ -105,8 +105,115 @@ fn load(id: &str) -> Result<Option<Deal>, Error> {
 }
 
 pub fn get(id: &str) -> Result<Response, Error> {
-    let deal = load(id)?.ok_or_else(|| Error::new(404, "DEAL_NOT_FOUND", "The deal does not exist"))?;
+    let deal = load(id)?.ok_or_else(not_found)?;
     Ok(crm_sdk::http::json_response(200, &json!({ "success": true, "data": deal })))
+}
+
+/// Stages after which a deal is no longer open.
+const CLOSED: &[&str] = &["won", "lost"];
+
+fn is_open(stage: &str) -> bool {
+    !CLOSED.contains(&stage)
+}
+
+fn not_found() -> Error {
+    Error::new(404, "DEAL_NOT_FOUND", "The deal does not exist")
+}
+
+/// What a `PUT /deals/{id}` asks to change.
+struct Change {
+    stage: Option<String>,
+    name: Option<String>,
+    amount: Option<Option<f64>>,
+}
+
+impl Change {
+    fn parse(body: &Map<String, Value>) -> Result<Change, Error> {
+        let invalid = |field: &str, why: &str| Error::validation(format!("{field} {why}"), json!({ "field": field }));
+        if let Some(other) = body.keys().find(|k| !["stage", "name", "amount"].contains(&k.as_str())) {
+            return Err(invalid(other, "is not a deal field (stage, name, amount)"));
+        }
+        let stage = match body.get("stage") {
+            None => None,
+            Some(Value::String(s)) if STAGES.contains(&s.as_str()) => Some(s.clone()),
+            Some(_) => return Err(invalid("stage", &format!("must be one of {}", STAGES.join(", ")))),
+        };
+        let name = match body.get("name") {
+            None => None,
+            Some(Value::String(s)) if !s.trim().is_empty() && s.chars().count() <= 300 => Some(s.trim().to_string()),
+            Some(_) => return Err(invalid("name", "must be a text of 1 to 300 characters")),
+        };
+        let amount = match body.get("amount") {
+            None => None,
+            Some(Value::Null) => Some(None),
+            Some(v) => match v.as_f64() {
+                Some(n) if n >= 0.0 && n.is_finite() => Some(Some(n)),
+                _ => return Err(invalid("amount", "must be a number of at least 0, or null")),
+            },
+        };
+        Ok(Change { stage, name, amount })
+    }
+}
+
+/// `PUT /deals/{id}` `{stage?, name?, amount?}`: the deal moved and edited in
+/// one commit with its stage index and counts, on the condition that nobody
+/// changed it meanwhile. Winning or losing a deal closes it (the contact may
+/// open another from the same form); moving a closed deal back to an open
+/// stage is 409 `DEAL_CONFLICT` while the contact has another open deal from
+/// that form.
+pub fn update(req: &Request, id: &str) -> Result<Response, Error> {
+    let change = Change::parse(&crm_sdk::http::json_object(req)?)?;
+    for _ in 0..3 {
+        let stored = match crm_sdk::is_id(id) {
+            true => store::get(key(id).as_bytes())?.ok_or_else(not_found)?,
+            false => return Err(not_found()),
+        };
+        let deal: Deal = serde_json::from_slice(&stored).map_err(Error::internal)?;
+        let mut next = deal.clone();
+        if let Some(stage) = &change.stage {
+            next.stage = stage.clone();
+        }
+        if let Some(name) = &change.name {
+            next.name = name.clone();
+        }
+        if let Some(amount) = change.amount {
+            next.amount = amount;
+        }
+        next.updated_at = runtime::now();
+        let open = open_key(&deal.contact_id, &deal.form_id);
+        let mut conditions = vec![Condition::Equals((key(id).into_bytes(), Some(stored)))];
+        let mut writes = vec![Write::Put((key(id).into_bytes(), serde_json::to_vec(&next).map_err(Error::internal)?))];
+        if next.stage != deal.stage {
+            writes.extend([
+                Write::Delete(format!("ds/{}/{}", deal.stage, id).into_bytes()),
+                Write::Put((format!("ds/{}/{}", next.stage, id).into_bytes(), Vec::new())),
+                Write::Add((stage_count_key(&deal.stage).into_bytes(), -1)),
+                Write::Add((stage_count_key(&next.stage).into_bytes(), 1)),
+            ]);
+            match (is_open(&deal.stage), is_open(&next.stage)) {
+                (true, false) if open_deal(&deal.contact_id, &deal.form_id)?.as_deref() == Some(id) => {
+                    conditions.push(Condition::Equals((open.clone().into_bytes(), Some(id.as_bytes().to_vec()))));
+                    writes.push(Write::Delete(open.into_bytes()));
+                }
+                (false, true) => {
+                    conditions.push(Condition::Equals((open.clone().into_bytes(), None)));
+                    writes.push(Write::Put((open.into_bytes(), id.as_bytes().to_vec())));
+                }
+                _ => {}
+            }
+        }
+        if store::commit(&conditions, &writes)? {
+            return Ok(crm_sdk::http::json_response(200, &json!({ "success": true, "data": next })));
+        }
+        if !is_open(&deal.stage)
+            && is_open(&next.stage)
+            && open_deal(&deal.contact_id, &deal.form_id)?.is_some_and(|other| other != id)
+        {
+            return Err(Error::new(409, "DEAL_CONFLICT", "The contact has another open deal from this form")
+                .with("dealId", open_deal(&deal.contact_id, &deal.form_id)?));
+        }
+    }
+    Err(Error::new(409, "DEAL_BUSY", "The deal is being changed by another request; try again"))
 }
 
 /// `GET /deals`, newest first; `contactId` and `stage` filter.

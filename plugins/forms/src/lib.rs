@@ -52,6 +52,7 @@ impl handler::Guest for Forms {
                 route("GET", "/forms/{id}/submissions", Some("forms:read")),
                 route("GET", "/deals", Some("deals:read")),
                 route("GET", "/deals/{id}", Some("deals:read")),
+                route("PUT", "/deals/{id}", Some("deals:write")),
                 route("GET", "/notifications", Some("notifications:read")),
                 // The public door: `/api/v1/forms/submit/{id}?key=`, no token.
                 route("POST", "/public/forms/submit/{id}", None),
@@ -79,6 +80,7 @@ impl handler::Guest for Forms {
             ("GET", ["forms", _, "submissions"]) => submissions::list(&req, &id),
             ("GET", ["deals"]) => deals::list(&req),
             ("GET", ["deals", _]) => deals::get(&id),
+            ("PUT", ["deals", _]) => deals::update(&req, &id),
             ("GET", ["notifications"]) => notifications::list(&req),
             ("POST", ["public", "forms", "submit", _]) => submit::submit(&req, &id, submit::Door::Public),
             ("OPTIONS", ["public", "forms", "submit", _]) => cors::preflight(&req, &id),

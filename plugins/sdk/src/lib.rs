@@ -7,10 +7,12 @@
 //! - [`kv`]: typed JSON records on the store, counters, newest-first pages.
 //! - [`contact_body`]: the keys of a contact body and the bounds on custom
 //!   properties, for the contacts module and the modules that build bodies.
+//! - [`pipeline`]: the default deal pipeline's stages.
 
 pub mod contact_body;
 pub mod http;
 pub mod kv;
+pub mod pipeline;
 
 #[allow(clippy::all, missing_docs)]
 pub mod bindings {

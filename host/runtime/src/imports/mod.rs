@@ -8,3 +8,4 @@ mod contacts;
 mod directory;
 mod shipping;
 mod store;
+mod webhooks;

@@ -28,3 +28,15 @@ pub fn serve(method: &Method) -> Response {
     };
     answer.served_by(Arc::from(PATH), None)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::DOCUMENT;
+
+    #[test]
+    fn the_document_is_openapi_3_1_json() {
+        let doc: serde_json::Value = serde_json::from_str(DOCUMENT).expect("openapi.json is JSON");
+        assert_eq!(doc["openapi"], "3.1.0");
+        assert!(doc["paths"].as_object().is_some_and(|p| p.len() > 20));
+    }
+}
