@@ -139,13 +139,24 @@ pub fn save(req: &Request, id: Option<&str>) -> Result<Response, Error> {
     Ok(json_response(status, &json!({ "success": true, "data": automation })))
 }
 
-/// The app's `activate` and `pause`: 200 the automation.
+/// The app's `activate` and `pause`: 200 the automation. Written on the
+/// condition that the automation is still the one read, so a save landing
+/// in between is never overwritten with the older content.
 pub fn set_status(id: &str, status: &str) -> Result<Response, Error> {
-    let mut automation = load(id)?;
-    automation.status = status.into();
-    automation.updated_at = runtime::now();
-    kv::put(&key(id), &automation)?;
-    Ok(json_response(200, &automation))
+    for _ in 0..3 {
+        let stored = match crm_sdk::is_id(id) {
+            true => store::get(key(id).as_bytes())?.ok_or_else(not_found)?,
+            false => return Err(not_found()),
+        };
+        let mut automation: Automation = serde_json::from_slice(&stored).map_err(Error::internal)?;
+        automation.status = status.into();
+        automation.updated_at = runtime::now();
+        let write = Write::Put((key(id).into_bytes(), to_bytes(&automation)?));
+        if store::commit(&[Condition::Equals((key(id).into_bytes(), Some(stored)))], &[write])? {
+            return Ok(json_response(200, &automation));
+        }
+    }
+    Err(Error::new(409, "AUTOMATION_BUSY", "The automation is being changed by another request; try again"))
 }
 
 fn to_bytes(automation: &Automation) -> Result<Vec<u8>, Error> {
