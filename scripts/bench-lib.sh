@@ -9,7 +9,7 @@
 # Needs WORK and PORT set; uses CRM_ADMIN_TOKEN (set here to bench-admin).
 export CRM_ADMIN_TOKEN=${CRM_ADMIN_TOKEN:-bench-admin}
 PID=
-trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
+trap 'kill $PID 2>/dev/null || true; wait $PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
 start_host() {
   local bin=$1

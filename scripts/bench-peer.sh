@@ -37,7 +37,7 @@ PGPORT=${PGPORT:-18890}
 PGDIR=$(mktemp -d /tmp/bench-pg.XXXXXX)
 chmod 755 "$PGDIR"
 chown postgres "$PGDIR"
-trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null || true; runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$WORK" "$PGDIR"' EXIT
+trap 'kill $PID 2>/dev/null || true; wait $PID 2>/dev/null || true; runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$WORK" "$PGDIR"' EXIT
 
 # ---- PostgreSQL: a cluster, the schema, N rows like ours
 runuser -u postgres -- "$PGBIN/initdb" -D "$PGDIR/data" -A trust -U postgres >/dev/null
