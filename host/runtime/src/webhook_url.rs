@@ -4,8 +4,8 @@
 //! A URL is allowed when its scheme is `https` and every address its host
 //! resolves to is public: not loopback, private, link-local (cloud metadata
 //! `169.254.169.254`), CGNAT, multicast, broadcast, unspecified,
-//! documentation or reserved ranges, IPv6 unique-local, nor an IPv4-mapped or
-//! -compatible form of those. An operator's `CRM_WEBHOOK_ALLOW_PRIVATE=true`
+//! documentation or reserved ranges, IPv6 unique-local, nor an IPv4-mapped,
+//! -compatible, 6to4 or NAT64 form of those. An operator's `CRM_WEBHOOK_ALLOW_PRIVATE=true`
 //! lifts the address and scheme rules (tests, private deployments).
 //!
 //! The rules are checked when a URL is saved (400 `WEBHOOK_URL_NOT_ALLOWED`);
@@ -83,7 +83,7 @@ impl Policy {
 pub fn is_public(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => is_public_v4(v4),
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped().or_else(|| ipv4_compatible(v6)) {
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped().or_else(|| ipv4_compatible(v6)).or_else(|| six_to_four(v6)) {
             Some(v4) => is_public_v4(v4),
             None => is_public_v6(v6),
         },
@@ -116,6 +116,12 @@ fn is_public_v6(ip: Ipv6Addr) -> bool {
         || (first & 0xffc0) == 0xfec0 // site-local (deprecated) fec0::/10
         || first == 0x2001 && ip.segments()[1] == 0x0db8 // documentation
         || first == 0x0064 && ip.segments()[1] == 0xff9b) // NAT64, which maps IPv4 inside
+}
+
+/// The IPv4 address a 6to4 address (`2002:aabb:ccdd::/48`) carries.
+fn six_to_four(ip: Ipv6Addr) -> Option<Ipv4Addr> {
+    let s = ip.segments();
+    (s[0] == 0x2002).then(|| Ipv4Addr::new((s[1] >> 8) as u8, s[1] as u8, (s[2] >> 8) as u8, s[2] as u8))
 }
 
 /// `::a.b.c.d` (deprecated IPv4-compatible form), except `::` and `::1`.
@@ -161,6 +167,8 @@ mod tests {
             "::ffff:10.0.0.1",
             "::127.0.0.1",
             "64:ff9b::7f00:1",
+            "2002:7f00:1::1",
+            "2002:a9fe:a9fe::1",
             "2001:db8::1",
         ] {
             let ip: IpAddr = ip.parse().unwrap();
@@ -172,9 +180,16 @@ mod tests {
 
     #[test]
     fn public_addresses_are_allowed() {
-        for ip in
-            ["8.8.8.8", "1.1.1.1", "100.63.255.255", "100.128.0.1", "172.32.0.1", "2606:4700::1111", "::ffff:8.8.8.8"]
-        {
+        for ip in [
+            "8.8.8.8",
+            "1.1.1.1",
+            "100.63.255.255",
+            "100.128.0.1",
+            "172.32.0.1",
+            "2606:4700::1111",
+            "::ffff:8.8.8.8",
+            "2002:808:808::1",
+        ] {
             assert!(is_public(ip.parse().unwrap()), "{ip} is public");
         }
     }
