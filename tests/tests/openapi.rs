@@ -87,7 +87,8 @@ fn schemathesis() -> PathBuf {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn schemathesis_finds_nothing_stateless_or_stateful() {
     // A shop with everything a route can reach: Envia (the simulator), an
-    // origin, a contact, a conversation, a form with a deal, an import.
+    // origin, a contact, a conversation, a form with a deal, an import, an
+    // automation.
     let shop = Shop::open_with(&[("CRM_FORM_RATE_PER_MINUTE", "0")]).await;
     let host = &shop.host;
     let form = host
@@ -115,6 +116,12 @@ async fn schemathesis_finds_nothing_stateless_or_stateful() {
     let imported =
         host.post("/api/import/contacts", &shop.token, &json!({ "rows": [{ "email": "importado@tienda.co" }] })).await;
     assert_eq!(imported.status, 200, "{}", imported.text);
+    let automation = json!({
+        "name": "ERP", "trigger": { "type": "contact.created" },
+        "actions": [{ "type": "http_request", "url": "https://8.8.8.8/hook" }]
+    });
+    let saved = host.post("/api/automations", &shop.token, &automation).await;
+    assert_eq!(saved.status, 201, "{}", saved.text);
 
     let config = tempfile::tempdir().unwrap();
     let config_file = config.path().join("schemathesis.toml");
