@@ -186,3 +186,42 @@ async fn the_admin_cli_is_a_client_of_the_admin_api() {
     let out = run(&["orgs", "show", "aaaaaaaaaaaaaaaaaaaaaaaa"]);
     assert!(!out.status.success(), "a 404 makes the command fail");
 }
+
+#[tokio::test]
+async fn each_organization_has_a_webhook_secret_that_rotates_with_a_day_of_overlap() {
+    let data = tempfile::tempdir().unwrap();
+    let mut host = Host::start_in(data.path(), &[]).await;
+    let org = host.create_org(json!({ "name": "Firmas" })).await;
+    let other = host.create_org(json!({ "name": "Otra" })).await;
+    let path = format!("/admin/orgs/{org}/webhook-secret");
+
+    let first = host.admin(Method::GET, &path, None).await;
+    assert_eq!(first.status, 200, "{}", first.text);
+    let secret = first.json()["secret"].as_str().unwrap().to_string();
+    let key = secret.strip_prefix("whsec_").expect("the Standard Webhooks form");
+    assert_eq!(key.len(), 44, "base64 of 32 bytes: {secret}");
+    assert_eq!((&first.json()["previous"], &first.json()["previousExpiresAt"]), (&Value::Null, &Value::Null));
+    assert_eq!(host.admin(Method::GET, &path, None).await.json()["secret"], secret, "made once");
+    let theirs = host.admin(Method::GET, &format!("/admin/orgs/{other}/webhook-secret"), None).await;
+    assert_ne!(theirs.json()["secret"], secret, "one per organization");
+
+    // Shown once is kept: it survives a crash right after.
+    host.kill9();
+    let host = Host::start_in(data.path(), &[]).await;
+    assert_eq!(host.admin(Method::GET, &path, None).await.json()["secret"], secret);
+
+    let rotated = host.admin(Method::POST, &format!("{path}/rotate"), None).await;
+    assert_eq!(rotated.status, 200, "{}", rotated.text);
+    let body = rotated.json();
+    assert!(body["secret"].as_str().unwrap().starts_with("whsec_") && body["secret"] != json!(secret));
+    assert_eq!(body["previous"], json!(secret), "the old one still signs beside the new");
+    let expires = chrono::DateTime::parse_from_rfc3339(body["previousExpiresAt"].as_str().unwrap()).unwrap();
+    let hours = (expires.with_timezone(&chrono::Utc) - chrono::Utc::now()).num_minutes() as f64 / 60.0;
+    assert!((23.9..=24.0).contains(&hours), "{hours} hours");
+    assert_eq!(host.admin(Method::GET, &path, None).await.json(), body);
+
+    for path in ["/admin/orgs/0123456789abcdef01234567/webhook-secret", "/admin/orgs/nope/webhook-secret/rotate"] {
+        let method = if path.ends_with("rotate") { Method::POST } else { Method::GET };
+        assert_eq!(host.admin(method, path, None).await.status, 404, "{path}");
+    }
+}

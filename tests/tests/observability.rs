@@ -96,6 +96,9 @@ async fn json_logs_carry_each_request_and_never_a_secret() {
         .await;
     assert_eq!(r.status, 200);
     assert_eq!(host.get("/api/me", "crm_0123456789abcdef01234567_wrongsecret").await.status, 401);
+    let rotated = host.admin(Method::POST, &format!("/admin/orgs/{org}/webhook-secret/rotate"), None).await.json();
+    let (webhook_secret, previous) =
+        (rotated["secret"].as_str().unwrap().to_string(), rotated["previous"].as_str().unwrap().to_string());
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
 
     let log = host.log();
@@ -112,7 +115,7 @@ async fn json_logs_carry_each_request_and_never_a_secret() {
     assert!(traced["micros"].is_u64() && traced["level"] == "DEBUG" && traced["timestamp"].is_string());
     assert!(lines.iter().any(|l| l["route"] == "/api/v1/forms/submit/{id}" && l["status"] == 201));
     assert!(lines.iter().any(|l| l["route"] == "/api/contacts" && l["status"] == 201 && l["org"] == org.as_str()));
-    for secret in [token.as_str(), ADMIN_TOKEN, key.as_str(), envia_key, "wrongsecret"] {
+    for secret in [token.as_str(), ADMIN_TOKEN, key.as_str(), envia_key, "wrongsecret", &webhook_secret, &previous] {
         assert!(!log.contains(secret), "a secret reached the log: {secret}");
     }
 }

@@ -3,7 +3,7 @@
 //! [`ids`], times ([`clock`]) and hashed [`secrets`].
 //!
 //! The [`directory`] maps the public ids of token-less doors to their
-//! organization.
+//! organization; [`webhook_secrets`] keeps each organization's signing secret.
 //!
 //! [`Tenancy`] is the one door to these records. They live in the store's system
 //! namespace (organizations, tokens: looked up before any organization is known)
@@ -22,6 +22,7 @@ pub mod plans;
 pub mod secrets;
 pub mod tokens;
 pub mod users;
+pub mod webhook_secrets;
 
 use std::sync::Arc;
 

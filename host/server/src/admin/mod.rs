@@ -35,6 +35,8 @@ enum Call {
     ReloadPlugins,
     ListRoutes,
     PutIntegration,
+    GetWebhookSecret,
+    RotateWebhookSecret,
 }
 
 /// The admin API's own routes, built once.
@@ -52,6 +54,8 @@ static ROUTES: LazyLock<Router<Call>> = LazyLock::new(|| {
     r.add(Method::POST, "/admin/plugins/reload", Call::ReloadPlugins);
     r.add(Method::GET, "/admin/routes", Call::ListRoutes);
     r.add(Method::PUT, "/admin/orgs/{org}/integrations/{provider}", Call::PutIntegration);
+    r.add(Method::GET, "/admin/orgs/{org}/webhook-secret", Call::GetWebhookSecret);
+    r.add(Method::POST, "/admin/orgs/{org}/webhook-secret/rotate", Call::RotateWebhookSecret);
     r
 });
 
@@ -172,9 +176,12 @@ async fn serve(app: &Arc<App>, call: Call, req: &ApiRequest, params: &Params) ->
         Call::ListPlugins => plugins::list(app),
         Call::ReloadPlugins | Call::ListRoutes => unreachable!("served by Admin::dispatch"),
         Call::PutIntegration => modules::put_integration(app, param("org"), param("provider"), req)?,
+        Call::GetWebhookSecret => orgs::webhook_secret(app, param("org"))?,
+        Call::RotateWebhookSecret => orgs::rotate_webhook_secret(app, param("org"))?,
     };
-    // Durable before acknowledged: every admin write is on disk before its 2xx.
-    if req.method != Method::GET {
+    // Durable before acknowledged: every admin write is on disk before its 2xx
+    // (reading the webhook secret may make it: what the app shows must stay).
+    if req.method != Method::GET || matches!(call, Call::GetWebhookSecret) {
         app.store.durable().await?;
     }
     Ok(response)

@@ -161,6 +161,20 @@ pub fn revoke_token(app: &App, org_id: &str, token_id: &str) -> Result<Response,
     Ok(Response::empty(StatusCode::NO_CONTENT))
 }
 
+/// `GET /admin/orgs/{org}/webhook-secret`: 200 the signing secret (made on
+/// first use), and the previous one while it still signs after a rotation.
+pub fn webhook_secret(app: &App, org_id: &str) -> Result<Response, ApiError> {
+    let org = existing(app, org_id)?;
+    Ok(Response::json(StatusCode::OK, &app.tenancy.webhook_secret(&org.id)?))
+}
+
+/// `POST /admin/orgs/{org}/webhook-secret/rotate`: 200 the new secret; the
+/// old one keeps signing beside it for 24 hours.
+pub fn rotate_webhook_secret(app: &App, org_id: &str) -> Result<Response, ApiError> {
+    let org = existing(app, org_id)?;
+    Ok(Response::json(StatusCode::OK, &app.tenancy.rotate_webhook_secret(&org.id)?))
+}
+
 // --- validation helpers ------------------------------------------------------------
 
 fn existing(app: &App, org_id: &str) -> Result<Org, ApiError> {
