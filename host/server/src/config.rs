@@ -100,6 +100,11 @@ pub struct Config {
     #[arg(long, env = "CRM_TRACKING_REFRESH_MS", default_value_t = 300_000)]
     pub tracking_refresh_ms: u64,
 
+    /// The embedded store's page cache, in MiB: most of the host's memory on a
+    /// large store; reads past it go to disk.
+    #[arg(long, env = "CRM_STORE_CACHE_MB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    pub store_cache_mb: u64,
+
     /// Let webhooks go to private addresses and plain http (tests, private
     /// deployments); off, only public https addresses are allowed.
     #[arg(long, env = "CRM_WEBHOOK_ALLOW_PRIVATE", default_value = "false", value_parser = BoolishValueParser::new(), action = clap::ArgAction::Set)]

@@ -33,7 +33,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     std::fs::create_dir_all(&config.data_dir)
         .map_err(|e| format!("cannot create the data dir {}: {e}", config.data_dir.display()))?;
     let store: Arc<dyn Store> = Arc::new(
-        SledStore::open(&config.data_dir.join("store"))
+        SledStore::open_with_cache(&config.data_dir.join("store"), config.store_cache_mb << 20)
             .map_err(|e| format!("cannot open the store in {}: {e}", config.data_dir.display()))?,
     );
     let admin_token = bootstrap::admin_token(&config.data_dir)?;

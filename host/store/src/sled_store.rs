@@ -16,10 +16,22 @@ pub struct SledStore {
     group: Arc<GroupCommit>,
 }
 
+/// sled's own default page cache: 1 GiB.
+pub const DEFAULT_CACHE_BYTES: u64 = 1 << 30;
+
 impl SledStore {
+    /// Opens the store in `dir` with sled's default page cache.
     pub fn open(dir: &Path) -> StoreResult<SledStore> {
+        SledStore::open_with_cache(dir, DEFAULT_CACHE_BYTES)
+    }
+
+    /// Opens the store in `dir` with a page cache of `cache_bytes`: most of
+    /// the host's resident memory on a large store (an edge machine may want
+    /// less; reads past the cache go to disk).
+    pub fn open_with_cache(dir: &Path, cache_bytes: u64) -> StoreResult<SledStore> {
         let db = sled::Config::new()
             .path(dir)
+            .cache_capacity(cache_bytes)
             // Durability comes from explicit group-committed flushes, not a timer.
             .flush_every_ms(None)
             .open()
