@@ -8,7 +8,9 @@
 #   common  search=bench (every contact), one client (median)
 #   disk    the data dir; rss the host's resident memory after the reads
 #   restart SIGTERM (flush included) and the next start until /readyz answers
-# Prints a table and writes it as a chart to bench/figures/growth.svg.
+# Prints a table and writes it as a chart to bench/figures/growth.svg (or
+# $CHART). $HOST_ENV (NAME=VALUE words) is the host's extra environment, e.g.
+# HOST_ENV=CRM_STORE_CACHE_MB=128 CHART=/tmp/small.svg scripts/bench-growth.sh 1000000
 #
 # Usage: scripts/bench-growth.sh [sizes...]
 set -euo pipefail
@@ -38,7 +40,8 @@ until_ready() {
 
 ROWS=()
 for n in "${SIZES[@]}"; do
-  start_host "$HOST"
+  # shellcheck disable=SC2086 # HOST_ENV is words on purpose
+  start_host "$HOST" ${HOST_ENV:-}
   new_org Read unlimited
   READ_ORG=$ORG
   READ_TOKEN=$ORG_TOKEN
@@ -55,7 +58,8 @@ for n in "${SIZES[@]}"; do
   stop_host
   stop=$(awk -v a="$stopped" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}')
   disk=$(du -sm "$WORK/data" | cut -f1)
-  "$HOST" serve --listen 127.0.0.1:$PORT --admin-listen 127.0.0.1:$((PORT + 1)) --data-dir "$WORK/data" \
+  # shellcheck disable=SC2086
+  env ${HOST_ENV:-} "$HOST" serve --listen 127.0.0.1:$PORT --admin-listen 127.0.0.1:$((PORT + 1)) --data-dir "$WORK/data" \
     --tracking-refresh-ms 0 >>"$WORK/out.txt" 2>>"$WORK/err.txt" &
   PID=$!
   ready=$(until_ready)
@@ -64,9 +68,10 @@ for n in "${SIZES[@]}"; do
   echo "$n contacts: create ${rate}/s p99 ${p99} ms; page ${page} ms; search rare ${rare} ms, common ${common} ms; disk ${disk} MB; RSS ${rss} MB; stop ${stop} s; restart to ready ${ready} s"
 done
 
-mkdir -p bench/figures
+CHART=${CHART:-bench/figures/growth.svg}
+mkdir -p "$(dirname "$CHART")"
 printf '%s\n' "${ROWS[@]}" >"$WORK/rows.txt"
-python3 - "$WORK/rows.txt" bench/figures/growth.svg <<'EOF'
+python3 - "$WORK/rows.txt" "$CHART" <<'EOF'
 import sys
 rows = [list(map(float, line.split())) for line in open(sys.argv[1]) if line.strip()]
 print(f"\n{'contacts':>10} {'create/s':>9} {'p99 ms':>7} {'page ms':>8} {'rare ms':>8} {'common ms':>10} {'disk MB':>8} {'RSS MB':>7} {'stop s':>7} {'ready s':>8}")
