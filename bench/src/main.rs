@@ -5,7 +5,8 @@
 //! requests back to back for `--duration` seconds (after `--warmup`), or until
 //! `--requests` were sent. Request bodies may contain `{n}`, replaced by a number
 //! unique to the request (so a write benchmark creates distinct records), and
-//! `{city}`, replaced by one of 20 municipality codes in turn. Non-2xx/3xx
+//! `{city}`, replaced by one of 20 municipality codes in turn; `--paths-file`
+//! sends each request to the next path of a file. Non-2xx/3xx
 //! answers are counted as errors and reported.
 
 use std::sync::Arc;
@@ -46,6 +47,10 @@ struct Args {
     /// Worker threads of the generator.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// A file of paths (with query), one per line: request `n` goes to line
+    /// `n` (in turn) instead of the URL's path, e.g. one record per request.
+    #[arg(long)]
+    paths_file: Option<std::path::PathBuf>,
 }
 
 fn main() {
@@ -73,13 +78,17 @@ async fn run(args: Args) {
     let uri: hyper::Uri = args.url.parse().expect("a valid URL");
     let authority = uri.authority().expect("URL with host:port").clone();
     let shared = Arc::new(Shared { counter: AtomicU64::new(0), errors: AtomicU64::new(0) });
+    let paths: Arc<Vec<String>> = Arc::new(match &args.paths_file {
+        Some(file) => std::fs::read_to_string(file).expect("the paths file").lines().map(str::to_string).collect(),
+        None => vec![uri.path_and_query().expect("a path").to_string()],
+    });
     let start = Instant::now();
     let measure_from = start + Duration::from_secs_f64(args.warmup);
     let end = measure_from + Duration::from_secs_f64(args.duration);
 
     let mut tasks = Vec::new();
     for _ in 0..args.connections {
-        let (args, uri, authority, shared) = (args.clone(), uri.clone(), authority.clone(), shared.clone());
+        let (args, paths, authority, shared) = (args.clone(), paths.clone(), authority.clone(), shared.clone());
         tasks.push(tokio::spawn(async move {
             let stream = TcpStream::connect(authority.as_str()).await.expect("connect");
             stream.set_nodelay(true).ok();
@@ -96,8 +105,8 @@ async fn run(args: Args) {
                 if args.requests.is_some_and(|max| n >= max) {
                     break;
                 }
-                let mut req =
-                    Request::builder().method(args.method.as_str()).uri(uri.path_and_query().unwrap().as_str());
+                let path = &paths[n as usize % paths.len()];
+                let mut req = Request::builder().method(args.method.as_str()).uri(path.as_str());
                 req = req.header("host", authority.as_str());
                 for h in &args.headers {
                     if let Some((k, v)) = h.split_once(':') {

@@ -5,6 +5,7 @@
 //! `CRM_HOST_BIN`. `cargo test --workspace` builds it before any test runs.
 
 pub mod envia_sim;
+pub mod receiver;
 pub mod shop;
 
 use std::io::{BufRead, BufReader};

@@ -34,6 +34,7 @@ pub mod shipments_module {
         with: {
             "crm:plugin/types": super::platform::crm::plugin::types,
             "crm:plugin/store": super::platform::crm::plugin::store,
+            "crm:plugin/events": super::platform::crm::plugin::events,
             "crm:plugin/catalog": super::platform::crm::plugin::catalog,
             "crm:plugin/runtime": super::platform::crm::plugin::runtime,
             "crm:plugin/tenant": super::platform::crm::plugin::tenant,

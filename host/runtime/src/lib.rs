@@ -19,11 +19,12 @@
 //!   and clock, logs, the contacts interface, shipping, provider HTTP);
 //! - [`nested`]: a module calling another's interface (contacts);
 //! - [`providers`]: calls into shipping providers and into the shipments
-//!   module's `tracking-sink`;
-//! - [`webhook_url`]: where outbound webhooks may go (public `https` only,
-//!   unless the operator allows private addresses).
+//!   module's `tracking-sink`.
 //!
-//! It depends on the store, tenancy and the catalog, and must not depend on an
+//! Outbound events are `crm_events`': the `events` import stages into its
+//! outbox, and the store import writes what was staged with the next commit.
+//!
+//! It depends on the store, tenancy, events and the catalog, and must not depend on an
 //! HTTP server (warp) nor open sockets: outbound HTTP goes through the
 //! [`HttpClient`] trait.
 
@@ -38,7 +39,6 @@ pub mod nested;
 pub mod outbound;
 pub mod providers;
 pub mod runtime;
-pub mod webhook_url;
 
 pub use context::CallContext;
 pub use loader::Embedded;

@@ -28,7 +28,6 @@ use crate::engine::{self, POOL_INSTANCES};
 use crate::integrations::Integration;
 use crate::limits::CallLimits;
 use crate::outbound::{Allowlist, HttpClient, Outbound};
-use crate::webhook_url;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
@@ -96,8 +95,9 @@ pub struct Runtime {
     /// Outbound HTTP of provider components, and how long one provider call may take.
     pub(crate) outbound: Outbound,
     pub(crate) provider_timeout: Duration,
-    /// Where webhooks may go (the `webhooks` import checks saved URLs with it).
-    pub(crate) webhooks: webhook_url::Policy,
+    /// Outbound events: the `events` import stages into it, the `webhooks`
+    /// import checks saved URLs against its policy.
+    pub(crate) outbox: Arc<crm_events::Outbox>,
 }
 
 impl Runtime {
@@ -108,7 +108,7 @@ impl Runtime {
         memory_cap: usize,
         provider_timeout: Duration,
         http: Arc<dyn HttpClient>,
-        webhooks: webhook_url::Policy,
+        outbox: Arc<crm_events::Outbox>,
     ) -> wasmtime::Result<Arc<Runtime>> {
         let engine = engine::new_engine(memory_cap)?;
         engine::start_ticker(&engine);
@@ -125,7 +125,7 @@ impl Runtime {
             nested_deadline: Duration::from_secs(5),
             outbound: Outbound::new(http),
             provider_timeout,
-            webhooks,
+            outbox,
         }))
     }
 
@@ -212,6 +212,9 @@ impl Runtime {
             Err(_) => Err(wasmtime::Error::msg("deadline exceeded while waiting on the host")),
         };
         let (limits, wrote) = (&store.data().limits, store.data().wrote);
+        if !store.data().staged.is_empty() {
+            tracing::warn!(module = module.name, "a call staged events but never committed them: dropped");
+        }
         let result = match &outcome {
             Ok(_) => "ok",
             Err(_) if limits.hit_memory_cap => "memory_cap",
@@ -257,6 +260,8 @@ pub struct HostState {
     pub(crate) store: Arc<dyn Store>,
     /// Whether the instance wrote: the host then waits for durability.
     pub(crate) wrote: bool,
+    /// Events and subscriptions staged for the next commit (`imports/events.rs`).
+    pub(crate) staged: Vec<crm_events::Staged>,
     pub(crate) limits: CallLimits,
     /// City names this instance resolved (see `imports/catalog.rs`).
     pub(crate) resolved:
@@ -285,6 +290,7 @@ impl HostState {
             module: module.to_string(),
             scope,
             wrote: false,
+            staged: Vec::new(),
             limits,
             resolved: Default::default(),
             // No filesystem, sockets, environment or arguments.

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crm_events::Outbox;
 use crm_runtime::Runtime;
 use crm_store::Store;
 use crm_tenancy::Tenancy;
@@ -15,6 +16,8 @@ pub struct App {
     pub store: Arc<dyn Store>,
     pub tenancy: Tenancy,
     pub runtime: Arc<Runtime>,
+    /// Outbound events: the deliveries the API lists and retries.
+    pub outbox: Arc<Outbox>,
     /// SHA-256 of the admin token.
     pub admin_token_digest: String,
     /// Renders `GET /metrics`.
@@ -27,6 +30,7 @@ impl App {
         config: Config,
         store: Arc<dyn Store>,
         runtime: Arc<Runtime>,
+        outbox: Arc<Outbox>,
         admin_token_digest: String,
         metrics: metrics_exporter_prometheus::PrometheusHandle,
     ) -> App {
@@ -35,6 +39,7 @@ impl App {
             tenancy: Tenancy::new(store.clone()),
             store,
             runtime,
+            outbox,
             admin_token_digest,
             metrics,
             ready: AtomicBool::new(false),

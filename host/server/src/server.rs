@@ -39,8 +39,9 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let admin_token = bootstrap::admin_token(&config.data_dir)?;
     let provider_timeout = Duration::from_millis(config.provider_timeout_ms);
     let http = Arc::new(ReqwestClient::new(provider_timeout));
-    let webhooks = crm_runtime::webhook_url::Policy { allow_private: config.webhook_allow_private };
-    let runtime = Runtime::new(store.clone(), config.component_memory_mb << 20, provider_timeout, http, webhooks)
+    let webhooks = crm_events::webhook_url::Policy { allow_private: config.webhook_allow_private };
+    let outbox = crm_events::Outbox::new(store.clone(), webhooks);
+    let runtime = Runtime::new(store.clone(), config.component_memory_mb << 20, provider_timeout, http, outbox.clone())
         .map_err(|e| format!("cannot start the Wasm runtime: {e:#}"))?;
     let loading = Instant::now();
     let cache_dir = config.cache_dir();
@@ -69,7 +70,8 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
         gate,
     )?);
     let admin_api = Arc::new(Admin::new(&loaded, deadline, api.clone(), public_door.clone())?);
-    let app = Arc::new(App::new(config.clone(), store.clone(), runtime, secrets::digest(&admin_token), metrics));
+    let app =
+        Arc::new(App::new(config.clone(), store.clone(), runtime, outbox, secrets::digest(&admin_token), metrics));
 
     let public =
         TcpListener::bind(config.listen).await.map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
@@ -128,6 +130,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let public_server = tokio::spawn(listener::serve(public, warp::service(public_routes), limits, stopped()));
     let admin_server = tokio::spawn(listener::serve(admin, warp::service(admin_routes), admin_limits, stopped()));
     crate::shipping::scheduler::start(app.clone(), stop_tx.subscribe());
+    let deliveries = crm_events::Worker::start(app.outbox.clone(), app.tenancy.clone())?;
     app.set_ready(true);
     tracing::info!("ready");
 
@@ -136,6 +139,8 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     app.set_ready(false);
     let _ = stop_tx.send(true);
     let (public_done, admin_done) = tokio::join!(public_server, admin_server);
+    // An attempt cut short is sent again after the next start (at least once).
+    deliveries.abort();
     if !(public_done.unwrap_or(false) && admin_done.unwrap_or(false)) {
         tracing::warn!("requests still running after the grace period were abandoned");
     }

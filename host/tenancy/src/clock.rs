@@ -19,3 +19,8 @@ pub fn now_text() -> String {
 pub fn parse(text: &str) -> Option<DateTime<Utc>> {
     DateTime::parse_from_rfc3339(text).ok().map(|t| t.with_timezone(&Utc))
 }
+
+/// A time given in milliseconds since the Unix epoch.
+pub fn from_millis(ms: i64) -> Option<DateTime<Utc>> {
+    DateTime::from_timestamp_millis(ms)
+}

@@ -10,7 +10,7 @@ use crm_sdk::http::{Error, Paging, json_object, json_response};
 use crm_sdk::pipeline::DEAL_STAGES;
 use crm_sdk::store::{self, Condition, Write};
 use crm_sdk::types::{Request, Response};
-use crm_sdk::{kv, runtime};
+use crm_sdk::{events, kv, runtime};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
@@ -129,6 +129,10 @@ pub fn save(req: &Request, id: Option<&str>) -> Result<Response, Error> {
     if count > 0 {
         writes.push(Write::Add((COUNT_KEY.into(), count)));
     }
+    if id.is_some() {
+        // A saved automation is a draft again: it stops running.
+        events::unsubscribe(&automation.id).map_err(Error::internal)?;
+    }
     if !store::commit(&conditions, &writes)? {
         return Err(Error::validation(
             format!("An organization has at most {MAX_AUTOMATIONS} automations"),
@@ -152,11 +156,35 @@ pub fn set_status(id: &str, status: &str) -> Result<Response, Error> {
         automation.status = status.into();
         automation.updated_at = runtime::now();
         let write = Write::Put((key(id).into_bytes(), to_bytes(&automation)?));
+        match status {
+            "active" => events::subscribe(&subscription(&automation)),
+            _ => events::unsubscribe(id),
+        }
+        .map_err(Error::internal)?;
         if store::commit(&[Condition::Equals((key(id).into_bytes(), Some(stored)))], &[write])? {
             return Ok(json_response(200, &automation));
         }
     }
     Err(Error::new(409, "AUTOMATION_BUSY", "The automation is being changed by another request; try again"))
+}
+
+/// What the host delivers for an active automation: its trigger's events,
+/// filtered by `toStage` or `formId`, to each action's URL.
+fn subscription(automation: &Automation) -> events::Subscription {
+    let trigger = &automation.trigger;
+    let filter = [("toStage", &trigger.to_stage), ("formId", &trigger.form_id)]
+        .into_iter()
+        .filter_map(|(field, value)| Some((field.to_string(), value.clone()?)))
+        .collect();
+    let targets = automation
+        .actions
+        .iter()
+        .map(|a| events::Target {
+            url: a.url.clone(),
+            headers: a.headers.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())).collect(),
+        })
+        .collect();
+    events::Subscription { id: automation.id.clone(), event_type: trigger.kind.clone(), filter, targets }
 }
 
 fn to_bytes(automation: &Automation) -> Result<Vec<u8>, Error> {

@@ -4,8 +4,10 @@
 //! through the API: 403 `AUTOMATION_DRAFT_ONLY`), and the calls: the API's
 //! list, read, create and replace, and the app's activate and pause.
 //!
-//! Only active automations will run; running them (events, signed delivery)
-//! is the host's and comes with the event outbox. A webhook URL is checked
+//! Only active automations run: activating one stages its subscription (its
+//! trigger's events, filtered by `toStage` or `formId`, to each action's URL)
+//! with the status change, and pausing or saving it withdraws it. The host
+//! matches events to subscriptions and delivers them. A webhook URL is checked
 //! against the host's rules (`webhooks.check-url`: public `https` only unless
 //! the operator allows private addresses) when it is saved.
 //!

@@ -68,6 +68,9 @@ pub fn save(old: Option<&Contact>, new: &Contact, limit: Option<u64>) -> Result<
             writes.extend(before.map(|code| Write::Add((unique::code_count_key(family, code).into_bytes(), -1))));
         }
     }
+    if old.is_none() {
+        crm_sdk::emit("contact.created", &new.flattened())?;
+    }
     Ok(store::commit(&conditions, &writes)?)
 }
 

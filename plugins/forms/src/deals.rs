@@ -202,6 +202,9 @@ pub fn update(req: &Request, id: &str) -> Result<Response, Error> {
                 _ => {}
             }
         }
+        if next.stage != deal.stage {
+            crm_sdk::emit("deal.stage_changed", &moved(&next, &deal.stage))?;
+        }
         if store::commit(&conditions, &writes)? {
             return Ok(crm_sdk::http::json_response(200, &json!({ "success": true, "data": next })));
         }
@@ -214,6 +217,17 @@ pub fn update(req: &Request, id: &str) -> Result<Response, Error> {
         }
     }
     Err(Error::new(409, "DEAL_BUSY", "The deal is being changed by another request; try again"))
+}
+
+/// A `deal.stage_changed` event's data: the deal after the move, with
+/// `fromStage` and `toStage`.
+fn moved(deal: &Deal, from: &str) -> Value {
+    let mut data = serde_json::to_value(deal).unwrap_or_default();
+    if let Value::Object(fields) = &mut data {
+        fields.insert("fromStage".into(), json!(from));
+        fields.insert("toStage".into(), json!(deal.stage));
+    }
+    data
 }
 
 /// `GET /deals`, newest first; `contactId` and `stage` filter.

@@ -147,6 +147,7 @@ fn record(req: &Request, form: &Form, door: Door, fields: &Fields, claim: &Claim
         }
         writes.extend(submissions::writes(&submission)?);
         let response = accepted(form, door, fields, outcome.status, &submission);
+        crm_sdk::emit("form.submitted", &submission)?;
         if commit(&conditions, writes, claim, &response)? {
             return Ok(response);
         }

@@ -1,6 +1,6 @@
 //! The guest-side SDK every CRM component shares.
 //!
-//! - [`bindings`]: the host imports (store, catalog, runtime, tenant) and the
+//! - [`bindings`]: the host imports (store, events, catalog, runtime, tenant) and the
 //!   shared types, generated from `wit/` once. A component generates bindings for
 //!   its own world with `with:` pointing at these (see `contacts/src/lib.rs`).
 //! - [`http`]: reading requests and writing responses, the spec's error envelope.
@@ -23,7 +23,7 @@ pub mod bindings {
     });
 }
 
-pub use bindings::crm::plugin::{catalog, runtime, store, tenant, types};
+pub use bindings::crm::plugin::{catalog, events, runtime, store, tenant, types};
 
 /// A route with the host's defaults (deadline, body limit): `permission` the
 /// token needs, `module` the organization's plan needs.
@@ -36,6 +36,14 @@ pub fn route(method: &str, path: &str, permission: Option<&str>, module: Option<
         deadline_ms: None,
         max_body_bytes: None,
     }
+}
+
+/// Stages an event for the component's next `store::commit` or `store::batch`
+/// (the `events` import): it is written with that change or not at all, so
+/// call it right before the commit, again on each retry of a conditional one.
+pub fn emit(event_type: &str, data: &impl serde::Serialize) -> Result<(), http::Error> {
+    let json = serde_json::to_string(data).map_err(http::Error::internal)?;
+    events::emit(event_type, &json).map_err(http::Error::internal)
 }
 
 /// Whether `text` has the shape of a platform id (24 lowercase hex characters),
@@ -64,6 +72,7 @@ macro_rules! component_bindings {
                 with: {
                     "crm:plugin/types@1.0.0": crm_sdk::types,
                     "crm:plugin/store@1.0.0": crm_sdk::store,
+                    "crm:plugin/events@1.0.0": crm_sdk::events,
                     "crm:plugin/catalog@1.0.0": crm_sdk::catalog,
                     "crm:plugin/runtime@1.0.0": crm_sdk::runtime,
                     "crm:plugin/tenant@1.0.0": crm_sdk::tenant,

@@ -6,6 +6,7 @@ mod catalog;
 pub(crate) use catalog::CityKey;
 mod contacts;
 mod directory;
+mod events;
 mod shipping;
 mod store;
 mod webhooks;

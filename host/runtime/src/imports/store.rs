@@ -1,5 +1,6 @@
 //! The `store` import: a component's key-value store, scoped by the host to
-//! its organization and module.
+//! its organization and module. `batch` and `commit` also carry what the
+//! component staged through the `events` import (the outbox), atomically.
 
 use crm_store::{BatchOp, Condition, Namespace, StoreError};
 
@@ -138,8 +139,13 @@ impl store::Host for HostState {
                 })
             })
             .collect::<Result<Vec<_>, String>>()?;
+        let (outbox_ops, ring) = self.take_staged()?;
         self.wrote = true;
-        self.store.batch(&ns, ops).map_err(store_err)
+        self.store.batch(&ns, [ops, outbox_ops].concat()).map_err(store_err)?;
+        if ring {
+            self.ring();
+        }
+        Ok(())
     }
 
     async fn commit(&mut self, conditions: Vec<store::Condition>, writes: Vec<store::Write>) -> Result<bool, String> {
@@ -152,8 +158,12 @@ impl store::Host for HostState {
             })
             .collect::<Result<Vec<_>, String>>()?;
         let ops = writes.into_iter().map(|w| self.scoped_write(w)).collect::<Result<Vec<_>, String>>()?;
-        let applied = self.store.batch_if(&ns, conditions, ops).map_err(store_err)?;
+        let (outbox_ops, ring) = self.take_staged()?;
+        let applied = self.store.batch_if(&ns, conditions, [ops, outbox_ops].concat()).map_err(store_err)?;
         self.wrote |= applied;
+        if applied && ring {
+            self.ring();
+        }
         Ok(applied)
     }
 }

@@ -1,11 +1,11 @@
 //! The `webhooks` import: a module asks whether a URL may receive webhooks
-//! before saving it, under the operator's policy ([`crate::webhook_url`]).
+//! before saving it, under the operator's policy ([`crm_events::webhook_url`]).
 
 use crate::bindings::platform::crm::plugin::webhooks;
 use crate::runtime::HostState;
 
 impl webhooks::Host for HostState {
     async fn check_url(&mut self, url: String) -> Result<(), String> {
-        self.runtime.webhooks.check(&url).await.map(|_| ())
+        self.runtime.outbox.policy().check(&url).await.map(|_| ())
     }
 }

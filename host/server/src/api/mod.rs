@@ -12,6 +12,7 @@
 //!    see [`crate::fairness`]).
 
 mod catalogs;
+mod deliveries;
 mod me;
 pub mod openapi;
 
@@ -121,7 +122,11 @@ impl Api {
             Err(e) => return e.into_response(),
         };
         let served = match &route.handler {
-            Handler::Native(handler) => handler(app, &caller, &req, &params),
+            Handler::Native(handler) => match handler(app, &caller, &req, &params) {
+                // A native write (a delivery retried) is durable before its 2xx.
+                Ok(done) if req.method != Method::GET => app.store.durable().await.map(|_| done).map_err(Into::into),
+                served => served,
+            },
             Handler::NativeBlocking(handler) => {
                 let (handler, app) = (*handler, app.clone());
                 tokio::task::spawn_blocking(move || handler(&app, &caller, &req, &params))
@@ -174,21 +179,29 @@ impl Api {
 fn routes(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Router<Route>, String> {
     let mut r = Router::default();
     let pattern = |path: &str| -> Arc<str> { format!("/api{path}").into() };
-    let native = |path: &str, handler, api_module_exempt| Route {
-        permission: None,
+    let native = |path: &str, handler, permission: Option<&str>, api_module_exempt| Route {
+        permission: permission.map(Into::into),
         module: None,
         max_body: None,
         pattern: pattern(path),
         api_module_exempt,
         handler,
     };
-    for (path, handler, exempt) in [
-        ("/me", Handler::Native(me::get), true),
-        ("/catalogs/municipalities", Handler::Native(catalogs::municipalities), false),
-        ("/catalogs/states", Handler::Native(catalogs::states), false),
-        ("/catalogs/resolve", Handler::NativeBlocking(catalogs::resolve), false),
+    for (method, path, handler, permission, exempt) in [
+        (Method::GET, "/me", Handler::Native(me::get), None, true),
+        (Method::GET, "/catalogs/municipalities", Handler::Native(catalogs::municipalities), None, false),
+        (Method::GET, "/catalogs/states", Handler::Native(catalogs::states), None, false),
+        (Method::GET, "/catalogs/resolve", Handler::NativeBlocking(catalogs::resolve), None, false),
+        (Method::GET, "/webhooks/deliveries", Handler::Native(deliveries::list), Some("automations:read"), false),
+        (
+            Method::POST,
+            "/webhooks/deliveries/{id}/retry",
+            Handler::Native(deliveries::retry),
+            Some("automations:write"),
+            false,
+        ),
     ] {
-        r.try_add(Method::GET, path, native(path, handler, exempt))?;
+        r.try_add(method, path, native(path, handler, permission, exempt))?;
     }
     components::for_each_route(modules, components::Door::Api, default_deadline, |method, route, module, deadline| {
         let target = Route {

@@ -1,0 +1,96 @@
+//! The deliveries as the API shows them (`GET /api/webhooks/deliveries`),
+//! and a failed one sent again (`POST .../{id}/retry`).
+
+use crm_store::{BatchOp, Condition, Namespace, StoreError, StoreResult, counter_value};
+use crm_tenancy::{clock, ids};
+use serde_json::{Value, json};
+
+use crate::outbox::Outbox;
+use crate::records::{self, Delivery};
+
+/// A delivery as the API shows it: never the target's headers.
+pub fn view(d: &Delivery) -> Value {
+    let next = d.next_attempt_millis.and_then(|ms| clock::from_millis(ms as i64));
+    json!({
+        "id": d.id,
+        "eventId": d.event_id,
+        "eventType": d.event_type,
+        "subscription": d.subscription,
+        "url": d.url,
+        "status": d.status,
+        "attempts": d.attempts,
+        "lastStatusCode": d.last_status_code,
+        "lastError": d.last_error,
+        "nextAttemptAt": next.map(clock::format),
+        "createdAt": d.created_at,
+        "updatedAt": d.updated_at,
+    })
+}
+
+fn parse(id: &str, bytes: &[u8]) -> StoreResult<Delivery> {
+    serde_json::from_slice(bytes).map_err(|e| StoreError(format!("corrupt delivery {id}: {e}")))
+}
+
+/// How many deliveries the organization has.
+pub fn count(outbox: &Outbox, org: &str) -> StoreResult<u64> {
+    let stored = outbox.store().get(&Namespace::org(org), records::COUNT.as_bytes())?;
+    Ok(counter_value(stored.as_deref()).max(0) as u64)
+}
+
+/// Up to `limit` deliveries, newest first, after skipping `offset`.
+pub fn page(outbox: &Outbox, org: &str, offset: u64, limit: usize) -> StoreResult<Vec<Value>> {
+    let (store, ns) = (outbox.store(), Namespace::org(org));
+    let (mut skip, mut before, mut out) = (offset, None::<Vec<u8>>, Vec::new());
+    while out.len() < limit {
+        let want = if skip > 0 { skip.min(1000) as usize } else { limit - out.len() };
+        let pairs = store.scan_reverse(&ns, records::DELIVERIES.as_bytes(), before.as_deref(), want)?;
+        let Some((last, _)) = pairs.last() else { break };
+        before = Some(last.clone());
+        if skip > 0 {
+            skip -= pairs.len() as u64;
+            continue;
+        }
+        for (key, value) in &pairs {
+            out.push(view(&parse(&String::from_utf8_lossy(key), value)?));
+        }
+    }
+    Ok(out)
+}
+
+/// Why a retry was refused.
+#[derive(Debug, PartialEq, Eq)]
+pub enum RetryRefusal {
+    NotFound,
+    /// Only a failed delivery is sent again; this is its status.
+    NotFailed(String),
+}
+
+/// Sends failed delivery `id` again: pending, due at once, its schedule
+/// started over. Answers the delivery as the API shows it.
+pub fn retry(outbox: &Outbox, org: &str, id: &str) -> StoreResult<Result<Value, RetryRefusal>> {
+    if !ids::is_id(id) {
+        return Ok(Err(RetryRefusal::NotFound));
+    }
+    let (store, ns, key) = (outbox.store(), Namespace::org(org), records::delivery_key(id));
+    let Some(stored) = store.get(&ns, key.as_bytes())? else { return Ok(Err(RetryRefusal::NotFound)) };
+    let mut delivery = parse(id, &stored)?;
+    if delivery.status != records::FAILED {
+        return Ok(Err(RetryRefusal::NotFailed(delivery.status)));
+    }
+    let now = clock::now();
+    let millis = now.timestamp_millis().max(0) as u64;
+    delivery.status = records::PENDING.into();
+    delivery.attempts = 0;
+    delivery.next_attempt_millis = Some(millis);
+    delivery.updated_at = clock::format(now);
+    let ops = vec![
+        BatchOp::Put(key.clone().into_bytes(), serde_json::to_vec(&delivery).expect("records serialise")),
+        BatchOp::Put(records::due_key(millis, id).into_bytes(), Vec::new()),
+    ];
+    if !store.batch_if(&ns, vec![Condition::Equals(key.into_bytes(), Some(stored))], ops)? {
+        // Changed between the read and the write: whatever it is now, it is not this failed one.
+        return Ok(Err(RetryRefusal::NotFailed(records::PENDING.into())));
+    }
+    outbox.wake(org);
+    Ok(Ok(view(&delivery)))
+}

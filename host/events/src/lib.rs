@@ -1,0 +1,31 @@
+//! Outbound events: what components tell customers' systems, delivered by the
+//! host the way Standard Webhooks describes (signed, retried, at least once).
+//!
+//! Layout, in the order an event travels:
+//! - [`webhook_url`]: where a webhook may go (public `https` addresses only,
+//!   unless the operator allows private ones), checked when a URL is saved;
+//! - [`records`]: the subscription, event and delivery records and their
+//!   keys in each organization's namespace;
+//! - [`outbox`]: what a component stages (events, subscriptions) turned into
+//!   writes of its own atomic commit, and the doorbell of the worker;
+//! - [`worker`]: finds due deliveries and records each attempt;
+//! - [`sender`]: one attempt over HTTP, checking the address it connects to;
+//! - [`sign`]: the `webhook-signature` header;
+//! - [`schedule`]: when a failed attempt is tried again;
+//! - [`deliveries`]: the deliveries as the API lists and retries them.
+//!
+//! It depends on the store and tenancy (each organization's signing secret)
+//! and knows nothing of WebAssembly: the runtime's `events` import calls
+//! [`Outbox::writes`], the server starts the [`Worker`] and serves the API.
+
+pub mod deliveries;
+pub mod outbox;
+pub mod records;
+pub mod schedule;
+pub mod sender;
+pub mod sign;
+pub mod webhook_url;
+pub mod worker;
+
+pub use outbox::{Outbox, Staged};
+pub use worker::Worker;

@@ -1,0 +1,203 @@
+//! The outbox: what a component stages through the `events` import becomes
+//! writes of its own atomic commit.
+//!
+//! An event is stored only when a subscription of the organization matches
+//! it, as one event record and one pending delivery per target, due at once.
+//! The [`Outbox`] is also the doorbell of the delivery worker: a commit that
+//! made deliveries rings it for its organization.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use crm_store::{BatchOp, Namespace, Store, StoreResult};
+use crm_tenancy::{clock, ids};
+use serde_json::{Value, json};
+use tokio::sync::Notify;
+
+use crate::records::{self, Delivery, Subscription, Target};
+use crate::webhook_url::{self, Policy};
+
+/// Largest `data` of one event, as JSON.
+pub const MAX_EVENT_DATA: usize = 256 << 10;
+/// Most targets of one subscription, and headers of one target.
+pub const MAX_TARGETS: usize = 10;
+pub const MAX_HEADERS: usize = 20;
+/// Most subscriptions of one organization that an event is matched against.
+pub const MAX_SUBSCRIPTIONS: usize = 1000;
+
+/// One thing a component staged for its next commit.
+#[derive(Debug, Clone)]
+pub enum Staged {
+    Emit { event_type: String, data: Value },
+    Subscribe(Subscription),
+    Unsubscribe(String),
+}
+
+fn is_name(text: &str, max: usize, extra: &[u8]) -> bool {
+    !text.is_empty()
+        && text.len() <= max
+        && text.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-' || extra.contains(&b))
+}
+
+/// An event type is `word.word`: lower-case words of letters and `_`.
+fn check_event_type(event_type: &str) -> Result<(), String> {
+    match is_name(event_type, 64, b".") && event_type.contains('.') {
+        true => Ok(()),
+        false => Err(format!("{event_type:?} is not an event type (like deal.stage_changed)")),
+    }
+}
+
+/// An `emit`, checked: a known-shaped type and a JSON object of bounded size.
+pub fn emit(event_type: &str, data: &str) -> Result<Staged, String> {
+    check_event_type(event_type)?;
+    if data.len() > MAX_EVENT_DATA {
+        return Err(format!("event data larger than {MAX_EVENT_DATA} bytes"));
+    }
+    match serde_json::from_str::<Value>(data) {
+        Ok(data @ Value::Object(_)) => Ok(Staged::Emit { event_type: event_type.into(), data }),
+        _ => Err("event data must be a JSON object".into()),
+    }
+}
+
+/// A `subscribe`, checked: bounded, and every target URL of an allowed form
+/// (its addresses are checked again at each delivery).
+pub fn subscribe(policy: Policy, module: &str, sub: Subscription) -> Result<Staged, String> {
+    if !is_name(&sub.id, 128, b"") {
+        return Err("a subscription id is 1 to 128 letters, digits, - or _".into());
+    }
+    check_event_type(&sub.event_type)?;
+    if sub.filter.len() > 10 || sub.filter.iter().any(|(k, v)| k.len() > 64 || v.len() > 256) {
+        return Err("a filter has at most 10 fields of 64 bytes and values of 256".into());
+    }
+    if sub.targets.is_empty() || sub.targets.len() > MAX_TARGETS {
+        return Err(format!("a subscription has 1 to {MAX_TARGETS} targets"));
+    }
+    for target in &sub.targets {
+        webhook_url::parse(policy, &target.url)?;
+        if target.headers.len() > MAX_HEADERS || target.headers.iter().any(|(k, v)| k.len() > 64 || v.len() > 1000) {
+            return Err(format!("a target has at most {MAX_HEADERS} headers of 64 bytes and values of 1000"));
+        }
+    }
+    Ok(Staged::Subscribe(Subscription { module: module.into(), ..sub }))
+}
+
+/// Whether `id` may name a subscription.
+pub fn unsubscribe(id: &str) -> Result<Staged, String> {
+    match is_name(id, 128, b"") {
+        true => Ok(Staged::Unsubscribe(id.into())),
+        false => Err("a subscription id is 1 to 128 letters, digits, - or _".into()),
+    }
+}
+
+/// The writes that carry what was staged, and how many deliveries they make.
+pub struct Writes {
+    pub ops: Vec<BatchOp>,
+    pub deliveries: usize,
+}
+
+/// The shared outbox: turns staged items into writes and wakes the worker.
+pub struct Outbox {
+    store: Arc<dyn Store>,
+    policy: Policy,
+    /// Organizations with pending deliveries, by the earliest one's time (ms).
+    pub(crate) due: Mutex<HashMap<String, u64>>,
+    pub(crate) bell: Notify,
+}
+
+impl Outbox {
+    pub fn new(store: Arc<dyn Store>, policy: Policy) -> Arc<Outbox> {
+        Arc::new(Outbox { store, policy, due: Mutex::default(), bell: Notify::new() })
+    }
+
+    /// Where webhooks may go, as the operator set it.
+    pub fn policy(&self) -> Policy {
+        self.policy
+    }
+
+    pub(crate) fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
+    /// The writes for `staged` of `module` in organization `org_id`, to go in
+    /// the same atomic batch as the change that staged them.
+    pub fn writes(&self, org_id: &str, module: &str, staged: Vec<Staged>) -> StoreResult<Writes> {
+        let ns = Namespace::org(org_id);
+        let mut writes = Writes { ops: Vec::new(), deliveries: 0 };
+        let mut subscriptions: Option<Vec<Subscription>> = None;
+        let now = clock::now();
+        let (now_text, now_millis) = (clock::format(now), now.timestamp_millis().max(0) as u64);
+        for item in staged {
+            match item {
+                Staged::Subscribe(sub) => {
+                    let bytes = serde_json::to_vec(&sub).expect("records serialise");
+                    writes.ops.push(BatchOp::Put(records::subscription_key(module, &sub.id).into_bytes(), bytes));
+                }
+                Staged::Unsubscribe(id) => {
+                    writes.ops.push(BatchOp::Delete(records::subscription_key(module, &id).into_bytes()));
+                }
+                Staged::Emit { event_type, data } => {
+                    let subs = match &subscriptions {
+                        Some(subs) => subs,
+                        None => subscriptions.insert(self.subscriptions(&ns)?),
+                    };
+                    let targets: Vec<(&Subscription, &Target)> = subs
+                        .iter()
+                        .filter(|s| s.matches(&event_type, &data))
+                        .flat_map(|s| s.targets.iter().map(move |t| (s, t)))
+                        .collect();
+                    if targets.is_empty() {
+                        continue;
+                    }
+                    let event_id = ids::new_id();
+                    let event = json!({
+                        "id": event_id,
+                        "type": event_type,
+                        "occurredAt": now_text,
+                        "organizationId": org_id,
+                        "data": data,
+                    });
+                    let body = serde_json::to_vec(&event).expect("events serialise");
+                    writes.ops.push(BatchOp::Put(records::event_key(&event_id).into_bytes(), body));
+                    for (sub, target) in targets {
+                        let delivery = Delivery {
+                            id: ids::new_id(),
+                            event_id: event_id.clone(),
+                            event_type: event_type.clone(),
+                            subscription: format!("{}/{}", sub.module, sub.id),
+                            url: target.url.clone(),
+                            headers: target.headers.clone(),
+                            status: records::PENDING.into(),
+                            attempts: 0,
+                            last_status_code: None,
+                            last_error: None,
+                            next_attempt_millis: Some(now_millis),
+                            created_at: now_text.clone(),
+                            updated_at: now_text.clone(),
+                        };
+                        let bytes = serde_json::to_vec(&delivery).expect("records serialise");
+                        writes.ops.push(BatchOp::Put(records::delivery_key(&delivery.id).into_bytes(), bytes));
+                        writes
+                            .ops
+                            .push(BatchOp::Put(records::due_key(now_millis, &delivery.id).into_bytes(), Vec::new()));
+                        writes.deliveries += 1;
+                    }
+                }
+            }
+        }
+        if writes.deliveries > 0 {
+            writes.ops.push(BatchOp::Add(records::COUNT.as_bytes().to_vec(), writes.deliveries as i64));
+        }
+        Ok(writes)
+    }
+
+    fn subscriptions(&self, ns: &Namespace) -> StoreResult<Vec<Subscription>> {
+        let pairs = self.store.scan(ns, records::SUBSCRIPTIONS.as_bytes(), None, MAX_SUBSCRIPTIONS)?;
+        Ok(pairs.iter().filter_map(|(_, v)| serde_json::from_slice(v).ok()).collect())
+    }
+
+    /// Tells the worker that `org_id` has deliveries due now.
+    pub fn wake(&self, org_id: &str) {
+        self.due.lock().expect("outbox lock").insert(org_id.to_string(), 0);
+        self.bell.notify_one();
+    }
+}

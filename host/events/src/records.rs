@@ -1,0 +1,127 @@
+//! What the outbox keeps, and where, inside each organization's namespace
+//! (beside the modules' `m/<module>/` keys, out of their reach):
+//!
+//! - `hook/sub/<module>/<id>`: a [`Subscription`] a module staged;
+//! - `hook/evt/<event id>`: an event, as the exact JSON body every delivery sends;
+//! - `hook/dlv/<delivery id>`: a [`Delivery`], one per event and target;
+//! - `hook/due/<millis, 16 digits>/<delivery id>`: the pending deliveries by
+//!   their next attempt, what the worker reads;
+//! - `hook/count`: how many deliveries there are (the list's total).
+
+use serde::{Deserialize, Serialize};
+
+pub const SUBSCRIPTIONS: &str = "hook/sub/";
+pub const DELIVERIES: &str = "hook/dlv/";
+pub const DUE: &str = "hook/due/";
+pub const COUNT: &str = "hook/count";
+
+pub fn subscription_key(module: &str, id: &str) -> String {
+    format!("{SUBSCRIPTIONS}{module}/{id}")
+}
+
+pub fn event_key(id: &str) -> String {
+    format!("hook/evt/{id}")
+}
+
+pub fn delivery_key(id: &str) -> String {
+    format!("{DELIVERIES}{id}")
+}
+
+pub fn due_key(millis: u64, delivery_id: &str) -> String {
+    format!("{DUE}{millis:016}/{delivery_id}")
+}
+
+/// The time and delivery id of a due key.
+pub fn parse_due_key(key: &[u8]) -> Option<(u64, String)> {
+    let rest = std::str::from_utf8(key).ok()?.strip_prefix(DUE)?;
+    let (millis, id) = rest.split_once('/')?;
+    Some((millis.parse().ok()?, id.to_string()))
+}
+
+/// Where an event goes.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Target {
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+}
+
+/// Events of one type, filtered, sent to some targets (an active automation).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Subscription {
+    pub id: String,
+    /// The module that staged it.
+    pub module: String,
+    pub event_type: String,
+    pub filter: Vec<(String, String)>,
+    pub targets: Vec<Target>,
+}
+
+impl Subscription {
+    /// Whether an event of `event_type` with `data` goes to this subscription:
+    /// the type is the same and every filter field of `data` is that text.
+    pub fn matches(&self, event_type: &str, data: &serde_json::Value) -> bool {
+        self.event_type == event_type
+            && self.filter.iter().all(|(field, value)| data.get(field).and_then(|v| v.as_str()) == Some(value))
+    }
+}
+
+/// One event on its way to one target.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Delivery {
+    pub id: String,
+    pub event_id: String,
+    pub event_type: String,
+    /// `<module>/<subscription id>`, e.g. `automations/6530…`.
+    pub subscription: String,
+    pub url: String,
+    /// The target's own headers: kept for sending, never listed (they may
+    /// carry the customer's credentials).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<(String, String)>,
+    /// `pending`, `delivered` or `failed`.
+    pub status: String,
+    pub attempts: u32,
+    pub last_status_code: Option<u16>,
+    /// Why the last attempt failed, when it did without a status (timeout,
+    /// refused address, connection failure).
+    pub last_error: Option<String>,
+    /// When the next attempt is due (pending only), in milliseconds since the epoch.
+    pub next_attempt_millis: Option<u64>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+pub const PENDING: &str = "pending";
+pub const DELIVERED: &str = "delivered";
+pub const FAILED: &str = "failed";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_subscription_matches_its_type_and_every_filter_field() {
+        let sub = Subscription {
+            id: "a".into(),
+            module: "automations".into(),
+            event_type: "deal.stage_changed".into(),
+            filter: vec![("toStage".into(), "won".into())],
+            targets: Vec::new(),
+        };
+        assert!(sub.matches("deal.stage_changed", &json!({ "toStage": "won", "id": "x" })));
+        assert!(!sub.matches("deal.stage_changed", &json!({ "toStage": "lost" })));
+        assert!(!sub.matches("deal.stage_changed", &json!({ "toStage": ["won"] })), "only a text equals");
+        assert!(!sub.matches("contact.created", &json!({ "toStage": "won" })));
+        assert!(Subscription { filter: Vec::new(), ..sub }.matches("deal.stage_changed", &json!({})));
+    }
+
+    #[test]
+    fn due_keys_sort_by_time_and_read_back() {
+        assert!(due_key(999, "b") < due_key(1000, "a"));
+        assert_eq!(parse_due_key(due_key(1234, "abc").as_bytes()), Some((1234, "abc".into())));
+        assert_eq!(parse_due_key(b"hook/due/x/y"), None);
+    }
+}

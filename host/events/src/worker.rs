@@ -1,0 +1,228 @@
+//! The delivery worker: sends every pending delivery when it is due, at
+//! least once, and records what happened.
+//!
+//! Pending deliveries are found through each organization's `hook/due/`
+//! index, which is the only state that matters: a delivery leaves it only in
+//! the write that records its attempt, so a `kill -9` before that write sends
+//! it again after the restart (receivers de-duplicate by `webhook-id`). In
+//! memory the worker keeps which organizations have something due and when
+//! (seeded at start, rung by [`Outbox::wake`]).
+//!
+//! Isolation: each organization has at most [`PER_ORG`] attempts in flight,
+//! so receivers that hang (15 s each) hold only their own organization's
+//! slots; attempts run on their own tasks, never on a request's.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use crm_store::{BatchOp, Condition, Namespace, StoreResult};
+use crm_tenancy::{Tenancy, clock};
+
+use crate::outbox::Outbox;
+use crate::records::{self, Delivery};
+use crate::schedule::{self, Outcome};
+use crate::sender::{Attempt, Sender};
+use crate::sign;
+
+/// Attempts in flight for one organization, and for the whole host.
+pub const PER_ORG: usize = 8;
+const TOTAL: usize = 512;
+/// Due entries read per organization per round.
+const SCAN: usize = 64;
+/// The longest the worker sleeps without looking (a safety net: wake-ups
+/// come from [`Outbox::wake`] and from the earliest due time).
+const IDLE: Duration = Duration::from_secs(5);
+
+pub struct Worker {
+    outbox: Arc<Outbox>,
+    tenancy: Tenancy,
+    sender: Sender,
+    in_flight: Mutex<HashSet<String>>,
+    per_org: Mutex<HashMap<String, usize>>,
+    permits: tokio::sync::Semaphore,
+}
+
+fn now_millis() -> u64 {
+    clock::now().timestamp_millis().max(0) as u64
+}
+
+impl Worker {
+    /// Starts the worker on the current tokio runtime.
+    pub fn start(outbox: Arc<Outbox>, tenancy: Tenancy) -> StoreResult<tokio::task::JoinHandle<()>> {
+        let worker = Arc::new(Worker {
+            sender: Sender::new(outbox.policy()),
+            outbox,
+            tenancy,
+            in_flight: Mutex::default(),
+            per_org: Mutex::default(),
+            permits: tokio::sync::Semaphore::new(TOTAL),
+        });
+        worker.seed()?;
+        Ok(tokio::spawn(worker.run()))
+    }
+
+    /// Every organization with a pending delivery, from the store.
+    fn seed(&self) -> StoreResult<()> {
+        let store = self.outbox.store();
+        for org in self.tenancy.list_orgs()? {
+            let first = store.scan(&Namespace::org(&org.id), records::DUE.as_bytes(), None, 1)?;
+            if let Some((millis, _)) = first.first().and_then(|(k, _)| records::parse_due_key(k)) {
+                self.outbox.due.lock().expect("outbox lock").insert(org.id, millis);
+            }
+        }
+        Ok(())
+    }
+
+    async fn run(self: Arc<Self>) {
+        loop {
+            let wait = self.dispatch();
+            tokio::select! {
+                _ = self.outbox.bell.notified() => {}
+                _ = tokio::time::sleep(wait) => {}
+            }
+        }
+    }
+
+    /// Starts every attempt that is due; answers how long to sleep.
+    fn dispatch(self: &Arc<Self>) -> Duration {
+        let now = now_millis();
+        let ready: Vec<String> = {
+            let mut due = self.outbox.due.lock().expect("outbox lock");
+            let ready: Vec<String> = due.iter().filter(|(_, t)| **t <= now).map(|(org, _)| org.clone()).collect();
+            ready.iter().for_each(|org| {
+                due.remove(org);
+            });
+            ready
+        };
+        for org in ready {
+            let next = match self.dispatch_org(&org, now) {
+                Ok(next) => next,
+                Err(e) => {
+                    tracing::error!(error = %e, org, "webhook worker could not read the outbox");
+                    Some(now + 1000)
+                }
+            };
+            if let Some(t) = next {
+                let mut due = self.outbox.due.lock().expect("outbox lock");
+                due.entry(org).and_modify(|e| *e = (*e).min(t)).or_insert(t);
+            }
+        }
+        let earliest = self.outbox.due.lock().expect("outbox lock").values().min().copied();
+        earliest.map_or(IDLE, |t| Duration::from_millis(t.saturating_sub(now_millis())).min(IDLE))
+    }
+
+    /// Starts the due attempts of one organization; answers when to look again
+    /// (`None`: when an attempt in flight ends, or a new event rings).
+    fn dispatch_org(self: &Arc<Self>, org: &str, now: u64) -> StoreResult<Option<u64>> {
+        let entries = self.outbox.store().scan(&Namespace::org(org), records::DUE.as_bytes(), None, SCAN)?;
+        let scanned = entries.len();
+        for (key, _) in entries {
+            let Some((millis, id)) = records::parse_due_key(&key) else { continue };
+            if self.in_flight.lock().expect("worker lock").contains(&id) {
+                continue;
+            }
+            if millis > now {
+                return Ok(Some(millis));
+            }
+            {
+                let mut per_org = self.per_org.lock().expect("worker lock");
+                let running = per_org.entry(org.to_string()).or_default();
+                if *running >= PER_ORG {
+                    return Ok(None);
+                }
+                *running += 1;
+            }
+            self.in_flight.lock().expect("worker lock").insert(id.clone());
+            let (worker, org, key) = (self.clone(), org.to_string(), key.to_vec());
+            tokio::spawn(async move {
+                let outcome = match worker.permits.acquire().await {
+                    Ok(_permit) => worker.attempt(&org, &id, key).await,
+                    Err(_) => Ok(()),
+                };
+                if let Err(e) = outcome {
+                    tracing::error!(error = %e, org, delivery = id, "webhook attempt could not be recorded");
+                }
+                worker.in_flight.lock().expect("worker lock").remove(&id);
+                if let Some(n) = worker.per_org.lock().expect("worker lock").get_mut(&org) {
+                    *n -= 1;
+                }
+                worker.outbox.wake(&org);
+            });
+        }
+        Ok((scanned == SCAN).then_some(now))
+    }
+
+    /// One attempt of delivery `id`, whose due entry is `due_key`.
+    async fn attempt(&self, org: &str, id: &str, due_key: Vec<u8>) -> StoreResult<()> {
+        let store = self.outbox.store();
+        // The change an event tells of is on disk before anyone hears of it.
+        store.durable().await?;
+        let ns = Namespace::org(org);
+        let delivery_key = records::delivery_key(id);
+        let Some(stored) = store.get(&ns, delivery_key.as_bytes())? else {
+            return store.delete(&ns, &due_key);
+        };
+        let mut delivery: Delivery = serde_json::from_slice(&stored)
+            .map_err(|e| crm_store::StoreError(format!("corrupt delivery {id}: {e}")))?;
+        if delivery.status != records::PENDING {
+            return store.delete(&ns, &due_key);
+        }
+        let outcome = match store.get(&ns, records::event_key(&delivery.event_id).as_bytes())? {
+            Some(body) => self.send(org, &delivery, body).await?,
+            None => Outcome::Failed("the event is gone".into()),
+        };
+        if self.tenancy.org(org)?.is_none() {
+            return Ok(()); // deleted meanwhile: nothing to record
+        }
+        delivery.attempts += 1;
+        let now = clock::now();
+        delivery.updated_at = clock::format(now);
+        let (label, code, error) = match &outcome {
+            Outcome::Delivered(s) => ("delivered", Some(*s), None),
+            Outcome::Gone => ("gone", Some(410), None),
+            Outcome::Refused { status, .. } => ("refused", Some(*status), None),
+            Outcome::Failed(why) => ("failed", None, Some(why.clone())),
+        };
+        metrics::counter!("crm_webhook_attempts_total", "outcome" => label).increment(1);
+        (delivery.last_status_code, delivery.last_error) = (code, error);
+        let mut ops = vec![BatchOp::Delete(due_key)];
+        delivery.next_attempt_millis = None;
+        if let Outcome::Delivered(_) = outcome {
+            delivery.status = records::DELIVERED.into();
+        } else if let Some(wait) = schedule::next_wait(delivery.attempts, &outcome, schedule::jitter()) {
+            let next = now.timestamp_millis().max(0) as u64 + wait.as_millis() as u64;
+            delivery.next_attempt_millis = Some(next);
+            ops.push(BatchOp::Put(records::due_key(next, id).into_bytes(), Vec::new()));
+        } else {
+            delivery.status = records::FAILED.into();
+        }
+        let bytes = serde_json::to_vec(&delivery).expect("records serialise");
+        ops.push(BatchOp::Put(delivery_key.clone().into_bytes(), bytes));
+        // Only if nobody changed the delivery meanwhile (a manual retry, a purge).
+        store.batch_if(&ns, vec![Condition::Equals(delivery_key.into_bytes(), Some(stored))], ops)?;
+        Ok(())
+    }
+
+    /// Signs and sends the event `body` to the delivery's target.
+    async fn send(&self, org: &str, delivery: &Delivery, body: Vec<u8>) -> StoreResult<Outcome> {
+        let secret = self.tenancy.webhook_secret(org)?;
+        let mut secrets = vec![secret.secret.as_str()];
+        let previous_valid =
+            secret.previous_expires_at.as_deref().and_then(clock::parse).is_some_and(|t| t > clock::now());
+        if let (Some(previous), true) = (secret.previous.as_deref(), previous_valid) {
+            secrets.push(previous);
+        }
+        let timestamp = clock::now().timestamp();
+        let signature = sign::header(&secrets, &delivery.event_id, timestamp, &body);
+        let attempt = Attempt {
+            url: &delivery.url,
+            headers: &delivery.headers,
+            webhook_id: &delivery.event_id,
+            timestamp,
+            signature: &signature,
+            body,
+        };
+        Ok(self.sender.send(attempt).await)
+    }
+}

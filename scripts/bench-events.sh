@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Outbound events against a release host and a local receiver
+# (`webhook-receiver`, 204 to every POST), in one run, interleaved:
+#   move     PUT /api/deals/{id} new → qualified at 64 connections, each
+#            request a different deal, in an organization whose active
+#            automation sends every deal.stage_changed to the receiver
+#            ("event") and in one without automations ("none"): the added
+#            latency of writing the event in the move's commit;
+#   deliver  deliveries per second: from the first move of a round until the
+#            receiver has every event of it (the worker's throughput).
+# Deals are opened by token form submissions (a form with createDeal).
+# Usage: scripts/bench-events.sh [DEALS_PER_ROUND] [ROUNDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PER_ROUND=${1:-8000}
+ROUNDS=${2:-3}
+cargo build --release -q -p crm-host -p crm-load
+cargo build --release -q -p crm-tests --bin webhook-receiver
+HOST=target/release/crm-host
+LOAD=target/release/crm-load
+WORK=$(mktemp -d)
+PORT=${PORT:-18790}
+RECEIVER_PORT=$((PORT + 7))
+. scripts/bench-lib.sh
+target/release/webhook-receiver "127.0.0.1:$RECEIVER_PORT" >/dev/null &
+RECEIVER=$!
+trap 'kill $RECEIVER 2>/dev/null; stop_host' EXIT
+start_host "$HOST" CRM_WEBHOOK_ALLOW_PRIVATE=true CRM_FORM_RATE_PER_MINUTE=0 RUST_LOG=warn
+API=http://127.0.0.1:$PORT
+ADMIN=http://127.0.0.1:$((PORT + 1))
+admin() { curl -fs -H "Authorization: Bearer $CRM_ADMIN_TOKEN" -H 'content-type: application/json' "$ADMIN$1" ${2:+-d "$2"}; }
+id_of() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(d.get("data", d)["id"])'; }
+received() { curl -fs "http://127.0.0.1:$RECEIVER_PORT/count"; }
+
+# Two organizations, each with a deal-opening form and $ROUNDS × $PER_ROUND deals at stage new.
+declare -A TOKEN PATHS
+for kind in event none; do
+  new_org "$kind" unlimited
+  TOKEN[$kind]=$ORG_TOKEN
+  form=$(admin "/admin/orgs/$ORG/forms" '{"name":"Bench","createDeal":true}' | id_of)
+  if [ "$kind" = event ]; then
+    automation=$(curl -fs -H "Authorization: Bearer $ORG_TOKEN" -H 'content-type: application/json' "$API/api/automations" \
+      -d "{\"name\":\"bench\",\"trigger\":{\"type\":\"deal.stage_changed\"},\"actions\":[{\"type\":\"http_request\",\"url\":\"http://127.0.0.1:$RECEIVER_PORT/hook\"}]}" | id_of)
+    admin "/admin/orgs/$ORG/automations/$automation/activate" '{}' >/dev/null
+  fi
+  total=$((PER_ROUND * ROUNDS))
+  "$LOAD" -X POST -c 64 -d 600 --warmup 0 --threads 2 --requests "$total" -H 'content-type: application/json' \
+    -H "Authorization: Bearer $ORG_TOKEN" -b "{\"email\":\"d{n}@$kind.co\",\"nombre\":\"Bench\"}" \
+    "$API/api/forms/$form/submit" >/dev/null
+  PATHS[$kind]=$WORK/$kind.paths
+  for page in $(seq $(((total + 99) / 100))); do
+    curl -fs -H "Authorization: Bearer $ORG_TOKEN" "$API/api/deals?limit=100&page=$page" |
+      python3 -c 'import json,sys; [print("/api/deals/" + d["id"]) for d in json.load(sys.stdin)["data"]]'
+  done >"${PATHS[$kind]}"
+  echo "$kind: $(wc -l <"${PATHS[$kind]}") deals"
+done
+
+# Host CPU (user + kernel) between two /proc/<pid>/stat readings, per deal of the round.
+cpu_per() { awk -v a="$1" -v b="$2" -v hz="$(getconf CLK_TCK)" -v n="$PER_ROUND" 'BEGIN {printf "%.0f", (b - a) * 1e6 / hz / n}'; }
+declare -A RATES P50 P99
+DELIVER=()
+for round in $(seq "$ROUNDS"); do
+  for kind in event none; do
+    sed -n "$(((round - 1) * PER_ROUND + 1)),$((round * PER_ROUND))p" "${PATHS[$kind]}" >"$WORK/round.paths"
+    before=$(received)
+    cpu_before=$(awk '{print $14 + $15}' /proc/$PID/stat)
+    started=$(date +%s.%N)
+    "$LOAD" -X PUT -c 64 -d 600 --warmup 0 --threads 2 --requests "$PER_ROUND" --paths-file "$WORK/round.paths" \
+      -H 'content-type: application/json' -H "Authorization: Bearer ${TOKEN[$kind]}" -b '{"stage":"qualified"}' \
+      "$API/api/deals" >"$WORK/run.txt"
+    line=$(grep 'req/s=' "$WORK/run.txt")
+    errors=$(grep -o 'errors=[0-9]*' "$WORK/run.txt")
+    cpu_moves=$(awk '{print $14 + $15}' /proc/$PID/stat)
+    echo "round $round $kind: $line $errors; host CPU per move $(cpu_per "$cpu_before" "$cpu_moves") µs (while moving)"
+    RATES[$kind]+="$(sed 's/.*req\/s=\([0-9]*\).*/\1/' <<<"$line") "
+    P50[$kind]+="$(sed 's/.*p50=\([0-9.]*\)ms.*/\1/' <<<"$line") "
+    P99[$kind]+="$(sed 's/.*p99=\([0-9.]*\)ms.*/\1/' <<<"$line") "
+    if [ "$kind" = event ]; then
+      until [ $(($(received) - before)) -ge "$PER_ROUND" ]; do sleep 0.05; done
+      rate=$(awk -v n="$PER_ROUND" -v a="$started" -v b="$(date +%s.%N)" 'BEGIN {printf "%.0f", n / (b - a)}')
+      echo "round $round host CPU per event, moves and deliveries: $(cpu_per "$cpu_before" "$(awk '{print $14 + $15}' /proc/$PID/stat)") µs"
+      echo "round $round deliveries: $PER_ROUND in $(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}') s = $rate/s"
+      DELIVER+=("$rate")
+    fi
+  done
+done
+median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+e=$(median "${RATES[event]}"); n=$(median "${RATES[none]}")
+e50=$(median "${P50[event]}"); n50=$(median "${P50[none]}"); e99=$(median "${P99[event]}"); n99=$(median "${P99[none]}")
+d=$(median "${DELIVER[*]}")
+echo "median deal moves/s: with an event $e (p50 $e50 ms, p99 $e99 ms) | without $n (p50 $n50 ms, p99 $n99 ms)"
+awk -v e50="$e50" -v n50="$n50" -v e="$e" -v n="$n" 'BEGIN { printf "latency with / without = %.2f (p50; goal within 1.2), throughput ratio %.2f\n", e50 / n50, n / e }'
+echo "median deliveries/s to the local receiver: $d"

@@ -1,0 +1,135 @@
+//! A webhook receiver on loopback: records every request it gets and answers
+//! as a test tells it (a status, a status with headers, or a hang), so tests
+//! see exactly what the host delivers.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use warp::Filter;
+use warp::http::Response;
+
+/// One request the receiver got.
+#[derive(Debug, Clone)]
+pub struct Received {
+    pub path: String,
+    /// Header names in lower case.
+    pub headers: BTreeMap<String, String>,
+    pub body: Vec<u8>,
+    pub at: Instant,
+}
+
+impl Received {
+    pub fn header(&self, name: &str) -> &str {
+        self.headers.get(name).map_or("", String::as_str)
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// How the receiver answers one request.
+#[derive(Debug, Clone)]
+pub enum Answer {
+    Status(u16),
+    /// A status with headers (`Location`, `Retry-After`).
+    With(u16, Vec<(&'static str, String)>),
+    /// Never answers (the host's 15 s timeout ends it).
+    Hang,
+}
+
+#[derive(Default)]
+struct State {
+    received: Vec<Received>,
+    /// Answers for the next requests, in order; then `Status(200)`.
+    next: VecDeque<Answer>,
+    /// Answers by path, for every request to it (before `next`).
+    by_path: BTreeMap<String, Answer>,
+}
+
+#[derive(Clone)]
+pub struct Receiver {
+    /// `http://127.0.0.1:<port>`.
+    pub url: String,
+    state: Arc<Mutex<State>>,
+}
+
+impl Receiver {
+    pub async fn start() -> Receiver {
+        Receiver::start_on("127.0.0.1:0".parse().unwrap()).await
+    }
+
+    pub async fn start_on(addr: SocketAddr) -> Receiver {
+        let state = Arc::new(Mutex::new(State::default()));
+        let served = state.clone();
+        let routes =
+            warp::any().and(warp::path::full()).and(warp::header::headers_cloned()).and(warp::body::bytes()).then(
+                move |path: warp::path::FullPath, headers: warp::http::HeaderMap, body: bytes::Bytes| {
+                    let state = served.clone();
+                    async move {
+                        let received = Received {
+                            path: path.as_str().to_string(),
+                            headers: headers
+                                .iter()
+                                .map(|(k, v)| (k.as_str().to_string(), v.to_str().unwrap_or("").to_string()))
+                                .collect(),
+                            body: body.to_vec(),
+                            at: Instant::now(),
+                        };
+                        let answer = {
+                            let mut s = state.lock().unwrap();
+                            let answer = s.by_path.get(&received.path).cloned();
+                            let answer = answer.or_else(|| s.next.pop_front()).unwrap_or(Answer::Status(200));
+                            s.received.push(received);
+                            answer
+                        };
+                        let (status, extra) = match answer {
+                            Answer::Status(status) => (status, Vec::new()),
+                            Answer::With(status, headers) => (status, headers),
+                            Answer::Hang => {
+                                tokio::time::sleep(Duration::from_secs(120)).await;
+                                (200, Vec::new())
+                            }
+                        };
+                        let mut response = Response::builder().status(status);
+                        for (name, value) in extra {
+                            response = response.header(name, value);
+                        }
+                        Ok::<_, Infallible>(response.body(String::from("ok")).unwrap())
+                    }
+                },
+            );
+        let listener = tokio::net::TcpListener::bind(addr).await.expect("bind the receiver");
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(warp::serve(routes).incoming(listener).run());
+        Receiver { url, state }
+    }
+
+    /// Answers the next requests with these, in order (then 200).
+    pub fn answer_next(&self, answers: impl IntoIterator<Item = Answer>) {
+        self.state.lock().unwrap().next.extend(answers);
+    }
+
+    /// Answers every request to `path` with `answer`.
+    pub fn answer_path(&self, path: &str, answer: Answer) {
+        self.state.lock().unwrap().by_path.insert(path.to_string(), answer);
+    }
+
+    /// Every request so far, oldest first.
+    pub fn received(&self) -> Vec<Received> {
+        self.state.lock().unwrap().received.clone()
+    }
+
+    /// The requests to `path` so far.
+    pub fn received_at(&self, path: &str) -> Vec<Received> {
+        self.received().into_iter().filter(|r| r.path == path).collect()
+    }
+
+    /// Waits until `path` got at least `n` requests; whether it did within `within`.
+    pub async fn wait_for(&self, path: &str, n: usize, within: Duration) -> bool {
+        crate::shop::eventually(within, || async { self.received_at(path).len() >= n }).await
+    }
+}

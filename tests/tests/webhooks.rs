@@ -1,0 +1,376 @@
+//! Outbound events through the real host and a real receiver on loopback (so
+//! the host runs with `CRM_WEBHOOK_ALLOW_PRIVATE=true`): an active
+//! automation's trigger delivers one signed call, a draft's does not; failed
+//! attempts are retried with the same `webhook-id`; nothing is lost to a
+//! `kill -9`; a hanging receiver holds up nobody else; redirects are not
+//! followed; the deliveries are listed and a failed one is sent again.
+
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use crm_tests::receiver::{Answer, Received, Receiver};
+use crm_tests::shop::eventually;
+use crm_tests::*;
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
+
+const ALLOW_PRIVATE: &[(&str, &str)] = &[("CRM_WEBHOOK_ALLOW_PRIVATE", "true")];
+
+/// Saves an automation (a draft) and, when `active`, has the app activate it.
+async fn automation(host: &Host, org: &str, token: &str, trigger: Value, url: &str, active: bool) -> String {
+    let body = json!({
+        "name": "Avisar",
+        "trigger": trigger,
+        "actions": [{ "type": "http_request", "url": url, "headers": { "X-Tenant": "acme" } }]
+    });
+    let r = host.post("/api/automations", token, &body).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let id = r.json()["data"]["id"].as_str().unwrap().to_string();
+    if active {
+        let r = host.admin(Method::POST, &format!("/admin/orgs/{org}/automations/{id}/activate"), None).await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    id
+}
+
+/// A deal, opened by a token submission of a form that opens deals.
+async fn deal(host: &Host, org: &str, token: &str, email: &str) -> String {
+    let form = host
+        .admin(
+            Method::POST,
+            &format!("/admin/orgs/{org}/forms"),
+            Some(&json!({ "name": "Cotización", "createDeal": true })),
+        )
+        .await;
+    let form = form.json()["id"].as_str().unwrap().to_string();
+    let r =
+        host.post(&format!("/api/forms/{form}/submit"), token, &json!({ "email": email, "nombre": "Ana Gómez" })).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    r.json()["data"]["dealId"].as_str().unwrap().to_string()
+}
+
+async fn move_deal(host: &Host, token: &str, deal: &str, stage: &str) {
+    let r = host.call(Method::PUT, &format!("/api/deals/{deal}"), Some(token), Some(&json!({ "stage": stage }))).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+}
+
+async fn secret(host: &Host, org: &str) -> String {
+    let r = host.admin(Method::GET, &format!("/admin/orgs/{org}/webhook-secret"), None).await;
+    r.json()["secret"].as_str().unwrap().to_string()
+}
+
+/// Whether one of the request's signatures is the HMAC-SHA256 of
+/// `id.timestamp.body` with `secret`, as Standard Webhooks verifies it.
+fn signed_with(secret: &str, r: &Received) -> bool {
+    let key = STANDARD.decode(secret.strip_prefix("whsec_").unwrap()).unwrap();
+    let mut mac = Hmac::<Sha256>::new_from_slice(&key).unwrap();
+    mac.update(format!("{}.{}.", r.header("webhook-id"), r.header("webhook-timestamp")).as_bytes());
+    mac.update(&r.body);
+    let expected = format!("v1,{}", STANDARD.encode(mac.finalize().into_bytes()));
+    r.header("webhook-signature").split(' ').any(|s| s == expected)
+}
+
+async fn deliveries(host: &Host, token: &str) -> Value {
+    let r = host.get("/api/webhooks/deliveries", token).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    r.json()
+}
+
+#[tokio::test]
+async fn a_deal_move_runs_the_active_automation_once_signed_and_not_the_draft() {
+    let receiver = Receiver::start().await;
+    let host = Host::start_with(ALLOW_PRIVATE).await;
+    let (org, token) = host.org_with_token(json!({ "name": "Acme" })).await;
+    let url = |path: &str| format!("{}{path}", receiver.url);
+    automation(&host, &org, &token, json!({ "type": "deal.stage_changed", "toStage": "won" }), &url("/won"), true)
+        .await;
+    automation(&host, &org, &token, json!({ "type": "deal.stage_changed", "toStage": "won" }), &url("/draft"), false)
+        .await;
+    automation(&host, &org, &token, json!({ "type": "deal.stage_changed", "toStage": "lost" }), &url("/lost"), true)
+        .await;
+    let any = automation(&host, &org, &token, json!({ "type": "deal.stage_changed" }), &url("/any"), true).await;
+    let deal = deal(&host, &org, &token, "ana@acme.co").await;
+
+    move_deal(&host, &token, &deal, "qualified").await;
+    move_deal(&host, &token, &deal, "won").await;
+    assert!(receiver.wait_for("/won", 1, Duration::from_secs(10)).await, "the active automation ran");
+    assert!(receiver.wait_for("/any", 2, Duration::from_secs(10)).await, "an unfiltered trigger sees both moves");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(receiver.received_at("/won").len(), 1, "one call per event");
+    assert!(receiver.received_at("/draft").is_empty(), "a draft never runs");
+    assert!(receiver.received_at("/lost").is_empty(), "another stage's trigger does not run");
+
+    let call = &receiver.received_at("/won")[0];
+    let event = call.json();
+    assert_eq!((&event["type"], &event["organizationId"]), (&json!("deal.stage_changed"), &json!(org)));
+    assert_eq!(call.header("webhook-id"), event["id"].as_str().unwrap());
+    assert_eq!(
+        (&event["data"]["id"], &event["data"]["fromStage"], &event["data"]["toStage"], &event["data"]["stage"]),
+        (&json!(deal), &json!("qualified"), &json!("won"), &json!("won"))
+    );
+    assert!(chrono::DateTime::parse_from_rfc3339(event["occurredAt"].as_str().unwrap()).is_ok());
+    let sent_at: i64 = call.header("webhook-timestamp").parse().unwrap();
+    assert!((chrono::Utc::now().timestamp() - sent_at).abs() < 30);
+    assert!(signed_with(&secret(&host, &org).await, call), "signed with the organization's secret");
+    assert!(!signed_with("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", call), "and not with any other");
+    assert_eq!((call.header("content-type"), call.header("x-tenant")), ("application/json", "acme"));
+
+    // Pausing stops it; the delivery is listed, without the target's headers.
+    host.admin(Method::POST, &format!("/admin/orgs/{org}/automations/{any}/pause"), None).await;
+    move_deal(&host, &token, &deal, "lost").await;
+    assert!(receiver.wait_for("/lost", 1, Duration::from_secs(10)).await);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(receiver.received_at("/any").len(), 2, "a paused automation does not run");
+    let listed = deliveries(&host, &token).await;
+    assert_eq!(listed["pagination"]["total"], 4, "{listed}");
+    let newest = &listed["data"][0];
+    assert_eq!(
+        (&newest["url"], &newest["status"], &newest["attempts"]),
+        (&json!(url("/lost")), &json!("delivered"), &json!(1))
+    );
+    assert_eq!(
+        (&newest["lastStatusCode"], &newest["eventType"], &newest["nextAttemptAt"]),
+        (&json!(200), &json!("deal.stage_changed"), &Value::Null)
+    );
+    assert!(newest.get("headers").is_none(), "{newest}");
+
+    // Another organization sees none of it.
+    let (_, other) = host.org_with_token(json!({ "name": "Otra" })).await;
+    assert_eq!(deliveries(&host, &other).await["pagination"]["total"], 0);
+    let id = newest["id"].as_str().unwrap();
+    let r = host.post(&format!("/api/webhooks/deliveries/{id}/retry"), &other, &json!({})).await;
+    assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (404, json!("DELIVERY_NOT_FOUND")));
+    let reader = host.create_token(&org, &["automations:read"]).await;
+    let r = host.post(&format!("/api/webhooks/deliveries/{id}/retry"), &reader, &json!({})).await;
+    assert_eq!((r.status.as_u16(), r.json()["requiredPermission"].clone()), (403, json!("automations:write")));
+    let r = host.post(&format!("/api/webhooks/deliveries/{id}/retry"), &token, &json!({})).await;
+    assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (409, json!("DELIVERY_NOT_FAILED")), "{}", r.text);
+}
+
+#[tokio::test]
+async fn contacts_and_submissions_trigger_their_automations_with_the_object() {
+    let receiver = Receiver::start().await;
+    let host = Host::start_with(ALLOW_PRIVATE).await;
+    let (org, token) = host.org_with_token(json!({ "name": "Acme" })).await;
+    let url = |path: &str| format!("{}{path}", receiver.url);
+    automation(&host, &org, &token, json!({ "type": "contact.created" }), &url("/contact"), true).await;
+    let form =
+        host.admin(Method::POST, &format!("/admin/orgs/{org}/forms"), Some(&json!({ "name": "Contacto" }))).await;
+    let form = form.json()["id"].as_str().unwrap().to_string();
+    let other_form =
+        host.admin(Method::POST, &format!("/admin/orgs/{org}/forms"), Some(&json!({ "name": "Otro" }))).await;
+    let other_form = other_form.json()["id"].as_str().unwrap().to_string();
+    automation(&host, &org, &token, json!({ "type": "form.submitted", "formId": form }), &url("/form"), true).await;
+
+    let contact = shop::create_contact(&host, &token, "luz@acme.co").await;
+    let r = host
+        .post(&format!("/api/forms/{form}/submit"), &token, &json!({ "correo": "pedro@acme.co", "ciudad": "Medellín" }))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let submission = r.json()["data"]["submissionId"].clone();
+    let r = host.post(&format!("/api/forms/{other_form}/submit"), &token, &json!({ "correo": "otro@acme.co" })).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    // An update is not a creation.
+    let r = host.post("/api/contacts", &token, &json!({ "email": "luz@acme.co", "firstName": "Luz" })).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+
+    assert!(receiver.wait_for("/contact", 3, Duration::from_secs(10)).await, "three contacts were created");
+    assert!(receiver.wait_for("/form", 1, Duration::from_secs(10)).await);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let created: Vec<Value> = receiver.received_at("/contact").iter().map(|r| r.json()).collect();
+    assert_eq!(created.len(), 3, "not the update");
+    assert_eq!(created[0]["type"], "contact.created");
+    assert_eq!((&created[0]["data"]["id"], &created[0]["data"]["email"]), (&json!(contact), &json!("luz@acme.co")));
+    assert_eq!(created[0]["data"]["cityCode"], "05001", "the contact as the API shows it");
+    let forms = receiver.received_at("/form");
+    assert_eq!(forms.len(), 1, "only the form the trigger names");
+    let event = forms[0].json();
+    assert_eq!(
+        (&event["type"], &event["data"]["id"], &event["data"]["formId"]),
+        (&json!("form.submitted"), &submission, &json!(form))
+    );
+    assert_eq!(event["data"]["fields"]["correo"], "pedro@acme.co");
+}
+
+#[tokio::test]
+async fn a_failed_attempt_is_retried_with_the_same_id_and_gone_stops_at_once() {
+    let receiver = Receiver::start().await;
+    let host = Host::start_with(ALLOW_PRIVATE).await;
+    let (org, token) = host.org_with_token(json!({ "name": "Acme" })).await;
+    receiver.answer_path("/gone", Answer::Status(410));
+    automation(
+        &host,
+        &org,
+        &token,
+        json!({ "type": "deal.stage_changed", "toStage": "won" }),
+        &format!("{}/hook", receiver.url),
+        true,
+    )
+    .await;
+    automation(
+        &host,
+        &org,
+        &token,
+        json!({ "type": "deal.stage_changed", "toStage": "won" }),
+        &format!("{}/gone", receiver.url),
+        true,
+    )
+    .await;
+    receiver.answer_next([Answer::Status(500)]);
+    let deal = deal(&host, &org, &token, "ana@acme.co").await;
+    move_deal(&host, &token, &deal, "won").await;
+
+    assert!(receiver.wait_for("/hook", 2, Duration::from_secs(15)).await, "retried after about 5 s");
+    let calls = receiver.received_at("/hook");
+    assert_eq!(calls[0].header("webhook-id"), calls[1].header("webhook-id"), "the same id on every retry");
+    assert_eq!(calls[0].body, calls[1].body);
+    let waited = calls[1].at - calls[0].at;
+    assert!(waited >= Duration::from_millis(4500) && waited < Duration::from_secs(8), "{waited:?}");
+    let listed = deliveries(&host, &token).await;
+    let by_url = |suffix: &str| {
+        listed["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["url"].as_str().unwrap().ends_with(suffix))
+            .unwrap()
+            .clone()
+    };
+    let ok = by_url("/hook");
+    assert_eq!(
+        (&ok["status"], &ok["attempts"], &ok["lastStatusCode"]),
+        (&json!("delivered"), &json!(2), &json!(200)),
+        "{ok}"
+    );
+    let gone = by_url("/gone");
+    assert_eq!(
+        (&gone["status"], &gone["attempts"], &gone["lastStatusCode"]),
+        (&json!("failed"), &json!(1), &json!(410)),
+        "{gone}"
+    );
+    assert_eq!(receiver.received_at("/gone").len(), 1, "410 stops retries at once");
+
+    // The app's customer fixes the endpoint and sends the failed one again.
+    receiver.answer_path("/gone", Answer::Status(204));
+    let r = host
+        .post(&format!("/api/webhooks/deliveries/{}/retry", gone["id"].as_str().unwrap()), &token, &json!({}))
+        .await;
+    assert_eq!((r.status.as_u16(), r.json()["data"]["status"].clone()), (200, json!("pending")), "{}", r.text);
+    assert!(receiver.wait_for("/gone", 2, Duration::from_secs(10)).await);
+    let again = receiver.received_at("/gone");
+    assert_eq!(again[0].header("webhook-id"), again[1].header("webhook-id"));
+    assert!(
+        eventually(Duration::from_secs(5), || async {
+            deliveries(&host, &token).await["data"].as_array().unwrap().iter().all(|d| d["status"] == "delivered")
+        })
+        .await
+    );
+}
+
+#[tokio::test]
+async fn a_redirect_is_not_followed_and_a_busy_receiver_sets_the_wait() {
+    let receiver = Receiver::start().await;
+    let host = Host::start_with(ALLOW_PRIVATE).await;
+    let (org, token) = host.org_with_token(json!({ "name": "Acme" })).await;
+    receiver.answer_path("/moved", Answer::With(302, vec![("location", format!("{}/elsewhere", receiver.url))]));
+    receiver.answer_path("/busy", Answer::With(429, vec![("retry-after", "1".into())]));
+    automation(&host, &org, &token, json!({ "type": "contact.created" }), &format!("{}/moved", receiver.url), true)
+        .await;
+    automation(&host, &org, &token, json!({ "type": "contact.created" }), &format!("{}/busy", receiver.url), true)
+        .await;
+    shop::create_contact(&host, &token, "ana@acme.co").await;
+
+    assert!(receiver.wait_for("/busy", 3, Duration::from_secs(10)).await, "Retry-After: 1 is honoured");
+    let busy = receiver.received_at("/busy");
+    assert!(busy[1].at - busy[0].at < Duration::from_millis(2500), "not the 5 s of the schedule");
+    assert_eq!(receiver.received_at("/moved").len(), 1);
+    assert!(receiver.received_at("/elsewhere").is_empty(), "a redirect is not followed");
+    let listed = deliveries(&host, &token).await;
+    let moved = listed["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["url"].as_str().unwrap().ends_with("/moved"))
+        .unwrap()
+        .clone();
+    assert_eq!((&moved["status"], &moved["lastStatusCode"]), (&json!("pending"), &json!(302)), "{moved}");
+    assert!(moved["nextAttemptAt"].is_string());
+}
+
+#[tokio::test]
+async fn every_event_arrives_after_a_kill_9_while_the_receiver_was_down() {
+    // A port with nobody on it yet.
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let mut host = Host::start_in(data.path(), ALLOW_PRIVATE).await;
+    let (org, token) = host.org_with_token(json!({ "name": "Acme" })).await;
+    automation(&host, &org, &token, json!({ "type": "contact.created" }), &format!("http://{port}/hook"), true).await;
+    let mut contacts = Vec::new();
+    for i in 0..5 {
+        contacts.push(shop::create_contact(&host, &token, &format!("c{i}@acme.co")).await);
+    }
+    host.kill9();
+
+    let receiver = Receiver::start_on(port).await;
+    let host = Host::start_in(data.path(), ALLOW_PRIVATE).await;
+    assert!(receiver.wait_for("/hook", 5, Duration::from_secs(20)).await, "{} arrived", receiver.received().len());
+    let mut arrived: Vec<String> =
+        receiver.received_at("/hook").iter().map(|r| r.json()["data"]["id"].as_str().unwrap().to_string()).collect();
+    arrived.sort();
+    arrived.dedup();
+    contacts.sort();
+    assert_eq!(arrived, contacts, "every acknowledged creation, once or more");
+    assert!(
+        eventually(Duration::from_secs(5), || async {
+            let listed = deliveries(&host, &token).await;
+            listed["data"].as_array().unwrap().iter().all(|d| d["status"] == "delivered")
+        })
+        .await
+    );
+}
+
+#[tokio::test]
+async fn a_hanging_receiver_holds_up_no_other_organization() {
+    let slow = Receiver::start().await;
+    slow.answer_path("/hang", Answer::Hang);
+    let fast = Receiver::start().await;
+    let host = Host::start_with(ALLOW_PRIVATE).await;
+    let (stuck_org, stuck) = host.org_with_token(json!({ "name": "Lenta" })).await;
+    automation(&host, &stuck_org, &stuck, json!({ "type": "contact.created" }), &format!("{}/hang", slow.url), true)
+        .await;
+    let (org, token) = host.org_with_token(json!({ "name": "Rápida" })).await;
+    automation(&host, &org, &token, json!({ "type": "contact.created" }), &format!("{}/hook", fast.url), true).await;
+
+    for i in 0..30 {
+        shop::create_contact(&host, &stuck, &format!("s{i}@lenta.co")).await;
+    }
+    assert!(slow.wait_for("/hang", 8, Duration::from_secs(5)).await, "the stuck organization's slots are taken");
+    let started = Instant::now();
+    shop::create_contact(&host, &token, "ana@rapida.co").await;
+    let api = started.elapsed();
+    assert!(fast.wait_for("/hook", 1, Duration::from_secs(3)).await, "delivered while the other hangs");
+    let delivered = started.elapsed();
+    assert!(api < Duration::from_millis(500), "the API is not slowed: {api:?}");
+    assert!(delivered < Duration::from_secs(2), "{delivered:?}");
+    assert_eq!(slow.received_at("/hang").len(), 8, "one organization has at most 8 attempts in flight");
+}
+
+#[tokio::test]
+async fn without_the_setting_private_targets_are_refused_when_saved() {
+    let host = Host::start().await;
+    let (_, token) = host.org_with_token(json!({ "name": "Acme" })).await;
+    for url in [
+        "https://127.0.0.1/hook",
+        "https://10.0.0.1/hook",
+        "https://169.254.169.254/latest/meta-data",
+        "https://[::1]/hook",
+        "https://localhost/hook",
+        "http://8.8.8.8/hook",
+    ] {
+        let body = json!({ "name": "x", "trigger": { "type": "contact.created" },
+                           "actions": [{ "type": "http_request", "url": url }] });
+        let r = host.post("/api/automations", &token, &body).await;
+        assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (400, json!("WEBHOOK_URL_NOT_ALLOWED")), "{url}");
+    }
+}
