@@ -6,6 +6,8 @@
 #            automation sends every deal.stage_changed to the receiver
 #            ("event") and in one without automations ("none"): the added
 #            latency of writing the event in the move's commit;
+#   single   the same move from one connection (1,000 deals a round): the
+#            latency a move adds when the machine is not saturated;
 #   deliver  deliveries per second: from the first move of a round until the
 #            receiver has every event of it (the worker's throughput).
 # Deals are opened by token form submissions (a form with createDeal).
@@ -14,6 +16,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PER_ROUND=${1:-8000}
 ROUNDS=${2:-3}
+SINGLE=1000
 cargo build --release -q -p crm-host -p crm-load
 cargo build --release -q -p crm-tests --bin webhook-receiver
 HOST=target/release/crm-host
@@ -43,7 +46,7 @@ for kind in event none; do
       -d "{\"name\":\"bench\",\"trigger\":{\"type\":\"deal.stage_changed\"},\"actions\":[{\"type\":\"http_request\",\"url\":\"http://127.0.0.1:$RECEIVER_PORT/hook\"}]}" | id_of)
     admin "/admin/orgs/$ORG/automations/$automation/activate" '{}' >/dev/null
   fi
-  total=$((PER_ROUND * ROUNDS))
+  total=$(((PER_ROUND + SINGLE) * ROUNDS))
   "$LOAD" -X POST -c 64 -d 600 --warmup 0 --threads 2 --requests "$total" -H 'content-type: application/json' \
     -H "Authorization: Bearer $ORG_TOKEN" -b "{\"email\":\"d{n}@$kind.co\",\"nombre\":\"Bench\"}" \
     "$API/api/forms/$form/submit" >/dev/null
@@ -57,11 +60,13 @@ done
 
 # Host CPU (user + kernel) between two /proc/<pid>/stat readings, per deal of the round.
 cpu_per() { awk -v a="$1" -v b="$2" -v hz="$(getconf CLK_TCK)" -v n="$PER_ROUND" 'BEGIN {printf "%.0f", (b - a) * 1e6 / hz / n}'; }
-declare -A RATES P50 P99
+declare -A RATES P50 P99 SINGLE_P50
 DELIVER=()
 for round in $(seq "$ROUNDS"); do
+  first=$(((round - 1) * (PER_ROUND + SINGLE) + 1))
   for kind in event none; do
-    sed -n "$(((round - 1) * PER_ROUND + 1)),$((round * PER_ROUND))p" "${PATHS[$kind]}" >"$WORK/round.paths"
+    sed -n "${first},$((first + PER_ROUND - 1))p" "${PATHS[$kind]}" >"$WORK/round.paths"
+    sed -n "$((first + PER_ROUND)),$((first + PER_ROUND + SINGLE - 1))p" "${PATHS[$kind]}" >"$WORK/single.paths"
     before=$(received)
     cpu_before=$(awk '{print $14 + $15}' /proc/$PID/stat)
     started=$(date +%s.%N)
@@ -82,12 +87,20 @@ for round in $(seq "$ROUNDS"); do
       echo "round $round deliveries: $PER_ROUND in $(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}') s = $rate/s"
       DELIVER+=("$rate")
     fi
+    "$LOAD" -X PUT -c 1 -d 600 --warmup 0 --requests "$SINGLE" --paths-file "$WORK/single.paths" \
+      -H 'content-type: application/json' -H "Authorization: Bearer ${TOKEN[$kind]}" -b '{"stage":"qualified"}' \
+      "$API/api/deals" >"$WORK/run.txt"
+    line=$(grep 'req/s=' "$WORK/run.txt")
+    echo "round $round $kind, one connection: $line"
+    SINGLE_P50[$kind]+="$(sed 's/.*p50=\([0-9.]*\)ms.*/\1/' <<<"$line") "
   done
 done
 median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 e=$(median "${RATES[event]}"); n=$(median "${RATES[none]}")
 e50=$(median "${P50[event]}"); n50=$(median "${P50[none]}"); e99=$(median "${P99[event]}"); n99=$(median "${P99[none]}")
 d=$(median "${DELIVER[*]}")
+s1=$(median "${SINGLE_P50[event]}"); s0=$(median "${SINGLE_P50[none]}")
 echo "median deal moves/s: with an event $e (p50 $e50 ms, p99 $e99 ms) | without $n (p50 $n50 ms, p99 $n99 ms)"
 awk -v e50="$e50" -v n50="$n50" -v e="$e" -v n="$n" 'BEGIN { printf "latency with / without = %.2f (p50; goal within 1.2), throughput ratio %.2f\n", e50 / n50, n / e }'
+awk -v a="$s1" -v b="$s0" 'BEGIN { printf "one connection, p50: with an event %.2f ms, without %.2f ms = %.2f (goal within 1.2)\n", a, b, a / b }'
 echo "median deliveries/s to the local receiver: $d"

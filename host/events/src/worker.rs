@@ -28,8 +28,9 @@ use crate::sign;
 /// Attempts in flight for one organization, and for the whole host.
 pub const PER_ORG: usize = 8;
 const TOTAL: usize = 512;
-/// Due entries read per organization per round.
-const SCAN: usize = 64;
+/// Due entries read per organization per round: enough to fill its free
+/// slots past the ones in flight (which are the earliest due).
+const SCAN: usize = PER_ORG + 1;
 /// The longest the worker sleeps without looking (a safety net: wake-ups
 /// come from [`Outbox::wake`] and from the earliest due time).
 const IDLE: Duration = Duration::from_secs(5);
