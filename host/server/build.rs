@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Components embedded in `crm-host` (see `src/embedded.rs`).
-const EMBEDDED: &[&str] = &["contacts", "shipments", "forms", "import", "automations", "envia"];
+const EMBEDDED: &[&str] = &["contacts", "shipments", "forms", "import", "automations", "pipelines", "envia"];
 
 fn main() {
     let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());

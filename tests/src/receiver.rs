@@ -29,6 +29,21 @@ impl Received {
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_slice(&self.body).unwrap_or(serde_json::Value::Null)
     }
+
+    /// Whether one of the request's signatures is the HMAC-SHA256 of
+    /// `id.timestamp.body` keyed with `secret` (`whsec_...`), computed here
+    /// the way Standard Webhooks verifies it.
+    pub fn signed_with(&self, secret: &str) -> bool {
+        use base64::Engine;
+        use base64::engine::general_purpose::STANDARD;
+        use hmac::{Hmac, Mac};
+        let Some(key) = secret.strip_prefix("whsec_").and_then(|k| STANDARD.decode(k).ok()) else { return false };
+        let mut mac = Hmac::<sha2::Sha256>::new_from_slice(&key).expect("any key length");
+        mac.update(format!("{}.{}.", self.header("webhook-id"), self.header("webhook-timestamp")).as_bytes());
+        mac.update(&self.body);
+        let expected = format!("v1,{}", STANDARD.encode(mac.finalize().into_bytes()));
+        self.header("webhook-signature").split(' ').any(|s| s == expected)
+    }
 }
 
 /// How the receiver answers one request.

@@ -1,5 +1,5 @@
 //! Nested calls: one module of an organization calling another's interface
-//! (today the contacts module's `upsert-with`, `upsert-many` and `get`), in a fresh instance bound
+//! (today the contacts module's `upsert-with`, `upsert-many`, `get` and `conversation`), in a fresh instance bound
 //! to the same organization, under the nested deadline.
 
 use std::sync::Arc;
@@ -88,6 +88,15 @@ impl Runtime {
                 (0..count).map(|_| failed(500)).collect()
             }
         }
+    }
+
+    /// The contacts module's `conversation`, for another module of the same organization.
+    pub(crate) async fn contacts_conversation(self: &Arc<Self>, ctx: Arc<CallContext>, id: String) -> Option<String> {
+        let module = self.contacts_module()?;
+        let pre = module.contacts.as_ref()?;
+        let mut store = self.new_store(&module.name, Some(ctx), self.nested_deadline);
+        let instance = pre.instantiate_async(&mut store).await.ok()?;
+        instance.crm_plugin_contacts().call_conversation(&mut store, &id).await.ok().flatten()
     }
 
     /// The contacts module's `get`, for another module of the same organization.

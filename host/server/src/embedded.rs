@@ -9,5 +9,6 @@ pub const COMPONENTS: &[Embedded] = &[
     ("forms", include_bytes!(env!("CRM_COMPONENT_FORMS"))),
     ("import", include_bytes!(env!("CRM_COMPONENT_IMPORT"))),
     ("automations", include_bytes!(env!("CRM_COMPONENT_AUTOMATIONS"))),
+    ("pipelines", include_bytes!(env!("CRM_COMPONENT_PIPELINES"))),
     ("envia", include_bytes!(env!("CRM_COMPONENT_ENVIA"))),
 ];

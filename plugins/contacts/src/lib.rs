@@ -103,6 +103,11 @@ impl contacts::Guest for Contacts {
     fn get(id: String) -> Option<String> {
         edit::find(&id).ok().and_then(|c| serde_json::to_string(&c.flattened()).ok())
     }
+
+    fn conversation(id: String) -> Option<String> {
+        let found = crm_sdk::is_id(&id).then(|| conversations::get(&id).ok().flatten()).flatten()?;
+        serde_json::to_string(&found).ok()
+    }
 }
 
 impl From<upsert::Outcome> for contacts::UpsertOutcome {

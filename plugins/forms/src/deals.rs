@@ -13,7 +13,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crm_sdk::pipeline::DEAL_STAGES as STAGES;
-const PIPELINE_KEY: &str = "meta/pipeline/deals";
 const COUNT_KEY: &str = "meta/deals";
 /// Most deals of one contact a filtered list reads.
 const MAX_CONTACT_DEALS: usize = 10_000;
@@ -48,15 +47,9 @@ fn contact_count_key(contact_id: &str) -> String {
     format!("meta/deals/contact/{contact_id}")
 }
 
-/// The organization's default deal pipeline, made on first use.
-fn default_pipeline_id() -> Result<String, Error> {
-    if let Some(id) = store::get(PIPELINE_KEY.as_bytes())? {
-        return Ok(String::from_utf8_lossy(&id).into_owned());
-    }
-    let id = runtime::new_id();
-    store::compare_and_swap(PIPELINE_KEY.as_bytes(), None, Some(id.as_bytes()))?;
-    let stored = store::get(PIPELINE_KEY.as_bytes())?.ok_or_else(|| Error::internal("no default pipeline"))?;
-    Ok(String::from_utf8_lossy(&stored).into_owned())
+/// The organization's default deal pipeline (its id is the SDK's rule).
+fn default_pipeline_id() -> String {
+    crm_sdk::pipeline::default_pipeline_id(&crm_sdk::tenant::organization_id(), "deals")
 }
 
 /// The open deal of this contact and form, if any.
@@ -72,7 +65,7 @@ pub fn new_deal(form_id: &str, form_name: &str, contact_id: &str, who: &str, now
         name: name.chars().take(300).collect(),
         contact_id: contact_id.to_string(),
         form_id: form_id.to_string(),
-        pipeline_id: default_pipeline_id()?,
+        pipeline_id: default_pipeline_id(),
         stage: STAGES[0].into(),
         amount: None,
         created_at: now.to_string(),

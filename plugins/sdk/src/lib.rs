@@ -7,7 +7,7 @@
 //! - [`kv`]: typed JSON records on the store, counters, newest-first pages.
 //! - [`contact_body`]: the keys of a contact body and the bounds on custom
 //!   properties, for the contacts module and the modules that build bodies.
-//! - [`pipeline`]: the default deal pipeline's stages.
+//! - [`pipeline`]: the default pipelines' stages and ids.
 
 pub mod contact_body;
 pub mod http;

@@ -1,5 +1,59 @@
-//! The default deal pipeline: the modules that move deals (forms) and those
-//! that react to a move (automations) read its stages from here.
+//! The default pipelines every organization has. The modules that move
+//! deals (forms), react to a move (automations) or list pipelines
+//! (pipelines) read their stages and ids from here, so each names them alike
+//! without asking another.
 
 /// The stages of the default deal pipeline, in order.
 pub const DEAL_STAGES: &[&str] = &["new", "qualified", "proposal", "won", "lost"];
+/// The stages of the default conversation pipeline, in order.
+pub const CONVERSATION_STAGES: &[&str] = &["new", "in_progress", "closed"];
+
+/// What sets a kind's default pipeline id apart from the organization's id.
+fn mask(kind: &str) -> [u8; 12] {
+    match kind {
+        "deals" => *b"\x0d\xea\x15pipeline\x01",
+        _ => *b"\xc0\x4e\x00pipeline\x02",
+    }
+}
+
+/// The id (24 hex characters, like every id) of organization `org_id`'s
+/// default pipeline of `kind` (`deals` or `conversations`): the organization
+/// id with a fixed pattern per kind, so it is the same in every module and
+/// distinct between organizations.
+pub fn default_pipeline_id(org_id: &str, kind: &str) -> String {
+    derive(org_id, &mask(kind), 0)
+}
+
+/// The id of the `index`-th stage of a default pipeline.
+pub fn default_stage_id(pipeline_id: &str, index: usize) -> String {
+    derive(pipeline_id, &[0; 12], index as u8 + 1)
+}
+
+fn derive(id: &str, mask: &[u8; 12], last: u8) -> String {
+    let mut bytes = [0u8; 12];
+    for (i, byte) in bytes.iter_mut().enumerate() {
+        let pair = id.get(i * 2..i * 2 + 2).and_then(|h| u8::from_str_radix(h, 16).ok()).unwrap_or(0);
+        *byte = pair ^ mask[i];
+    }
+    bytes[11] ^= last;
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_ids_are_ids_distinct_per_kind_organization_and_stage() {
+        let org = "6b052f4b0000138387408ed5";
+        let deals = default_pipeline_id(org, "deals");
+        let conversations = default_pipeline_id(org, "conversations");
+        assert!(crate::is_id(&deals) && crate::is_id(&conversations));
+        assert_ne!(deals, conversations);
+        assert_ne!(deals, default_pipeline_id("6b052f4b0000138387408ed6", "deals"));
+        assert_eq!(deals, default_pipeline_id(org, "deals"), "the same every time");
+        let stages: Vec<String> = (0..5).map(|i| default_stage_id(&deals, i)).collect();
+        assert!(stages.iter().all(|s| crate::is_id(s) && *s != deals));
+        assert_eq!(stages.iter().collect::<std::collections::BTreeSet<_>>().len(), 5);
+    }
+}

@@ -47,4 +47,9 @@ impl contacts::Host for HostState {
         let ctx = self.ctx.clone()?;
         self.runtime.contacts_get(ctx, id).await
     }
+
+    async fn conversation(&mut self, id: String) -> Option<String> {
+        let ctx = self.ctx.clone()?;
+        self.runtime.contacts_conversation(ctx, id).await
+    }
 }
