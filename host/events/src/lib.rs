@@ -12,7 +12,9 @@
 //! - [`sender`]: one attempt over HTTP, checking the address it connects to;
 //! - [`sign`]: the `webhook-signature` header;
 //! - [`schedule`]: when a failed attempt is tried again;
-//! - [`deliveries`]: the deliveries as the API lists and retries them.
+//! - [`deliveries`]: the deliveries as the API lists and retries them;
+//! - [`retention`]: settled deliveries and old events removed (the worker
+//!   sweeps every hour).
 //!
 //! It depends on the store and tenancy (each organization's signing secret)
 //! and knows nothing of WebAssembly: the runtime's `events` import calls
@@ -21,6 +23,7 @@
 pub mod deliveries;
 pub mod outbox;
 pub mod records;
+pub mod retention;
 pub mod schedule;
 pub mod sender;
 pub mod sign;

@@ -11,6 +11,7 @@
 use serde::{Deserialize, Serialize};
 
 pub const SUBSCRIPTIONS: &str = "hook/sub/";
+pub const EVENTS: &str = "hook/evt/";
 pub const DELIVERIES: &str = "hook/dlv/";
 pub const DUE: &str = "hook/due/";
 pub const COUNT: &str = "hook/count";
@@ -20,7 +21,7 @@ pub fn subscription_key(module: &str, id: &str) -> String {
 }
 
 pub fn event_key(id: &str) -> String {
-    format!("hook/evt/{id}")
+    format!("{EVENTS}{id}")
 }
 
 pub fn delivery_key(id: &str) -> String {

@@ -21,6 +21,7 @@ use crm_tenancy::{Tenancy, clock};
 
 use crate::outbox::Outbox;
 use crate::records::{self, Delivery};
+use crate::retention;
 use crate::schedule::{self, Outcome};
 use crate::sender::{Attempt, Sender};
 use crate::sign;
@@ -34,6 +35,8 @@ const SCAN: usize = PER_ORG + 1;
 /// The longest the worker sleeps without looking (a safety net: wake-ups
 /// come from [`Outbox::wake`] and from the earliest due time).
 const IDLE: Duration = Duration::from_secs(5);
+/// How often settled deliveries and old events are swept away.
+const SWEEP_EVERY: Duration = Duration::from_secs(3600);
 
 pub struct Worker {
     outbox: Arc<Outbox>,
@@ -76,12 +79,36 @@ impl Worker {
     }
 
     async fn run(self: Arc<Self>) {
+        tokio::spawn(self.clone().sweep_every(SWEEP_EVERY));
         loop {
             let wait = self.dispatch();
             tokio::select! {
                 _ = self.outbox.bell.notified() => {}
                 _ = tokio::time::sleep(wait) => {}
             }
+        }
+    }
+
+    /// Removes what [`retention`] no longer keeps, for every organization,
+    /// at start and then every `period`, off the threads that serve I/O.
+    async fn sweep_every(self: Arc<Self>, period: Duration) {
+        loop {
+            let worker = self.clone();
+            let swept = tokio::task::spawn_blocking(move || -> StoreResult<usize> {
+                let now = clock::now().timestamp().max(0) as u64;
+                let mut removed = 0;
+                for org in worker.tenancy.list_orgs()? {
+                    removed += retention::sweep(worker.outbox.store().as_ref(), &org.id, now)?;
+                }
+                Ok(removed)
+            })
+            .await;
+            match swept {
+                Ok(Ok(removed)) if removed > 0 => tracing::info!(removed, "webhook retention sweep"),
+                Ok(Err(e)) => tracing::error!(error = %e, "webhook retention sweep failed"),
+                _ => {}
+            }
+            tokio::time::sleep(period).await;
         }
     }
 
@@ -116,6 +143,9 @@ impl Worker {
     /// Starts the due attempts of one organization; answers when to look again
     /// (`None`: when an attempt in flight ends, or a new event rings).
     fn dispatch_org(self: &Arc<Self>, org: &str, now: u64) -> StoreResult<Option<u64>> {
+        if self.tenancy.org(org)?.is_none() {
+            return Ok(None); // deleted: its outbox went with it
+        }
         let entries = self.outbox.store().scan(&Namespace::org(org), records::DUE.as_bytes(), None, SCAN)?;
         let scanned = entries.len();
         for (key, _) in entries {
@@ -159,6 +189,9 @@ impl Worker {
         let store = self.outbox.store();
         // The change an event tells of is on disk before anyone hears of it.
         store.durable().await?;
+        if self.tenancy.org(org)?.is_none() {
+            return Ok(()); // deleted meanwhile: writing now would bring its namespace back
+        }
         let ns = Namespace::org(org);
         let delivery_key = records::delivery_key(id);
         let Some(stored) = store.get(&ns, delivery_key.as_bytes())? else {
