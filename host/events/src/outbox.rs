@@ -2,12 +2,15 @@
 //! writes of its own atomic commit.
 //!
 //! An event is stored only when a subscription of the organization matches
-//! it, as one event record and one pending delivery per target, due at once.
-//! The [`Outbox`] is also the doorbell of the delivery worker: a commit that
-//! made deliveries rings it for its organization.
+//! it, as one pending delivery per target (carrying the event), due at once:
+//! two keys in the change's commit. The [`Outbox`] keeps each organization's
+//! subscriptions in memory (reloaded after a commit that changes them) and
+//! is the doorbell of the delivery worker: a commit that made deliveries
+//! rings it for its organization.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use crm_store::{BatchOp, Namespace, Store, StoreResult};
 use crm_tenancy::{clock, ids};
@@ -89,11 +92,27 @@ pub fn unsubscribe(id: &str) -> Result<Staged, String> {
     }
 }
 
-/// The writes that carry what was staged, and how many deliveries they make.
+/// The writes that carry what was staged, how many deliveries they make,
+/// and whether they change the organization's subscriptions (then
+/// [`Outbox::forget_subscriptions`] once they are applied).
 pub struct Writes {
     pub ops: Vec<BatchOp>,
     pub deliveries: usize,
+    pub subscriptions_changed: bool,
 }
+
+/// One organization's subscriptions as last read (and when), and a
+/// generation that every change bumps, so a read that raced a change is not
+/// kept.
+#[derive(Default)]
+struct Cached {
+    generation: u64,
+    subscriptions: Option<(Arc<Vec<Subscription>>, Instant)>,
+}
+
+/// How long subscriptions read from the store are trusted: a change made
+/// through this host is seen at once, one made elsewhere within this.
+const SUBSCRIPTIONS_FRESH: Duration = Duration::from_secs(5);
 
 /// The shared outbox: turns staged items into writes and wakes the worker.
 pub struct Outbox {
@@ -102,11 +121,12 @@ pub struct Outbox {
     /// Organizations with pending deliveries, by the earliest one's time (ms).
     pub(crate) due: Mutex<HashMap<String, u64>>,
     pub(crate) bell: Notify,
+    subscriptions: Mutex<HashMap<String, Cached>>,
 }
 
 impl Outbox {
     pub fn new(store: Arc<dyn Store>, policy: Policy) -> Arc<Outbox> {
-        Arc::new(Outbox { store, policy, due: Mutex::default(), bell: Notify::new() })
+        Arc::new(Outbox { store, policy, due: Mutex::default(), bell: Notify::new(), subscriptions: Mutex::default() })
     }
 
     /// Where webhooks may go, as the operator set it.
@@ -121,24 +141,25 @@ impl Outbox {
     /// The writes for `staged` of `module` in organization `org_id`, to go in
     /// the same atomic batch as the change that staged them.
     pub fn writes(&self, org_id: &str, module: &str, staged: Vec<Staged>) -> StoreResult<Writes> {
-        let ns = Namespace::org(org_id);
-        let mut writes = Writes { ops: Vec::new(), deliveries: 0 };
-        let mut subscriptions: Option<Vec<Subscription>> = None;
+        let mut writes = Writes { ops: Vec::new(), deliveries: 0, subscriptions_changed: false };
+        let mut subscriptions: Option<Arc<Vec<Subscription>>> = None;
         let now = clock::now();
         let (now_text, now_millis) = (clock::format(now), now.timestamp_millis().max(0) as u64);
         for item in staged {
             match item {
                 Staged::Subscribe(sub) => {
+                    writes.subscriptions_changed = true;
                     let bytes = serde_json::to_vec(&sub).expect("records serialise");
                     writes.ops.push(BatchOp::Put(records::subscription_key(module, &sub.id).into_bytes(), bytes));
                 }
                 Staged::Unsubscribe(id) => {
+                    writes.subscriptions_changed = true;
                     writes.ops.push(BatchOp::Delete(records::subscription_key(module, &id).into_bytes()));
                 }
                 Staged::Emit { event_type, data } => {
                     let subs = match &subscriptions {
                         Some(subs) => subs,
-                        None => subscriptions.insert(self.subscriptions(&ns)?),
+                        None => subscriptions.insert(self.subscriptions(org_id)?),
                     };
                     let targets: Vec<(&Subscription, &Target)> = subs
                         .iter()
@@ -156,8 +177,7 @@ impl Outbox {
                         "organizationId": org_id,
                         "data": data,
                     });
-                    let body = serde_json::to_vec(&event).expect("events serialise");
-                    writes.ops.push(BatchOp::Put(records::event_key(&event_id).into_bytes(), body));
+                    let body = event.to_string();
                     for (sub, target) in targets {
                         let delivery = Delivery {
                             id: ids::new_id(),
@@ -173,6 +193,8 @@ impl Outbox {
                             next_attempt_millis: Some(now_millis),
                             created_at: now_text.clone(),
                             updated_at: now_text.clone(),
+                            body: body.clone(),
+                            counted: false,
                         };
                         let bytes = serde_json::to_vec(&delivery).expect("records serialise");
                         writes.ops.push(BatchOp::Put(records::delivery_key(&delivery.id).into_bytes(), bytes));
@@ -184,15 +206,41 @@ impl Outbox {
                 }
             }
         }
-        if writes.deliveries > 0 {
-            writes.ops.push(BatchOp::Add(records::COUNT.as_bytes().to_vec(), writes.deliveries as i64));
-        }
         Ok(writes)
     }
 
-    fn subscriptions(&self, ns: &Namespace) -> StoreResult<Vec<Subscription>> {
-        let pairs = self.store.scan(ns, records::SUBSCRIPTIONS.as_bytes(), None, MAX_SUBSCRIPTIONS)?;
-        Ok(pairs.iter().filter_map(|(_, v)| serde_json::from_slice(v).ok()).collect())
+    /// The organization's subscriptions: from memory, or read and kept
+    /// unless a change landed meanwhile.
+    fn subscriptions(&self, org_id: &str) -> StoreResult<Arc<Vec<Subscription>>> {
+        let generation = {
+            let cache = self.subscriptions.lock().expect("outbox lock");
+            match cache.get(org_id) {
+                Some(Cached { subscriptions: Some((subs, read)), .. }) if read.elapsed() < SUBSCRIPTIONS_FRESH => {
+                    return Ok(subs.clone());
+                }
+                Some(cached) => cached.generation,
+                None => 0,
+            }
+        };
+        let pairs =
+            self.store.scan(&Namespace::org(org_id), records::SUBSCRIPTIONS.as_bytes(), None, MAX_SUBSCRIPTIONS)?;
+        let subs: Arc<Vec<Subscription>> =
+            Arc::new(pairs.iter().filter_map(|(_, v)| serde_json::from_slice(v).ok()).collect());
+        let mut cache = self.subscriptions.lock().expect("outbox lock");
+        let entry = cache.entry(org_id.to_string()).or_default();
+        if entry.generation == generation {
+            entry.subscriptions = Some((subs.clone(), Instant::now()));
+        }
+        Ok(subs)
+    }
+
+    /// Drops the organization's subscriptions from memory: call after a
+    /// commit that changed them is applied.
+    pub fn forget_subscriptions(&self, org_id: &str) {
+        let mut cache = self.subscriptions.lock().expect("outbox lock");
+        let entry = cache.entry(org_id.to_string()).or_default();
+        entry.generation += 1;
+        entry.subscriptions = None;
     }
 
     /// Tells the worker that `org_id` has deliveries due now.

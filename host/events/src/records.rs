@@ -2,26 +2,23 @@
 //! (beside the modules' `m/<module>/` keys, out of their reach):
 //!
 //! - `hook/sub/<module>/<id>`: a [`Subscription`] a module staged;
-//! - `hook/evt/<event id>`: an event, as the exact JSON body every delivery sends;
-//! - `hook/dlv/<delivery id>`: a [`Delivery`], one per event and target;
+//! - `hook/dlv/<delivery id>`: a [`Delivery`], one per event and target, with
+//!   the exact JSON body every attempt sends;
 //! - `hook/due/<millis, 16 digits>/<delivery id>`: the pending deliveries by
 //!   their next attempt, what the worker reads;
-//! - `hook/count`: how many deliveries there are (the list's total).
+//! - `hook/count`: how many deliveries there are (the list's total), counted
+//!   by the worker at a delivery's first attempt so a change's own commit
+//!   carries only the delivery and its due entry.
 
 use serde::{Deserialize, Serialize};
 
 pub const SUBSCRIPTIONS: &str = "hook/sub/";
-pub const EVENTS: &str = "hook/evt/";
 pub const DELIVERIES: &str = "hook/dlv/";
 pub const DUE: &str = "hook/due/";
 pub const COUNT: &str = "hook/count";
 
 pub fn subscription_key(module: &str, id: &str) -> String {
     format!("{SUBSCRIPTIONS}{module}/{id}")
-}
-
-pub fn event_key(id: &str) -> String {
-    format!("{EVENTS}{id}")
 }
 
 pub fn delivery_key(id: &str) -> String {
@@ -92,6 +89,13 @@ pub struct Delivery {
     pub next_attempt_millis: Option<u64>,
     pub created_at: String,
     pub updated_at: String,
+    /// The event as every attempt sends it (`{id, type, occurredAt,
+    /// organizationId, data}`), never listed.
+    #[serde(default)]
+    pub body: String,
+    /// Whether `hook/count` counts it yet (the worker counts it once).
+    #[serde(default)]
+    pub counted: bool,
 }
 
 pub const PENDING: &str = "pending";

@@ -1,8 +1,7 @@
-//! How long deliveries and events are kept: a settled delivery (delivered or
-//! failed) is listed, and may be sent again, for [`KEEP_DELIVERIES`]; an
-//! event is kept a week longer, so a delivery retried on its last listed
-//! day still finds it (a retry's schedule spans about three days). Without
-//! this an organization's outbox would grow with every change forever.
+//! How long deliveries are kept: a settled one (delivered or failed) is
+//! listed, and may be sent again, for [`KEEP_DELIVERIES`]; a pending one
+//! stays until it settles. Without this an organization's outbox would grow
+//! with every change forever.
 //!
 //! Ids start with their creation second, so the oldest records come first
 //! in key order and a sweep stops at the first one that is young enough.
@@ -14,7 +13,6 @@ use crm_store::{BatchOp, Namespace, Store, StoreResult};
 use crate::records::{self, Delivery};
 
 pub const KEEP_DELIVERIES: Duration = Duration::from_secs(30 * 24 * 3600);
-pub const KEEP_EVENTS: Duration = Duration::from_secs(37 * 24 * 3600);
 /// Records one sweep of one organization removes at most (the next sweep goes on).
 const MAX_PER_SWEEP: usize = 10_000;
 const CHUNK: usize = 500;
@@ -24,57 +22,43 @@ fn created_secs(id: &[u8]) -> Option<u64> {
     u64::from_str_radix(std::str::from_utf8(id.get(..8)?).ok()?, 16).ok()
 }
 
-/// Removes the organization's settled deliveries and events older than
-/// their retention at `now_secs`; answers how many records went.
+/// Removes the organization's settled deliveries older than
+/// [`KEEP_DELIVERIES`] at `now_secs`; answers how many went.
 pub fn sweep(store: &dyn Store, org_id: &str, now_secs: u64) -> StoreResult<usize> {
     let ns = Namespace::org(org_id);
     let delivery_cutoff = now_secs.saturating_sub(KEEP_DELIVERIES.as_secs());
-    let event_cutoff = now_secs.saturating_sub(KEEP_EVENTS.as_secs());
     let mut removed = 0;
     let mut start: Option<Vec<u8>> = None;
     'deliveries: while removed < MAX_PER_SWEEP {
         let pairs = store.scan(&ns, records::DELIVERIES.as_bytes(), start.as_deref(), CHUNK)?;
         let Some((last, _)) = pairs.last() else { break };
         start = Some([last.as_slice(), b"\0"].concat());
-        let mut ops = Vec::new();
+        let mut doomed = Vec::new();
         for (key, value) in &pairs {
             let id = &key[records::DELIVERIES.len()..];
             if created_secs(id).is_none_or(|secs| secs >= delivery_cutoff) {
-                apply(store, &ns, ops, &mut removed)?;
+                apply(store, &ns, doomed, &mut removed)?;
                 break 'deliveries;
             }
-            let settled = serde_json::from_slice::<Delivery>(value).is_ok_and(|d| d.status != records::PENDING);
-            if settled {
-                ops.push(BatchOp::Delete(key.clone()));
+            match serde_json::from_slice::<Delivery>(value) {
+                Ok(d) if d.status != records::PENDING => doomed.push((key.clone(), d.counted)),
+                _ => {}
             }
         }
-        apply(store, &ns, ops, &mut removed)?;
+        apply(store, &ns, doomed, &mut removed)?;
     }
-    loop {
-        let pairs = store.scan(&ns, records::EVENTS.as_bytes(), None, CHUNK)?;
-        let old: Vec<BatchOp> = pairs
-            .iter()
-            .take_while(|(key, _)| created_secs(&key[records::EVENTS.len()..]).is_some_and(|s| s < event_cutoff))
-            .map(|(key, _)| BatchOp::Delete(key.clone()))
-            .collect();
-        let (done, count) = (old.len() < pairs.len() || pairs.len() < CHUNK, old.len());
-        if count > 0 {
-            store.batch(&ns, old)?;
-        }
-        removed += count;
-        if done || count == 0 || removed >= MAX_PER_SWEEP {
-            return Ok(removed);
-        }
-    }
+    Ok(removed)
 }
 
-/// Deletes settled deliveries, the list's count with them.
-fn apply(store: &dyn Store, ns: &Namespace, mut ops: Vec<BatchOp>, removed: &mut usize) -> StoreResult<()> {
-    if ops.is_empty() {
+/// Deletes settled deliveries (key, whether counted), the list's count with them.
+fn apply(store: &dyn Store, ns: &Namespace, doomed: Vec<(Vec<u8>, bool)>, removed: &mut usize) -> StoreResult<()> {
+    if doomed.is_empty() {
         return Ok(());
     }
-    *removed += ops.len();
-    ops.push(BatchOp::Add(records::COUNT.as_bytes().to_vec(), -(ops.len() as i64)));
+    *removed += doomed.len();
+    let counted = doomed.iter().filter(|(_, counted)| *counted).count() as i64;
+    let mut ops: Vec<BatchOp> = doomed.into_iter().map(|(key, _)| BatchOp::Delete(key)).collect();
+    ops.push(BatchOp::Add(records::COUNT.as_bytes().to_vec(), -counted));
     store.batch(ns, ops)
 }
 
@@ -104,12 +88,14 @@ mod tests {
             next_attempt_millis: None,
             created_at: String::new(),
             updated_at: String::new(),
+            body: "{}".into(),
+            counted: true,
         })
         .unwrap()
     }
 
     #[test]
-    fn settled_deliveries_and_old_events_go_the_rest_stays() {
+    fn settled_deliveries_go_pending_and_young_ones_stay() {
         let dir = tempfile::tempdir().unwrap();
         let store = SledStore::open(dir.path()).unwrap();
         let ns = Namespace::org("o");
@@ -124,19 +110,17 @@ mod tests {
         let mut ops = vec![BatchOp::Add(records::COUNT.as_bytes().to_vec(), records.len() as i64)];
         for (id, status) in &records {
             ops.push(BatchOp::Put(records::delivery_key(id).into_bytes(), delivery(id, status)));
-            ops.push(BatchOp::Put(records::event_key(id).into_bytes(), b"{}".to_vec()));
         }
         store.batch(&ns, ops).unwrap();
 
-        // Two settled deliveries past 30 days, one event past 37.
-        assert_eq!(sweep(&store, "o", now).unwrap(), 3);
+        // Two settled deliveries past 30 days.
+        assert_eq!(sweep(&store, "o", now).unwrap(), 2);
         let left: Vec<Vec<u8>> =
             store.scan(&ns, b"hook/dlv/", None, 100).unwrap().into_iter().map(|(k, _)| k).collect();
         let expected: Vec<Vec<u8>> =
             records[2..].iter().map(|(id, _)| records::delivery_key(id).into_bytes()).collect();
         assert_eq!(left, expected, "the pending one and the young ones stay");
         assert_eq!(store.get(&ns, records::COUNT.as_bytes()).unwrap(), Some(b"3".to_vec()));
-        assert_eq!(store.scan(&ns, b"hook/evt/", None, 100).unwrap().len(), 4);
         assert_eq!(sweep(&store, "o", now).unwrap(), 0, "nothing more to do");
     }
 }

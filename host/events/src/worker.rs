@@ -202,10 +202,7 @@ impl Worker {
         if delivery.status != records::PENDING {
             return store.delete(&ns, &due_key);
         }
-        let outcome = match store.get(&ns, records::event_key(&delivery.event_id).as_bytes())? {
-            Some(body) => self.send(org, &delivery, body).await?,
-            None => Outcome::Failed("the event is gone".into()),
-        };
+        let outcome = self.send(org, &delivery).await?;
         if self.tenancy.org(org)?.is_none() {
             return Ok(()); // deleted meanwhile: nothing to record
         }
@@ -221,6 +218,10 @@ impl Worker {
         metrics::counter!("crm_webhook_attempts_total", "outcome" => label).increment(1);
         (delivery.last_status_code, delivery.last_error) = (code, error);
         let mut ops = vec![BatchOp::Delete(due_key)];
+        if !delivery.counted {
+            delivery.counted = true;
+            ops.push(BatchOp::Add(records::COUNT.as_bytes().to_vec(), 1));
+        }
         delivery.next_attempt_millis = None;
         if let Outcome::Delivered(_) = outcome {
             delivery.status = records::DELIVERED.into();
@@ -238,8 +239,9 @@ impl Worker {
         Ok(())
     }
 
-    /// Signs and sends the event `body` to the delivery's target.
-    async fn send(&self, org: &str, delivery: &Delivery, body: Vec<u8>) -> StoreResult<Outcome> {
+    /// Signs and sends the delivery's event to its target.
+    async fn send(&self, org: &str, delivery: &Delivery) -> StoreResult<Outcome> {
+        let body = delivery.body.as_bytes().to_vec();
         let secret = self.tenancy.webhook_secret(org)?;
         let mut secrets = vec![secret.secret.as_str()];
         let previous_valid =

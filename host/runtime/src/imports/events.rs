@@ -2,8 +2,7 @@
 //! import writes them with the module's next `commit` or `batch` (the
 //! outbox, see `crm_events::outbox`).
 
-use crm_events::outbox;
-use crm_store::BatchOp;
+use crm_events::outbox::{self, Writes};
 
 use crate::bindings::platform::crm::plugin::events;
 use crate::runtime::HostState;
@@ -22,23 +21,26 @@ impl HostState {
 
     /// The writes that carry what was staged, for the commit about to be
     /// made; the staged list is emptied whether that commit applies or not.
-    /// The second value: whether they make deliveries (the worker is rung).
-    pub(crate) fn take_staged(&mut self) -> Result<(Vec<BatchOp>, bool), String> {
+    pub(crate) fn take_staged(&mut self) -> Result<Writes, String> {
         if self.staged.is_empty() {
-            return Ok((Vec::new(), false));
+            return Ok(Writes { ops: Vec::new(), deliveries: 0, subscriptions_changed: false });
         }
         let org = self.ctx.as_ref().map(|c| c.org.id.clone()).ok_or("no organization")?;
         let staged = std::mem::take(&mut self.staged);
-        let writes = self.runtime.outbox.writes(&org, &self.module, staged).map_err(|e| {
+        self.runtime.outbox.writes(&org, &self.module, staged).map_err(|e| {
             tracing::error!(error = %e, "store failure while staging events");
             "store failure".to_string()
-        })?;
-        Ok((writes.ops, writes.deliveries > 0))
+        })
     }
 
-    /// Rings the delivery worker for this organization.
-    pub(crate) fn ring(&self) {
-        if let Some(ctx) = &self.ctx {
+    /// After the commit that carried `writes` applied: the worker is rung for
+    /// new deliveries, changed subscriptions are read again.
+    pub(crate) fn settle(&self, writes: &Writes) {
+        let Some(ctx) = &self.ctx else { return };
+        if writes.subscriptions_changed {
+            self.runtime.outbox.forget_subscriptions(&ctx.org.id);
+        }
+        if writes.deliveries > 0 {
             self.runtime.outbox.wake(&ctx.org.id);
         }
     }

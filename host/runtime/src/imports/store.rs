@@ -139,12 +139,10 @@ impl store::Host for HostState {
                 })
             })
             .collect::<Result<Vec<_>, String>>()?;
-        let (outbox_ops, ring) = self.take_staged()?;
+        let mut outbox = self.take_staged()?;
         self.wrote = true;
-        self.store.batch(&ns, [ops, outbox_ops].concat()).map_err(store_err)?;
-        if ring {
-            self.ring();
-        }
+        self.store.batch(&ns, [ops, std::mem::take(&mut outbox.ops)].concat()).map_err(store_err)?;
+        self.settle(&outbox);
         Ok(())
     }
 
@@ -158,11 +156,12 @@ impl store::Host for HostState {
             })
             .collect::<Result<Vec<_>, String>>()?;
         let ops = writes.into_iter().map(|w| self.scoped_write(w)).collect::<Result<Vec<_>, String>>()?;
-        let (outbox_ops, ring) = self.take_staged()?;
-        let applied = self.store.batch_if(&ns, conditions, [ops, outbox_ops].concat()).map_err(store_err)?;
+        let mut outbox = self.take_staged()?;
+        let writes = [ops, std::mem::take(&mut outbox.ops)].concat();
+        let applied = self.store.batch_if(&ns, conditions, writes).map_err(store_err)?;
         self.wrote |= applied;
-        if applied && ring {
-            self.ring();
+        if applied {
+            self.settle(&outbox);
         }
         Ok(applied)
     }
