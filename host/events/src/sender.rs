@@ -103,11 +103,7 @@ impl Sender {
             Err(e) => return Outcome::Failed(describe(&e)),
         };
         let status = response.status().as_u16();
-        let retry_after = response
-            .headers()
-            .get("retry-after")
-            .and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok())
-            .map(Duration::from_secs);
+        let retry_after = response.headers().get("retry-after").and_then(|v| retry_after(v.to_str().ok()?));
         // Read (and drop) a bounded part of the answer so the connection ends cleanly.
         let mut read = 0;
         while read < MAX_ANSWER {
@@ -122,6 +118,17 @@ impl Sender {
             429 => Outcome::Refused { status, retry_after },
             _ => Outcome::Refused { status, retry_after: None },
         }
+    }
+}
+
+/// A `Retry-After` value: seconds, or an HTTP date (RFC 9110 allows both).
+fn retry_after(value: &str) -> Option<Duration> {
+    let value = value.trim();
+    match value.parse::<u64>() {
+        Ok(secs) => Some(Duration::from_secs(secs)),
+        Err(_) => Some(
+            httpdate::parse_http_date(value).ok()?.duration_since(std::time::SystemTime::now()).unwrap_or_default(),
+        ),
     }
 }
 
@@ -152,6 +159,16 @@ mod tests {
 
     fn attempt(url: &str) -> Attempt<'_> {
         Attempt { url, headers: &[], webhook_id: "evt", timestamp: 0, signature: "v1,x", body: b"{}".to_vec() }
+    }
+
+    #[test]
+    fn retry_after_is_seconds_or_a_date() {
+        assert_eq!(retry_after(" 120 "), Some(Duration::from_secs(120)));
+        let later = std::time::SystemTime::now() + Duration::from_secs(600);
+        let wait = retry_after(&httpdate::fmt_http_date(later)).unwrap();
+        assert!(wait > Duration::from_secs(590) && wait <= Duration::from_secs(600), "{wait:?}");
+        assert_eq!(retry_after("Wed, 21 Oct 2015 07:28:00 GMT"), Some(Duration::ZERO), "a past date: at once");
+        assert_eq!(retry_after("soon"), None);
     }
 
     /// The address connected to is checked, not only the saved URL: a name
