@@ -22,7 +22,8 @@ fn main() {
     for file in ["Cargo.toml", "Cargo.lock", ".cargo/config.toml"] {
         println!("cargo:rerun-if-changed={}", plugins.join(file).display());
     }
-    for entry in walk_sources(&plugins) {
+    // The guest SDK also builds `paging/`, outside `plugins/`.
+    for entry in walk_sources(&plugins).into_iter().chain(walk_sources(&root.join("paging"))) {
         println!("cargo:rerun-if-changed={}", entry.display());
     }
 

@@ -130,6 +130,19 @@ pub async fn create_contact(host: &Host, token: &str, email: &str) -> String {
     r.json()["data"]["id"].as_str().unwrap().to_string()
 }
 
+/// A deal at stage `new`, opened by a token submission (with `email`) of a
+/// new form that opens deals; returns its id.
+pub async fn open_deal(host: &Host, org: &str, token: &str, email: &str) -> String {
+    let body = json!({ "name": "Cotización", "createDeal": true });
+    let form = host.admin(Method::POST, &format!("/admin/orgs/{org}/forms"), Some(&body)).await;
+    assert_eq!(form.status, StatusCode::CREATED, "{}", form.text);
+    let form = form.json()["id"].as_str().unwrap().to_string();
+    let r =
+        host.post(&format!("/api/forms/{form}/submit"), token, &json!({ "email": email, "nombre": "Ana Gómez" })).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", r.text);
+    r.json()["data"]["dealId"].as_str().unwrap().to_string()
+}
+
 /// Waits until `check` holds, up to `within`.
 pub async fn eventually<F, Fut>(within: Duration, mut check: F) -> bool
 where

@@ -56,16 +56,8 @@ async fn every_organization_has_default_pipelines_and_the_app_creates_more() {
     assert_eq!(pipelines(&host, &token, "").await, all, "the defaults are the same on every read");
 
     // A deal opened by a form is in the default deal pipeline.
-    let form = host
-        .admin(
-            Method::POST,
-            &format!("/admin/orgs/{org}/forms"),
-            Some(&json!({ "name": "Cotización", "createDeal": true })),
-        )
-        .await;
-    let form = form.json()["id"].as_str().unwrap().to_string();
-    let r = host.post(&format!("/api/forms/{form}/submit"), &token, &json!({ "email": "ana@acme.co" })).await;
-    let deal = host.get(&format!("/api/deals/{}", r.json()["data"]["dealId"].as_str().unwrap()), &token).await;
+    let deal = shop::open_deal(&host, &org, &token, "ana@acme.co").await;
+    let deal = host.get(&format!("/api/deals/{deal}"), &token).await;
     assert_eq!(deal.json()["data"]["pipelineId"], deals[0]["id"]);
 
     // The app creates one; stages get ids; the API lists it after the defaults.

@@ -30,22 +30,6 @@ async fn automation(host: &Host, org: &str, token: &str, trigger: Value, url: &s
     id
 }
 
-/// A deal, opened by a token submission of a form that opens deals.
-async fn deal(host: &Host, org: &str, token: &str, email: &str) -> String {
-    let form = host
-        .admin(
-            Method::POST,
-            &format!("/admin/orgs/{org}/forms"),
-            Some(&json!({ "name": "Cotización", "createDeal": true })),
-        )
-        .await;
-    let form = form.json()["id"].as_str().unwrap().to_string();
-    let r =
-        host.post(&format!("/api/forms/{form}/submit"), token, &json!({ "email": email, "nombre": "Ana Gómez" })).await;
-    assert_eq!(r.status, 201, "{}", r.text);
-    r.json()["data"]["dealId"].as_str().unwrap().to_string()
-}
-
 async fn move_deal(host: &Host, token: &str, deal: &str, stage: &str) {
     let r = host.call(Method::PUT, &format!("/api/deals/{deal}"), Some(token), Some(&json!({ "stage": stage }))).await;
     assert_eq!(r.status, 200, "{}", r.text);
@@ -75,7 +59,7 @@ async fn a_deal_move_runs_the_active_automation_once_signed_and_not_the_draft() 
     automation(&host, &org, &token, json!({ "type": "deal.stage_changed", "toStage": "lost" }), &url("/lost"), true)
         .await;
     let any = automation(&host, &org, &token, json!({ "type": "deal.stage_changed" }), &url("/any"), true).await;
-    let deal = deal(&host, &org, &token, "ana@acme.co").await;
+    let deal = shop::open_deal(&host, &org, &token, "ana@acme.co").await;
 
     move_deal(&host, &token, &deal, "qualified").await;
     move_deal(&host, &token, &deal, "won").await;
@@ -119,6 +103,18 @@ async fn a_deal_move_runs_the_active_automation_once_signed_and_not_the_draft() 
         (&json!(200), &json!("deal.stage_changed"), &Value::Null)
     );
     assert!(newest.get("headers").is_none(), "{newest}");
+
+    // Paging as every list pages.
+    let page = host.get("/api/webhooks/deliveries?limit=1&page=4", &token).await.json();
+    assert_eq!(
+        (page["data"][0]["id"].clone(), page["pagination"].clone()),
+        (listed["data"][3]["id"].clone(), json!({ "total": 4, "page": 4, "limit": 1, "pages": 4 }))
+    );
+    assert_eq!(host.get("/api/webhooks/deliveries?page=9", &token).await.json()["data"], json!([]));
+    for (query, field) in [("page=two", "page"), ("limit=1.5", "limit"), ("page=9007199254740992", "page")] {
+        let r = host.get(&format!("/api/webhooks/deliveries?{query}"), &token).await;
+        assert_eq!((r.status.as_u16(), r.json()["details"]["field"].clone()), (400, json!(field)), "{query}");
+    }
 
     // Another organization sees none of it.
     let (_, other) = host.org_with_token(json!({ "name": "Otra" })).await;
@@ -203,7 +199,7 @@ async fn a_failed_attempt_is_retried_with_the_same_id_and_gone_stops_at_once() {
     )
     .await;
     receiver.answer_next([Answer::Status(500)]);
-    let deal = deal(&host, &org, &token, "ana@acme.co").await;
+    let deal = shop::open_deal(&host, &org, &token, "ana@acme.co").await;
     move_deal(&host, &token, &deal, "won").await;
 
     assert!(receiver.wait_for("/hook", 2, Duration::from_secs(15)).await, "retried after about 5 s");

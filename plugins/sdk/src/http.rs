@@ -156,13 +156,11 @@ pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, Error> {
     })
 }
 
-/// Largest `page` a list accepts: the largest whole number a JSON client
-/// reads exactly (2^53 - 1).
-pub const MAX_PAGE: u64 = (1 << 53) - 1;
+pub use crm_paging::MAX_PAGE;
 
-/// The page a list request asks for. `page` is as sent (1 when absent or below
-/// 1), `limit` clamped to `1..=max` (`default` when absent). Either one sent
-/// but not a whole number is a 400. Offsets saturate: no client number wraps.
+/// The page a list request asks for, read by the API's one paging rule
+/// (`crm_paging`: `page` 1 to [`MAX_PAGE`], `limit` clamped, anything but a
+/// whole number 400), with the answers a list gives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Paging {
     pub page: u64,
@@ -172,18 +170,17 @@ pub struct Paging {
 impl Paging {
     /// Reads `page` and `limit`; a `page` above [`MAX_PAGE`] is a 400.
     pub fn from_query(req: &Request, default: usize, max: usize) -> Result<Paging, Error> {
-        let page = match whole_number(req, "page")? {
-            Some(p) if p > MAX_PAGE as i128 => {
-                return Err(Error::validation(
-                    format!("page must be a whole number from 1 to {MAX_PAGE}"),
-                    json!({ "field": "page", "max": MAX_PAGE }),
-                ));
+        let (page, limit) = (query_first(req, "page"), query_first(req, "limit"));
+        match crm_paging::Paging::parse(page, limit, default, max) {
+            Ok(p) => Ok(Paging { page: p.page, limit: p.limit }),
+            Err(refused) => {
+                let mut details = json!({ "field": refused.field });
+                if let Some(max) = refused.max {
+                    details["max"] = json!(max);
+                }
+                Err(Error::validation(refused.message, details))
             }
-            Some(p) if p >= 1 => p as u64,
-            _ => 1,
-        };
-        let limit = whole_number(req, "limit")?.map_or(default, |l| l.clamp(1, max as i128) as usize);
-        Ok(Paging { page, limit })
+        }
     }
 
     /// How many items come before this page.
@@ -224,16 +221,4 @@ impl Paging {
         let pages = total.div_ceil(self.limit.max(1));
         json!({ "total": total, "page": self.page, "limit": self.limit, "pages": pages })
     }
-}
-
-/// The query value `name` as a whole number (`-3`, `0`, `42`; beyond i128
-/// saturates), `None` when absent, 400 when sent but not a whole number.
-fn whole_number(req: &Request, name: &str) -> Result<Option<i128>, Error> {
-    let Some(text) = query_first(req, name).map(str::trim) else { return Ok(None) };
-    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(Error::validation(format!("{name} must be a whole number"), json!({ "field": name })));
-    }
-    let magnitude = digits.parse::<i128>().unwrap_or(i128::MAX);
-    Ok(Some(if text.starts_with('-') { -magnitude } else { magnitude }))
 }

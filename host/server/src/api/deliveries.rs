@@ -4,6 +4,7 @@
 //! sends a failed one again (`automations:write`). See `crm_events`.
 
 use crm_events::deliveries::{self, RetryRefusal};
+use crm_paging::Paging;
 use http::StatusCode;
 use serde_json::json;
 
@@ -12,42 +13,27 @@ use crate::auth::Caller;
 use crate::http::router::Params;
 use crate::http::{ApiError, ApiRequest, Response};
 
-/// Largest `page` (as every list of the API: a JSON-safe integer).
-const MAX_PAGE: u64 = (1 << 53) - 1;
-const DEFAULT_LIMIT: u64 = 20;
-const MAX_LIMIT: u64 = 100;
-
-/// `page` or `limit` as a whole number (a sign allowed), `None` when absent.
-fn whole_number(req: &ApiRequest, name: &str) -> Result<Option<i128>, ApiError> {
-    let Some(text) = req.query_first(name).map(str::trim) else { return Ok(None) };
-    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(ApiError::validation(format!("{name} must be a whole number"), json!({ "field": name })));
-    }
-    let magnitude = digits.parse::<i128>().unwrap_or(i128::MAX);
-    Ok(Some(if text.starts_with('-') { -magnitude } else { magnitude }))
-}
+const DEFAULT_LIMIT: usize = 20;
+const MAX_LIMIT: usize = 100;
 
 pub fn list(app: &App, caller: &Caller, req: &ApiRequest, _: &Params) -> Result<Response, ApiError> {
-    let page = match whole_number(req, "page")? {
-        Some(p) if p > MAX_PAGE as i128 => {
-            return Err(ApiError::validation(
-                format!("page must be a whole number from 1 to {MAX_PAGE}"),
-                json!({ "field": "page", "max": MAX_PAGE }),
-            ));
-        }
-        Some(p) if p >= 1 => p as u64,
-        _ => 1,
-    };
-    let limit = whole_number(req, "limit")?.map_or(DEFAULT_LIMIT, |l| l.clamp(1, MAX_LIMIT as i128) as u64);
+    let paging = Paging::parse(req.query_first("page"), req.query_first("limit"), DEFAULT_LIMIT, MAX_LIMIT).map_err(
+        |refused| {
+            let mut details = json!({ "field": refused.field });
+            if let Some(max) = refused.max {
+                details["max"] = json!(max);
+            }
+            ApiError::validation(refused.message, details)
+        },
+    )?;
     let org = &caller.org.id;
     let total = deliveries::count(&app.outbox, org)?;
-    let offset = (page - 1).saturating_mul(limit);
-    let data = match offset >= total {
+    let data = match paging.offset() >= total {
         true => Vec::new(),
-        false => deliveries::page(&app.outbox, org, offset, limit as usize)?,
+        false => deliveries::page(&app.outbox, org, paging.offset(), paging.limit)?,
     };
-    let pagination = json!({ "total": total, "page": page, "limit": limit, "pages": total.div_ceil(limit) });
+    let (page, limit, pages) = (paging.page, paging.limit, paging.pages(total));
+    let pagination = json!({ "total": total, "page": page, "limit": limit, "pages": pages });
     Ok(Response::json(StatusCode::OK, &json!({ "success": true, "data": data, "pagination": pagination })))
 }
 
