@@ -35,7 +35,7 @@ const SCAN: usize = PER_ORG + 1;
 /// The longest the worker sleeps without looking (a safety net: wake-ups
 /// come from [`Outbox::wake`] and from the earliest due time).
 const IDLE: Duration = Duration::from_secs(5);
-/// How often settled deliveries and old events are swept away.
+/// How often settled deliveries past their retention are swept away.
 const SWEEP_EVERY: Duration = Duration::from_secs(3600);
 
 pub struct Worker {
