@@ -234,6 +234,13 @@ impl Outbox {
         Ok(subs)
     }
 
+    /// Whether any subscription of the organization is for `event_type`: an
+    /// event nobody subscribed to is dropped when emitted, before its data
+    /// is even read (a contact's creation with no automation costs nothing more).
+    pub fn is_wanted(&self, org_id: &str, event_type: &str) -> StoreResult<bool> {
+        Ok(self.subscriptions(org_id)?.iter().any(|s| s.event_type == event_type))
+    }
+
     /// Drops the organization's subscriptions from memory: call after a
     /// commit that changed them is applied.
     pub fn forget_subscriptions(&self, org_id: &str) {

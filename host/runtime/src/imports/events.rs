@@ -48,7 +48,15 @@ impl HostState {
 
 impl events::Host for HostState {
     async fn emit(&mut self, event_type: String, data: String) -> Result<(), String> {
-        self.stage(outbox::emit(&event_type, &data))
+        let Some(ctx) = &self.ctx else { return Err("no organization: nothing to stage events for".into()) };
+        let wanted = self.runtime.outbox.is_wanted(&ctx.org.id, &event_type).map_err(|e| {
+            tracing::error!(error = %e, "store failure while reading subscriptions");
+            "store failure".to_string()
+        })?;
+        match wanted {
+            true => self.stage(outbox::emit(&event_type, &data)),
+            false => Ok(()),
+        }
     }
 
     async fn subscribe(&mut self, sub: events::Subscription) -> Result<(), String> {
