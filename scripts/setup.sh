@@ -14,3 +14,5 @@ fi
 "$(dirname "$0")/build-python-courier.sh"
 # The API fuzzer the OpenAPI test runs (Schemathesis from PyPI).
 "$(dirname "$0")/install-schemathesis.sh"
+# PostgreSQL, which the tests of the store's second backend start throw-away servers of.
+"$(dirname "$0")/install-postgresql.sh"

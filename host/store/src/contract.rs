@@ -298,6 +298,19 @@ pub mod crash {
         ]
     }
 
+    /// The crash writer's loop: writes [`batch_for`]`(i)` for i = `first`,
+    /// `first`+1, ... and prints each i once it is durable, until killed.
+    pub async fn write_until_killed(store: Arc<dyn Store>, first: u64) {
+        use std::io::Write;
+        let mut out = std::io::stdout().lock();
+        for i in first.. {
+            store.batch(&namespace(), batch_for(i)).expect("batch");
+            store.durable().await.expect("durable");
+            writeln!(out, "{i}").expect("stdout");
+            out.flush().expect("stdout");
+        }
+    }
+
     /// Runs `writer backend-spec` (the `store-crash-writer` binary) `runs` times
     /// against one store, killing it with `SIGKILL` after it has acknowledged
     /// some writes; after each kill, `open` reopens the store and every

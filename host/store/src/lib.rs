@@ -15,11 +15,13 @@
 
 pub mod contract;
 pub mod group_commit;
+pub mod range;
 pub mod sled_store;
 
 use std::future::Future;
 use std::pin::Pin;
 
+pub use range::{reverse_range, scan_range};
 pub use sled_store::SledStore;
 
 /// Where a key lives.
@@ -78,6 +80,12 @@ pub enum Condition {
 /// A counter's value as stored: decimal text; absent or unreadable is 0.
 pub fn counter_value(stored: Option<&[u8]>) -> i64 {
     stored.and_then(|v| std::str::from_utf8(v).ok()?.trim().parse().ok()).unwrap_or(0)
+}
+
+/// Counts one store operation for the metrics (`crm_store_operations_total`),
+/// whichever backend serves it.
+pub fn count_operation(op: &'static str) {
+    metrics::counter!("crm_store_operations_total", "op" => op).increment(1);
 }
 
 /// The answer of a compare-and-swap that lost: the value found instead.

@@ -9,7 +9,10 @@ use std::sync::Arc;
 use crate::group_commit::GroupCommit;
 use sled::transaction::{ConflictableTransactionError, TransactionError, TransactionalTree};
 
-use crate::{BatchOp, Condition, Conflict, KeyValue, Namespace, Store, StoreError, StoreResult, counter_value};
+use crate::{
+    BatchOp, Condition, Conflict, KeyValue, Namespace, Store, StoreError, StoreResult, counter_value, reverse_range,
+    scan_range,
+};
 
 pub struct SledStore {
     db: sled::Db,
@@ -46,42 +49,24 @@ impl SledStore {
     }
 }
 
-/// The smallest key greater than every key that starts with `prefix`; `None`
-/// when there is none (an empty prefix, or one of only `0xff` bytes).
-fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
-    let mut end = prefix.to_vec();
-    while let Some(last) = end.pop() {
-        if last < u8::MAX {
-            end.push(last + 1);
-            return Some(end);
-        }
-    }
-    None
-}
-
 fn err(e: impl std::fmt::Display) -> StoreError {
     StoreError(e.to_string())
 }
 
-/// Counts one store operation for the metrics (`crm_store_operations_total`).
-fn count(op: &'static str) {
-    metrics::counter!("crm_store_operations_total", "op" => op).increment(1);
-}
-
 impl Store for SledStore {
     fn get(&self, ns: &Namespace, key: &[u8]) -> StoreResult<Option<Vec<u8>>> {
-        count("get");
+        crate::count_operation("get");
         Ok(self.tree(ns)?.get(key).map_err(err)?.map(|v| v.to_vec()))
     }
 
     fn put(&self, ns: &Namespace, key: &[u8], value: &[u8]) -> StoreResult<()> {
-        count("put");
+        crate::count_operation("put");
         self.tree(ns)?.insert(key, value).map_err(err)?;
         Ok(())
     }
 
     fn delete(&self, ns: &Namespace, key: &[u8]) -> StoreResult<()> {
-        count("delete");
+        crate::count_operation("delete");
         self.tree(ns)?.remove(key).map_err(err)?;
         Ok(())
     }
@@ -93,23 +78,20 @@ impl Store for SledStore {
         expected: Option<&[u8]>,
         new: Option<&[u8]>,
     ) -> StoreResult<Result<(), Conflict>> {
-        count("compare_and_swap");
+        crate::count_operation("compare_and_swap");
         let outcome = self.tree(ns)?.compare_and_swap(key, expected, new).map_err(err)?;
         Ok(outcome.map_err(|e| e.current.map(|v| v.to_vec())))
     }
 
     fn scan(&self, ns: &Namespace, prefix: &[u8], start: Option<&[u8]>, limit: usize) -> StoreResult<Vec<KeyValue>> {
-        count("scan");
+        crate::count_operation("scan");
+        let (from, end) = scan_range(prefix, start);
         let tree = self.tree(ns)?;
-        let from = match start {
-            Some(s) if s > prefix => s.to_vec(),
-            _ => prefix.to_vec(),
+        let range = match end {
+            Some(end) => tree.range(from..end),
+            None => tree.range(from..),
         };
-        tree.range(from..)
-            .take_while(|item| item.as_ref().map_or(true, |(k, _)| k.starts_with(prefix)))
-            .take(limit)
-            .map(|item| item.map(|(k, v)| (k.to_vec(), v.to_vec())).map_err(err))
-            .collect()
+        range.take(limit).map(|item| item.map(|(k, v)| (k.to_vec(), v.to_vec())).map_err(err)).collect()
     }
 
     fn scan_reverse(
@@ -119,29 +101,18 @@ impl Store for SledStore {
         before: Option<&[u8]>,
         limit: usize,
     ) -> StoreResult<Vec<KeyValue>> {
-        count("scan_reverse");
+        crate::count_operation("scan_reverse");
+        let Some((from, end)) = reverse_range(prefix, before) else { return Ok(Vec::new()) };
         let tree = self.tree(ns)?;
-        // The end of the range: `before`, but never past the prefix's keys
-        // (else the walk would start on a key outside the prefix and stop there).
-        let end = match (before, prefix_end(prefix)) {
-            (Some(b), _) if b <= prefix => return Ok(Vec::new()),
-            (Some(b), Some(e)) => Some(b.min(e.as_slice()).to_vec()),
-            (Some(b), None) => Some(b.to_vec()),
-            (None, e) => e,
-        };
         let iter = match end {
-            Some(end) => tree.range(prefix.to_vec()..end),
-            None => tree.range(prefix.to_vec()..),
+            Some(end) => tree.range(from..end),
+            None => tree.range(from..),
         };
-        iter.rev()
-            .take_while(|item| item.as_ref().map_or(true, |(k, _)| k.starts_with(prefix)))
-            .take(limit)
-            .map(|item| item.map(|(k, v)| (k.to_vec(), v.to_vec())).map_err(err))
-            .collect()
+        iter.rev().take(limit).map(|item| item.map(|(k, v)| (k.to_vec(), v.to_vec())).map_err(err)).collect()
     }
 
     fn find(&self, ns: &Namespace, prefix: &[u8], needle: &[u8], limit: usize) -> StoreResult<Vec<Vec<u8>>> {
-        count("find");
+        crate::count_operation("find");
         let finder = memchr::memmem::Finder::new(needle);
         let mut keys = Vec::new();
         for item in self.tree(ns)?.scan_prefix(prefix) {
@@ -157,7 +128,7 @@ impl Store for SledStore {
     }
 
     fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()> {
-        count("batch");
+        crate::count_operation("batch");
         if ops.iter().any(|op| matches!(op, BatchOp::Add(..))) {
             return self.batch_if(ns, Vec::new(), ops).map(|_| ());
         }
@@ -173,7 +144,7 @@ impl Store for SledStore {
     }
 
     fn batch_if(&self, ns: &Namespace, conditions: Vec<Condition>, ops: Vec<BatchOp>) -> StoreResult<bool> {
-        count("batch_if");
+        crate::count_operation("batch_if");
         // A sled transaction runs under its global write lock and is sealed in
         // the log as one unit: the checks and the writes are one atomic step.
         let outcome = self.tree(ns)?.transaction(|tx: &TransactionalTree| {

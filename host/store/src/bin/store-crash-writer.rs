@@ -1,9 +1,6 @@
-//! The writer the contract suite's crash test kills: `store-crash-writer
-//! BACKEND FIRST` writes batches [`crm_store::contract::crash::batch_for`]`(i)`
-//! for i = FIRST, FIRST+1, ... and prints each i once it is durable, until it is
-//! killed. BACKEND is `sled:DIR`.
+//! The writer the contract suite's crash test kills, for the sled backend:
+//! `store-crash-writer sled:DIR FIRST` (see [`crash::write_until_killed`]).
 
-use std::io::Write;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -27,13 +24,6 @@ fn open(spec: &str) -> Arc<dyn Store> {
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let store = open(&args[1]);
     let first: u64 = args[2].parse().expect("FIRST is a number");
-    let mut out = std::io::stdout().lock();
-    for i in first.. {
-        store.batch(&crash::namespace(), crash::batch_for(i)).expect("batch");
-        store.durable().await.expect("durable");
-        writeln!(out, "{i}").expect("stdout");
-        out.flush().expect("stdout");
-    }
+    crash::write_until_killed(open(&args[1]), first).await;
 }

@@ -1,0 +1,34 @@
+//! The store on the PostgreSQL wire protocol: PostgreSQL itself, and the
+//! distributed engines that speak it (YugabyteDB, CockroachDB), so that many
+//! hosts can share one database.
+//!
+//! Layout:
+//! - [`PostgresStore`] (`store.rs`): the [`crm_store::Store`] trait, one SQL
+//!   statement or transaction per call, every key in one table `crm_kv`
+//!   keyed by `(ns, key)`;
+//! - `schema.rs`: the versioned schema, created or migrated at start;
+//! - `bridge.rs`: the trait is synchronous (sled answers from memory) and the
+//!   driver is async, so calls run on a small runtime of this crate's own and
+//!   the caller waits without holding up the caller's runtime;
+//! - `retry.rs`: which failures are retried (serialization failures always;
+//!   lost connections only for calls that are safe to repeat);
+//! - [`throwaway`]: a PostgreSQL server in a temporary folder, for tests and
+//!   benchmarks.
+//!
+//! Isolation, per promise of the trait:
+//! - `get`, `put`, `delete`, `scan`, `find`: one statement each, so the
+//!   engine's default (read committed, or snapshot) is enough;
+//! - `batch`: one transaction at read committed; a counter is added by one
+//!   `INSERT .. ON CONFLICT DO UPDATE` that reads and writes the row under its
+//!   lock, so concurrent adds never lose one;
+//! - `batch_if` and `compare_and_swap`: serializable, because a condition on
+//!   an absent key is a predicate no row lock covers; a serialization failure
+//!   rolls back and is retried.
+
+mod bridge;
+mod retry;
+mod schema;
+mod store;
+pub mod throwaway;
+
+pub use store::PostgresStore;

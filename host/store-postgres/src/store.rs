@@ -1,0 +1,326 @@
+//! [`PostgresStore`]: the store trait in SQL over one table,
+//! `crm_kv (ns, key, value)`. Every statement names its namespace, so no call
+//! of one namespace can reach another's rows.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Transaction};
+use tokio_postgres::types::ToSql;
+use tokio_postgres::{IsolationLevel, NoTls};
+
+use crm_store::{
+    BatchOp, Condition, Conflict, KeyValue, Namespace, Store, StoreError, StoreResult, counter_value, reverse_range,
+    scan_range,
+};
+
+use crate::bridge::Bridge;
+use crate::retry::{self, Failure, Repeat};
+use crate::schema;
+
+pub struct PostgresStore {
+    pool: Pool,
+    bridge: Bridge,
+}
+
+const GET: &str = "SELECT value FROM crm_kv WHERE ns = $1 AND key = $2";
+const PUT: &str = "INSERT INTO crm_kv (ns, key, value) VALUES ($1, $2, $3) \
+                   ON CONFLICT (ns, key) DO UPDATE SET value = EXCLUDED.value";
+const DELETE: &str = "DELETE FROM crm_kv WHERE ns = $1 AND key = $2";
+/// Adds `$3` to the decimal counter at the key, under the row's lock; a value
+/// that is not a counter counts as 0, as [`counter_value`] reads it.
+const ADD: &str = r"INSERT INTO crm_kv (ns, key, value) VALUES ($1, $2, convert_to($3::BIGINT::TEXT, 'UTF8'))
+    ON CONFLICT (ns, key) DO UPDATE SET value = convert_to((
+        CASE WHEN encode(crm_kv.value, 'escape') ~ '^\s*-?[0-9]{1,18}\s*$'
+             THEN trim(encode(crm_kv.value, 'escape'))::BIGINT ELSE 0 END + $3::BIGINT)::TEXT, 'UTF8')";
+const GET_MANY: &str = "SELECT key, value FROM crm_kv WHERE ns = $1 AND key = ANY($2)";
+const DROP_NAMESPACE: &str = "DELETE FROM crm_kv WHERE ns = $1";
+
+impl PostgresStore {
+    /// Connects to `url` (`postgres://user:password@host:port/database`),
+    /// keeping at most `connections` open, and brings the schema up to date.
+    pub fn connect(url: &str, connections: usize) -> StoreResult<PostgresStore> {
+        let mut config: tokio_postgres::Config =
+            url.parse().map_err(|e| StoreError(format!("not a PostgreSQL URL: {e}")))?;
+        config.connect_timeout(Duration::from_secs(5));
+        if config.get_application_name().is_none() {
+            config.application_name("crm-host");
+        }
+        let manager = Manager::from_config(config, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
+        let pool = Pool::builder(manager)
+            .max_size(connections.max(1))
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .wait_timeout(Some(Duration::from_secs(10)))
+            .create_timeout(Some(Duration::from_secs(5)))
+            .build()
+            .map_err(|e| StoreError(format!("cannot build the connection pool: {e}")))?;
+        let bridge = Bridge::new().map_err(|e| StoreError(format!("cannot start the store's runtime: {e}")))?;
+        let migrating = pool.clone();
+        let version = bridge.block_on(async move { schema::migrate(&migrating).await }).map_err(failed)?;
+        tracing::info!(version, connections, "PostgreSQL store ready");
+        Ok(PostgresStore { pool, bridge })
+    }
+
+    /// Runs one store call: `attempt` is tried (on the store's runtime) until
+    /// it succeeds or fails in a way [`retry`] gives up on.
+    fn call<T, F, Fut>(&self, op: &'static str, repeat: Repeat, mut attempt: F) -> StoreResult<T>
+    where
+        T: Send + 'static,
+        F: FnMut(Pool) -> Fut + Send + 'static,
+        Fut: Future<Output = Result<T, Failure>> + Send + 'static,
+    {
+        crm_store::count_operation(op);
+        let pool = self.pool.clone();
+        self.bridge.block_on(async move { retry::run(op, repeat, || attempt(pool.clone())).await }).map_err(failed)
+    }
+}
+
+fn failed(f: Failure) -> StoreError {
+    StoreError(format!("PostgreSQL: {}", f.message))
+}
+
+/// A row limit as SQL takes it.
+fn sql_limit(limit: usize) -> i64 {
+    i64::try_from(limit).unwrap_or(i64::MAX)
+}
+
+/// Applies one batch's writes inside `tx`, in order.
+async fn apply(tx: &Transaction<'_>, ns: &str, ops: &[BatchOp]) -> Result<(), Failure> {
+    for op in ops {
+        match op {
+            BatchOp::Put(k, v) => tx.execute(&tx.prepare_cached(PUT).await?, &[&ns, k, v]).await?,
+            BatchOp::Delete(k) => tx.execute(&tx.prepare_cached(DELETE).await?, &[&ns, k]).await?,
+            BatchOp::Add(k, delta) => tx.execute(&tx.prepare_cached(ADD).await?, &[&ns, k, delta]).await?,
+        };
+    }
+    Ok(())
+}
+
+/// Whether every condition holds over `found` (the condition keys' values).
+fn holds(conditions: &[Condition], found: &HashMap<Vec<u8>, Vec<u8>>) -> bool {
+    conditions.iter().all(|condition| match condition {
+        Condition::Equals(key, expected) => found.get(key) == expected.as_ref(),
+        Condition::Below(key, bound) => {
+            let n = counter_value(found.get(key).map(Vec::as_slice));
+            n < 0 || (n as u64) < *bound
+        }
+    })
+}
+
+/// A prefix scan's SQL: the range's end is optional, so are its parameters.
+fn range_query(select: &str, end: bool, descending: bool, needle: bool) -> String {
+    let mut sql = format!("{select} FROM crm_kv WHERE ns = $1 AND key >= $2");
+    let mut next = 3;
+    if end {
+        sql.push_str(&format!(" AND key < ${next}"));
+        next += 1;
+    }
+    if needle {
+        sql.push_str(&format!(" AND position(${next} IN value) > 0"));
+        next += 1;
+    }
+    let order = if descending { "DESC" } else { "ASC" };
+    sql.push_str(&format!(" ORDER BY key {order} LIMIT ${next}"));
+    sql
+}
+
+/// Runs a prefix scan over `[from, end)`, with an optional needle the value
+/// must contain; returns the rows.
+async fn range_rows(
+    pool: &Pool,
+    select: &str,
+    ns: &str,
+    (from, end): &(Vec<u8>, Option<Vec<u8>>),
+    needle: Option<&Vec<u8>>,
+    descending: bool,
+    limit: i64,
+) -> Result<Vec<tokio_postgres::Row>, Failure> {
+    let client = pool.get().await?;
+    let sql = range_query(select, end.is_some(), descending, needle.is_some());
+    let statement = client.prepare_cached(&sql).await?;
+    let mut params: Vec<&(dyn ToSql + Sync)> = vec![&ns, from];
+    if let Some(end) = end {
+        params.push(end);
+    }
+    if let Some(needle) = needle {
+        params.push(needle);
+    }
+    params.push(&limit);
+    Ok(client.query(&statement, &params).await?)
+}
+
+impl Store for PostgresStore {
+    fn get(&self, ns: &Namespace, key: &[u8]) -> StoreResult<Option<Vec<u8>>> {
+        let (ns, key) = (ns.as_str().to_owned(), key.to_vec());
+        self.call("get", Repeat::Safe, move |pool| {
+            let (ns, key) = (ns.clone(), key.clone());
+            async move {
+                let client = pool.get().await?;
+                let row = client.query_opt(&client.prepare_cached(GET).await?, &[&ns, &key]).await?;
+                Ok(row.map(|r| r.get(0)))
+            }
+        })
+    }
+
+    fn put(&self, ns: &Namespace, key: &[u8], value: &[u8]) -> StoreResult<()> {
+        let (ns, key, value) = (ns.as_str().to_owned(), key.to_vec(), value.to_vec());
+        self.call("put", Repeat::Safe, move |pool| {
+            let (ns, key, value) = (ns.clone(), key.clone(), value.clone());
+            async move {
+                let client = pool.get().await?;
+                client.execute(&client.prepare_cached(PUT).await?, &[&ns, &key, &value]).await?;
+                Ok(())
+            }
+        })
+    }
+
+    fn delete(&self, ns: &Namespace, key: &[u8]) -> StoreResult<()> {
+        let (ns, key) = (ns.as_str().to_owned(), key.to_vec());
+        self.call("delete", Repeat::Safe, move |pool| {
+            let (ns, key) = (ns.clone(), key.clone());
+            async move {
+                let client = pool.get().await?;
+                client.execute(&client.prepare_cached(DELETE).await?, &[&ns, &key]).await?;
+                Ok(())
+            }
+        })
+    }
+
+    fn compare_and_swap(
+        &self,
+        ns: &Namespace,
+        key: &[u8],
+        expected: Option<&[u8]>,
+        new: Option<&[u8]>,
+    ) -> StoreResult<Result<(), Conflict>> {
+        let (ns, key) = (ns.as_str().to_owned(), key.to_vec());
+        let (expected, new) = (expected.map(<[u8]>::to_vec), new.map(<[u8]>::to_vec));
+        self.call("compare_and_swap", Repeat::OnlyIfRolledBack, move |pool| {
+            let (ns, key, expected, new) = (ns.clone(), key.clone(), expected.clone(), new.clone());
+            async move {
+                let mut client = pool.get().await?;
+                let tx = client.build_transaction().isolation_level(IsolationLevel::Serializable).start().await?;
+                let row = tx.query_opt(&tx.prepare_cached(GET).await?, &[&ns, &key]).await?;
+                let current: Option<Vec<u8>> = row.map(|r| r.get(0));
+                if current != expected {
+                    return Ok(Err(current));
+                }
+                let op = match new {
+                    Some(value) => BatchOp::Put(key, value),
+                    None => BatchOp::Delete(key),
+                };
+                apply(&tx, &ns, &[op]).await?;
+                tx.commit().await?;
+                Ok(Ok(()))
+            }
+        })
+    }
+
+    fn scan(&self, ns: &Namespace, prefix: &[u8], start: Option<&[u8]>, limit: usize) -> StoreResult<Vec<KeyValue>> {
+        let (ns, range) = (ns.as_str().to_owned(), scan_range(prefix, start));
+        self.call("scan", Repeat::Safe, move |pool| {
+            let (ns, range) = (ns.clone(), range.clone());
+            async move {
+                let rows = range_rows(&pool, "SELECT key, value", &ns, &range, None, false, sql_limit(limit)).await?;
+                Ok(rows.into_iter().map(|r| (r.get(0), r.get(1))).collect())
+            }
+        })
+    }
+
+    fn scan_reverse(
+        &self,
+        ns: &Namespace,
+        prefix: &[u8],
+        before: Option<&[u8]>,
+        limit: usize,
+    ) -> StoreResult<Vec<KeyValue>> {
+        let Some(range) = reverse_range(prefix, before) else { return Ok(Vec::new()) };
+        let ns = ns.as_str().to_owned();
+        self.call("scan_reverse", Repeat::Safe, move |pool| {
+            let (ns, range) = (ns.clone(), range.clone());
+            async move {
+                let rows = range_rows(&pool, "SELECT key, value", &ns, &range, None, true, sql_limit(limit)).await?;
+                Ok(rows.into_iter().map(|r| (r.get(0), r.get(1))).collect())
+            }
+        })
+    }
+
+    fn find(&self, ns: &Namespace, prefix: &[u8], needle: &[u8], limit: usize) -> StoreResult<Vec<Vec<u8>>> {
+        let (ns, range, needle) = (ns.as_str().to_owned(), scan_range(prefix, None), needle.to_vec());
+        self.call("find", Repeat::Safe, move |pool| {
+            let (ns, range, needle) = (ns.clone(), range.clone(), needle.clone());
+            async move {
+                let rows = range_rows(&pool, "SELECT key", &ns, &range, Some(&needle), false, sql_limit(limit)).await?;
+                Ok(rows.into_iter().map(|r| r.get(0)).collect())
+            }
+        })
+    }
+
+    fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()> {
+        let repeat = match ops.iter().any(|op| matches!(op, BatchOp::Add(..))) {
+            true => Repeat::OnlyIfRolledBack,
+            false => Repeat::Safe,
+        };
+        let ns = ns.as_str().to_owned();
+        self.call("batch", repeat, move |pool| {
+            let (ns, ops) = (ns.clone(), ops.clone());
+            async move {
+                let mut client = pool.get().await?;
+                let tx = client.transaction().await?;
+                apply(&tx, &ns, &ops).await?;
+                tx.commit().await?;
+                Ok(())
+            }
+        })
+    }
+
+    fn batch_if(&self, ns: &Namespace, conditions: Vec<Condition>, ops: Vec<BatchOp>) -> StoreResult<bool> {
+        let ns = ns.as_str().to_owned();
+        let keys: Vec<Vec<u8>> = conditions
+            .iter()
+            .map(|c| match c {
+                Condition::Equals(key, _) | Condition::Below(key, _) => key.clone(),
+            })
+            .collect();
+        self.call("batch_if", Repeat::OnlyIfRolledBack, move |pool| {
+            let (ns, keys, conditions, ops) = (ns.clone(), keys.clone(), conditions.clone(), ops.clone());
+            async move {
+                let mut client = pool.get().await?;
+                let tx = client.build_transaction().isolation_level(IsolationLevel::Serializable).start().await?;
+                let found: HashMap<Vec<u8>, Vec<u8>> = match keys.is_empty() {
+                    true => HashMap::new(),
+                    false => {
+                        let rows = tx.query(&tx.prepare_cached(GET_MANY).await?, &[&ns, &keys]).await?;
+                        rows.into_iter().map(|r| (r.get(0), r.get(1))).collect()
+                    }
+                };
+                if !holds(&conditions, &found) {
+                    return Ok(false);
+                }
+                apply(&tx, &ns, &ops).await?;
+                tx.commit().await?;
+                Ok(true)
+            }
+        })
+    }
+
+    fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()> {
+        let ns = ns.as_str().to_owned();
+        self.call("drop_namespace", Repeat::Safe, move |pool| {
+            let ns = ns.clone();
+            async move {
+                let client = pool.get().await?;
+                client.execute(&client.prepare_cached(DROP_NAMESPACE).await?, &[&ns]).await?;
+                Ok(())
+            }
+        })
+    }
+
+    /// Every call above returns after its commit, and a commit is durable
+    /// when it returns (`synchronous_commit`, on by default): nothing to wait for.
+    fn durable(&self) -> Pin<Box<dyn Future<Output = StoreResult<()>> + Send + '_>> {
+        Box::pin(std::future::ready(Ok(())))
+    }
+}

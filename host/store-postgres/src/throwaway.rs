@@ -1,0 +1,205 @@
+//! A PostgreSQL server of its own, in a temporary folder on a free loopback
+//! port, for tests and benchmarks: nothing to install by hand but Debian's
+//! `postgresql` package (`scripts/setup.sh` installs it).
+//!
+//! PostgreSQL refuses to run as root; as root, the server runs as the
+//! `postgres` user the package creates. The server stops and its folder is
+//! deleted when the [`Throwaway`] is dropped, or, for one kept in a `static`,
+//! by a watchdog process once this process has ended.
+
+use std::net::TcpListener;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+pub struct Throwaway {
+    folder: PathBuf,
+    bin: PathBuf,
+    port: u16,
+    as_postgres: bool,
+}
+
+/// Where PostgreSQL's programs are: `CRM_PG_BIN`, else Debian's folder for
+/// the newest installed version.
+pub fn bin_dir() -> Result<PathBuf, String> {
+    if let Ok(dir) = std::env::var("CRM_PG_BIN") {
+        return Ok(PathBuf::from(dir));
+    }
+    let mut versions: Vec<PathBuf> = std::fs::read_dir("/usr/lib/postgresql")
+        .map_err(|_| "PostgreSQL is not installed: run scripts/setup.sh (apt-get install postgresql)".to_string())?
+        .filter_map(|e| Some(e.ok()?.path().join("bin")))
+        .filter(|bin| bin.join("initdb").exists())
+        .collect();
+    versions.sort();
+    versions.pop().ok_or_else(|| "no PostgreSQL under /usr/lib/postgresql has an initdb".to_string())
+}
+
+impl Throwaway {
+    /// Starts a new server with extra `settings` (`name=value`, each passed
+    /// as `-c`), for example `fsync=off` where a test does not need the
+    /// server itself to survive a crash.
+    pub fn start(settings: &[&str]) -> Result<Throwaway, String> {
+        let bin = bin_dir()?;
+        let as_postgres = is_root();
+        let folder = std::env::temp_dir().join(format!("crm-pg-{}-{}", std::process::id(), unique()));
+        std::fs::create_dir_all(&folder).map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+        let server = Throwaway { folder, bin, port: 0, as_postgres };
+        if as_postgres {
+            run(Command::new("chown").arg("postgres").arg(&server.folder))?;
+        }
+        run(server
+            .tool("initdb")
+            .args(["-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync", "-D"])
+            .arg(server.data()))?;
+        server.spawn_watchdog()?;
+        server.listen(settings)
+    }
+
+    /// Starts the server on a free port; another process may take the port
+    /// between the probe and the start, so a few ports are tried.
+    fn listen(mut self, settings: &[&str]) -> Result<Throwaway, String> {
+        let mut last = String::new();
+        for _ in 0..5 {
+            self.port = free_port()?;
+            let mut options = format!("-p {} -k {} -c listen_addresses=127.0.0.1", self.port, self.folder.display());
+            for setting in settings {
+                options.push_str(&format!(" -c {setting}"));
+            }
+            let log = self.folder.join("server.log");
+            match run(self
+                .tool("pg_ctl")
+                .arg("-D")
+                .arg(self.data())
+                .arg("-l")
+                .arg(&log)
+                .args(["-w", "-t", "60", "-o", &options, "start"]))
+            {
+                Ok(()) => return Ok(self),
+                Err(e) => last = format!("{e}\n{}", std::fs::read_to_string(&log).unwrap_or_default()),
+            }
+        }
+        Err(format!("the throw-away PostgreSQL did not start: {last}"))
+    }
+
+    /// The URL of `database` on this server.
+    pub fn url(&self, database: &str) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/{database}", self.port)
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// Creates `database` unless it exists (names of `a-z`, `0-9` and `_`),
+    /// and returns its URL.
+    pub fn database(&self, database: &str) -> Result<String, String> {
+        assert!(
+            database.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'),
+            "a database name of a-z, 0-9 and _"
+        );
+        let out = self
+            .psql()
+            .args(["-d", "postgres", "-c", &format!("CREATE DATABASE {database}")])
+            .output()
+            .map_err(|e| format!("cannot run psql: {e}"))?;
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        match out.status.success() || stderr.contains("already exists") {
+            true => Ok(self.url(database)),
+            false => Err(format!("cannot create the database {database}: {stderr}")),
+        }
+    }
+
+    /// `psql` on this server as the `postgres` role, quiet and stopping at the
+    /// first error; add `-d`, `-c` or `-f`.
+    pub fn psql(&self) -> Command {
+        let mut cmd = Command::new(self.bin.join("psql"));
+        cmd.args(["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-U", "postgres", "-p"])
+            .arg(self.port.to_string());
+        cmd
+    }
+
+    /// The server's programs folder (for `pgbench` and friends).
+    pub fn bin(&self) -> &Path {
+        &self.bin
+    }
+
+    fn data(&self) -> PathBuf {
+        self.folder.join("data")
+    }
+
+    /// One of PostgreSQL's programs, run as the user the server runs as.
+    fn tool(&self, name: &str) -> Command {
+        let program = self.bin.join(name);
+        match self.as_postgres {
+            true => {
+                let mut cmd = Command::new("runuser");
+                cmd.args(["-u", "postgres", "--"]).arg(program);
+                cmd
+            }
+            false => Command::new(program),
+        }
+    }
+
+    /// The shell line that stops the server at once and deletes its folder.
+    fn teardown_script(&self) -> String {
+        let pg_ctl = self.bin.join("pg_ctl");
+        let stop = format!("'{}' -D '{}' -m immediate stop", pg_ctl.display(), self.data().display());
+        let stop = match self.as_postgres {
+            true => format!("runuser -u postgres -- {stop}"),
+            false => stop,
+        };
+        format!("{stop} >/dev/null 2>&1; rm -rf '{}'", self.folder.display())
+    }
+
+    /// A process of its own (own process group: a Ctrl-C of the tests does
+    /// not reach it) that tears the server down once this process is gone.
+    fn spawn_watchdog(&self) -> Result<(), String> {
+        let script = format!(
+            "while [ -d /proc/{pid} ]; do sleep 1; done; {teardown}",
+            pid = std::process::id(),
+            teardown = self.teardown_script()
+        );
+        Command::new("sh")
+            .args(["-c", &script])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .map(|_| ())
+            .map_err(|e| format!("cannot start the watchdog: {e}"))
+    }
+}
+
+impl Drop for Throwaway {
+    fn drop(&mut self) {
+        let _ = Command::new("sh").args(["-c", &self.teardown_script()]).status();
+    }
+}
+
+fn run(cmd: &mut Command) -> Result<(), String> {
+    let out = cmd.stdin(Stdio::null()).output().map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    match out.status.success() {
+        true => Ok(()),
+        false => Err(format!(
+            "{cmd:?} failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )),
+    }
+}
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+fn free_port() -> Result<u16, String> {
+    let probe = TcpListener::bind("127.0.0.1:0").map_err(|e| format!("no free port: {e}"))?;
+    probe.local_addr().map(|a| a.port()).map_err(|e| e.to_string())
+}
+
+/// Tells apart servers started by one process.
+fn unique() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
