@@ -19,7 +19,7 @@ use crm_sdk::http::Error;
 use crm_sdk::store::{self, Condition, Write};
 
 use crate::record::{self, Contact};
-use crate::unique;
+use crate::unique::{self, Claims};
 
 fn entries(c: &Contact) -> Vec<String> {
     let mut keys = vec![format!("ix/c/{}/{}", c.created_at, c.id), format!("ix/u/{}/{}", c.updated_at, c.id)];
@@ -33,11 +33,12 @@ fn entries(c: &Contact) -> Vec<String> {
 }
 
 /// Writes `new` (a create when `old` is `None`) with its index entries moved
-/// from those of `old`, its read model, its search projection and the
-/// counters lists take their totals from, in one atomic commit: a crash at
-/// any instant leaves every count exact. A create is refused (`false`,
-/// nothing written) when the organization already holds `limit` contacts.
-pub fn save(old: Option<&Contact>, new: &Contact, limit: Option<u64>) -> Result<bool, Error> {
+/// from those of `old`, its read model, its search projection, the unique
+/// keys it takes and gives back, and the counters lists take their totals
+/// from, in one atomic commit: a crash at any instant leaves every count
+/// exact. Refused (`false`, nothing written) when a key to take changed hands
+/// or, for a create, when the organization already holds `limit` contacts.
+pub fn save(old: Option<&Contact>, new: &Contact, limit: Option<u64>, claims: &Claims) -> Result<bool, Error> {
     let fresh = entries(new);
     let mut writes: Vec<Write> = old
         .map(entries)
@@ -52,7 +53,8 @@ pub fn save(old: Option<&Contact>, new: &Contact, limit: Option<u64>) -> Result<
     let rendered = serde_json::to_vec(&new.flattened()).map_err(Error::internal)?;
     writes.push(Write::Put((rendered_key(&new.id).into_bytes(), rendered)));
     writes.push(Write::Put((format!("s/{}", new.id).into_bytes(), projection(new).into_bytes())));
-    let mut conditions = Vec::new();
+    let (mut conditions, claimed) = claims.commit_parts(&new.id);
+    writes.extend(claimed);
     if old.is_none() {
         writes.push(Write::Add((unique::COUNT_KEY.as_bytes().to_vec(), 1)));
         if let Some(limit) = limit {

@@ -1,8 +1,10 @@
-//! Unique keys, claimed with compare-and-swap so that concurrent requests have
-//! exactly one winner, and the counters lists take their totals from.
+//! Unique keys (email, mobile), taken and given back in the same commit as
+//! the record that holds them, so that of concurrent requests exactly one
+//! wins and no key ever names a contact that was not written; and the
+//! counters lists take their totals from.
 
 use crm_sdk::http::Error;
-use crm_sdk::store;
+use crm_sdk::store::{self, Condition, Write};
 
 pub fn email_key(email: &str) -> String {
     format!("u/email/{email}")
@@ -40,4 +42,52 @@ pub fn code_count(family: &str, code: &str) -> Result<u64, Error> {
 /// The contact holding a unique key, if any.
 pub fn owner(key: &str) -> Result<Option<String>, Error> {
     Ok(store::get(key.as_bytes())?.map(|v| String::from_utf8_lossy(&v).into_owned()))
+}
+
+/// The unique keys one save takes and gives back: conditions and writes of
+/// the record's own commit.
+#[derive(Default)]
+pub struct Claims {
+    /// Keys to take, each with the holder it must still have at the commit:
+    /// none, or a contact that does not exist (a claim a crash left behind
+    /// when claims were written ahead of their record).
+    take: Vec<(String, Option<String>)>,
+    /// Keys this contact holds and gives up.
+    release: Vec<String>,
+}
+
+impl Claims {
+    pub fn take(&mut self, key: String, holder: Option<String>) {
+        self.take.push((key, holder));
+    }
+
+    pub fn release(&mut self, key: String) {
+        self.release.push(key);
+    }
+
+    /// The commit's part for contact `id`.
+    pub fn commit_parts(&self, id: &str) -> (Vec<Condition>, Vec<Write>) {
+        let mut conditions = Vec::new();
+        let mut writes = Vec::new();
+        for (key, holder) in &self.take {
+            conditions.push(Condition::Equals((key.clone().into_bytes(), holder.clone().map(String::into_bytes))));
+            writes.push(Write::Put((key.clone().into_bytes(), id.as_bytes().to_vec())));
+        }
+        for key in &self.release {
+            conditions.push(Condition::Equals((key.clone().into_bytes(), Some(id.as_bytes().to_vec()))));
+            writes.push(Write::Delete(key.clone().into_bytes()));
+        }
+        (conditions, writes)
+    }
+
+    /// Whether every key to take still has the holder it was read with: when
+    /// a commit failed and this holds, it failed for another reason (the plan's limit).
+    pub fn unchanged(&self) -> Result<bool, Error> {
+        for (key, holder) in &self.take {
+            if owner(key)? != *holder {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
 }

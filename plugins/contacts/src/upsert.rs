@@ -5,11 +5,12 @@
 //! document, location, conversation checks (rules 6–10), all before any write →
 //! update (200, unflattened) or create (201, flattened).
 //!
-//! Unique keys (email, mobile) and the conversation link are claimed with
-//! compare-and-swap before the record is written; a create that loses a race
-//! gives its claims back and runs again as an update of the winner. The record
-//! and every counter it moves are written in one commit, which also checks the
-//! plan's limit: concurrent creates never pass it.
+//! Unique keys (email, mobile) are taken in the record's own commit, which
+//! checks that nobody took them meanwhile: a create that loses a race runs
+//! again as an update of the winner, and no key ever names a contact that was
+//! not written. The same commit writes every counter the record moves and
+//! checks the plan's limit: concurrent creates never pass it. The
+//! conversation link is claimed by compare-and-swap just before.
 //!
 //! A mobile another contact already holds does not refuse an update (the
 //! contact found by email is updated, rule 3): the number is stored on both,
@@ -247,7 +248,7 @@ fn lookup(input: &ContactInput, batch: &Batch) -> Result<Option<Contact>, Error>
             return Ok(Some(c.clone()));
         }
         if let Some(id) = unique::owner(&key)?
-            && let Some(c) = load_claimed(&id)?
+            && let Some(c) = kv::get::<Contact>(&record::key(&id))?
         {
             return Ok(Some(c));
         }
@@ -255,31 +256,13 @@ fn lookup(input: &ContactInput, batch: &Batch) -> Result<Option<Contact>, Error>
     Ok(None)
 }
 
-/// A claim is made just before its record is written: wait a moment for it.
-/// `None` when the record never appears (a claim left by a crash).
-fn load_claimed(id: &str) -> Result<Option<Contact>, Error> {
-    for _ in 0..50 {
-        if let Some(c) = kv::get::<Contact>(&record::key(id))? {
-            return Ok(Some(c));
-        }
-        std::thread::sleep(std::time::Duration::from_millis(2));
-    }
-    Ok(None)
+/// Whether contact `id` exists: a key held by one that does not is free to take.
+fn exists(id: &str) -> Result<bool, Error> {
+    Ok(crm_sdk::store::get(record::key(id).as_bytes())?.is_some())
 }
 
-/// Claims `key` for `id`, taking it over from a contact that does not exist.
-/// `false` when a live contact holds it.
-fn claim_live(key: &str, id: &str) -> Result<bool, Error> {
-    match kv::claim(key, id)? {
-        None => Ok(true),
-        Some(other) if load_claimed(&other)?.is_some() => Ok(false),
-        Some(other) => {
-            Ok(crm_sdk::store::compare_and_swap(key.as_bytes(), Some(other.as_bytes()), Some(id.as_bytes()))?)
-        }
-    }
-}
-
-/// Creates a contact; `None` when a concurrent request won its email or mobile.
+/// Creates a contact; `None` when a concurrent request won its email or mobile
+/// (the caller runs again, as an update of the winner).
 fn create(
     input: &ContactInput,
     checked: Checked,
@@ -292,38 +275,27 @@ fn create(
     apply(&mut contact, input, checked);
     contact.attribution = attribution.cloned();
     record::check_bounds(&contact)?;
-    let keys: Vec<String> =
-        input.email.iter().map(|e| email_key(e)).chain(input.mobile.iter().map(|m| mobile_key(m))).collect();
-    let mut claimed: Vec<&String> = Vec::new();
-    let undo = |claimed: &[&String]| -> Result<(), Error> {
-        for key in claimed {
-            kv::release(key, &id)?;
+    let mut claims = unique::Claims::default();
+    for key in input.email.iter().map(|e| email_key(e)).chain(input.mobile.iter().map(|m| mobile_key(m))) {
+        match unique::owner(&key)? {
+            Some(holder) if exists(&holder)? => return Ok(None),
+            holder => claims.take(key, holder),
         }
-        Ok(())
-    };
-    for key in &keys {
-        if !claim_live(key, &id)? {
-            undo(&claimed)?;
-            return Ok(None);
-        }
-        claimed.push(key);
     }
-    if let Some(conv) = &input.linked_conversation_id
-        && let Err(e) = conversations::link(conv, &id)
+    if let Some(conv) = &input.linked_conversation_id {
+        conversations::link(conv, &id)?;
+    }
+    let saved = index::save(None, &contact, limit, &claims);
+    if !matches!(saved, Ok(true))
+        && let Some(conv) = &input.linked_conversation_id
     {
-        undo(&claimed)?;
-        return Err(e);
+        conversations::unlink(conv, &contact.id)?;
     }
-    let saved = index::save(None, &contact, limit)
-        .and_then(|saved| if saved { Ok(()) } else { Err(unique::limit_reached(limit.unwrap_or_default())) });
-    if let Err(e) = saved {
-        if let Some(conv) = &input.linked_conversation_id {
-            conversations::unlink(conv, &contact.id)?;
-        }
-        undo(&claimed)?;
-        return Err(e);
+    match saved? {
+        true => Ok(Some(contact)),
+        false if claims.unchanged()? => Err(unique::limit_reached(limit.unwrap_or_default())),
+        false => Ok(None),
     }
-    Ok(Some(contact))
 }
 
 /// Updates a found contact. A new email must not belong to another contact
@@ -343,41 +315,49 @@ pub fn update(
     }
     contact.updated_at = runtime::now();
     record::check_bounds(&contact)?;
+    let mut claims = update_claims(&before, &contact, input)?;
+    if let Some(conv) = &input.linked_conversation_id
+        && before.linked_conversation_id.as_deref() != Some(conv)
+    {
+        conversations::link(conv, &contact.id)?;
+    }
+    // A key taken meanwhile by another request is looked at again.
+    for _ in 0..8 {
+        if index::save(Some(&before), &contact, None, &claims)? {
+            return Ok(contact);
+        }
+        claims = update_claims(&before, &contact, input)?;
+    }
+    Err(Error::internal("an update kept losing races for its email or mobile"))
+}
+
+/// The keys an update takes (a new email or mobile no live contact holds)
+/// and gives back (the old ones it held); 409 `CONTACT_CONFLICT` for an email
+/// another contact holds.
+fn update_claims(before: &Contact, contact: &Contact, input: &ContactInput) -> Result<unique::Claims, Error> {
     let changes = [
         (input.email.as_deref().map(email_key), before.email.as_deref().map(email_key), "email"),
         (input.mobile.as_deref().map(mobile_key), before.mobile.as_deref().map(mobile_key), "mobile"),
     ];
-    // Claims this update took, and the old ones to give back once it is saved.
-    let (mut taken, mut given_back): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
-    let undo = |taken: &[String]| -> Result<(), Error> {
-        for key in taken {
-            kv::release(key, &contact.id)?;
-        }
-        Ok(())
-    };
+    let mut claims = unique::Claims::default();
     for (new, old, field) in changes {
         let Some(new) = new.filter(|n| Some(n) != old.as_ref()) else { continue };
-        if claim_live(&new, &contact.id)? {
-            taken.push(new);
-        } else if field == "email" {
-            undo(&taken)?;
-            let holder = unique::owner(&new)?.unwrap_or_default();
-            return Err(Error::new(409, "CONTACT_CONFLICT", "Another contact already has this email")
-                .with("field", field)
-                .with("contactId", holder));
+        match unique::owner(&new)? {
+            Some(holder) if holder == contact.id => {}
+            Some(holder) if exists(&holder)? => {
+                if field == "email" {
+                    return Err(Error::new(409, "CONTACT_CONFLICT", "Another contact already has this email")
+                        .with("field", field)
+                        .with("contactId", holder));
+                }
+            }
+            holder => claims.take(new, holder),
         }
-        given_back.extend(old);
+        if let Some(old) = old
+            && unique::owner(&old)?.as_deref() == Some(contact.id.as_str())
+        {
+            claims.release(old);
+        }
     }
-    if let Some(conv) = &input.linked_conversation_id
-        && before.linked_conversation_id.as_deref() != Some(conv)
-        && let Err(e) = conversations::link(conv, &contact.id)
-    {
-        undo(&taken)?;
-        return Err(e);
-    }
-    index::save(Some(&before), &contact, None)?;
-    for old in given_back {
-        kv::release(&old, &contact.id)?;
-    }
-    Ok(contact)
+    Ok(claims)
 }

@@ -19,27 +19,6 @@ pub fn put<T: Serialize>(key: &str, value: &T) -> Result<(), Error> {
     Ok(store::put(key.as_bytes(), &serde_json::to_vec(value).map_err(Error::internal)?)?)
 }
 
-/// Claims `key` for `owner` if it is free (or already `owner`'s).
-/// Returns the current owner when another one holds it.
-pub fn claim(key: &str, owner: &str) -> Result<Option<String>, Error> {
-    loop {
-        if store::compare_and_swap(key.as_bytes(), None, Some(owner.as_bytes()))? {
-            return Ok(None);
-        }
-        match store::get(key.as_bytes())? {
-            Some(current) if current == owner.as_bytes() => return Ok(None),
-            Some(current) => return Ok(Some(String::from_utf8_lossy(&current).into_owned())),
-            None => continue, // released between the two calls: try again
-        }
-    }
-}
-
-/// Releases `key` if `owner` holds it.
-pub fn release(key: &str, owner: &str) -> Result<(), Error> {
-    store::compare_and_swap(key.as_bytes(), Some(owner.as_bytes()), None)?;
-    Ok(())
-}
-
 /// A counter's value (decimal text, as `store.commit`'s `add` writes it;
 /// absent is 0).
 pub fn counter(key: &str) -> Result<u64, Error> {
