@@ -3,7 +3,10 @@
 //!
 //! The binary is `target/<profile>/crm-host` beside the test executable, or
 //! `CRM_HOST_BIN`. `cargo test --workspace` builds it before any test runs.
+//! Hosts run on the embedded store, or on PostgreSQL with
+//! `CRM_TEST_STORE=postgres` (see [`backend`]).
 
+pub mod backend;
 pub mod envia_sim;
 pub mod receiver;
 pub mod shop;
@@ -142,10 +145,14 @@ impl Host {
             .env_remove("CRM_LISTEN")
             .env_remove("CRM_ADMIN_LISTEN")
             .env_remove("CRM_DATA_DIR")
+            .env_remove("CRM_STORE_URL")
             .env("RUST_LOG", "warn")
             .env("CRM_CACHE_DIR", shared_cache_dir())
             .stdout(Stdio::piped())
             .stderr(stderr);
+        if let Some(url) = backend::store_url_for(data_dir) {
+            cmd.env("CRM_STORE_URL", url);
+        }
         for (k, v) in env {
             cmd.env(k, v);
         }

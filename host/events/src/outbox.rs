@@ -112,7 +112,7 @@ struct Cached {
 
 /// How long subscriptions read from the store are trusted: a change made
 /// through this host is seen at once, one made elsewhere within this.
-const SUBSCRIPTIONS_FRESH: Duration = Duration::from_secs(5);
+const SUBSCRIPTIONS_FRESH: Duration = Duration::from_secs(1);
 
 /// The shared outbox: turns staged items into writes and wakes the worker.
 pub struct Outbox {

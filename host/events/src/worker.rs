@@ -11,11 +11,17 @@
 //! Isolation: each organization has at most [`PER_ORG`] attempts in flight,
 //! so receivers that hang (15 s each) hold only their own organization's
 //! slots; attempts run on their own tasks, never on a request's.
+//!
+//! Many hosts on one store: only the holder of the `webhook-delivery`
+//! [`Lease`] delivers. On a shared store other hosts' commits do not ring this
+//! host's bell, so the holder also looks at every organization's outbox every
+//! [`RESCAN`].
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use crm_store::lease::Lease;
 use crm_store::{BatchOp, Condition, Namespace, StoreResult};
 use crm_tenancy::{Tenancy, clock};
 
@@ -37,9 +43,18 @@ const SCAN: usize = PER_ORG + 1;
 const IDLE: Duration = Duration::from_secs(5);
 /// How often settled deliveries past their retention are swept away.
 const SWEEP_EVERY: Duration = Duration::from_secs(3600);
+/// How long the delivery lease lasts unless renewed: how long deliveries may
+/// pause when the host holding it dies.
+pub const LEASE: Duration = Duration::from_secs(10);
+/// On a shared store, how often the lease holder reads every outbox for
+/// events other hosts committed.
+pub const RESCAN: Duration = Duration::from_secs(1);
 
 pub struct Worker {
     outbox: Arc<Outbox>,
+    lease: Lease,
+    /// `Some(RESCAN)` on a shared store.
+    rescan: Option<Duration>,
     tenancy: Tenancy,
     sender: Sender,
     in_flight: Mutex<HashSet<String>>,
@@ -51,19 +66,46 @@ fn now_millis() -> u64 {
     clock::now().timestamp_millis().max(0) as u64
 }
 
+/// A running worker: stop it to give its lease up at once.
+pub struct Running {
+    task: tokio::task::JoinHandle<()>,
+    worker: Arc<Worker>,
+}
+
+impl Running {
+    /// Stops delivering (an attempt cut short is sent again later: at least
+    /// once) and releases the lease for another host.
+    pub fn stop(self) {
+        self.task.abort();
+        if let Err(e) = self.worker.lease.release() {
+            tracing::warn!(error = %e, "could not release the webhook delivery lease");
+        }
+    }
+}
+
 impl Worker {
-    /// Starts the worker on the current tokio runtime.
-    pub fn start(outbox: Arc<Outbox>, tenancy: Tenancy) -> StoreResult<tokio::task::JoinHandle<()>> {
+    /// Starts the worker on the current tokio runtime. `host` names this
+    /// host among those sharing the store (`shared`).
+    pub fn start(outbox: Arc<Outbox>, tenancy: Tenancy, host: &str, shared: bool) -> Running {
         let worker = Arc::new(Worker {
             sender: Sender::new(outbox.policy()),
+            lease: Lease::new(outbox.store().clone(), "webhook-delivery", host, LEASE),
+            rescan: shared.then_some(RESCAN),
             outbox,
             tenancy,
             in_flight: Mutex::default(),
             per_org: Mutex::default(),
             permits: tokio::sync::Semaphore::new(TOTAL),
         });
-        worker.seed()?;
-        Ok(tokio::spawn(worker.run()))
+        Running { task: tokio::spawn(worker.clone().run()), worker }
+    }
+
+    /// Whether this host holds the delivery lease now (taking or renewing it).
+    fn holds_lease(&self) -> bool {
+        self.lease.hold(now_millis()).unwrap_or_else(|e| {
+            tracing::error!(error = %e, "webhook worker could not read its lease");
+            false
+        })
     }
 
     /// Every organization with a pending delivery, from the store.
@@ -80,11 +122,38 @@ impl Worker {
 
     async fn run(self: Arc<Self>) {
         tokio::spawn(self.clone().sweep_every(SWEEP_EVERY));
+        let renew = self.lease.renew_every();
         loop {
-            let wait = self.dispatch();
-            tokio::select! {
-                _ = self.outbox.bell.notified() => {}
-                _ = tokio::time::sleep(wait) => {}
+            // Wait for the lease; whoever held it before may have left
+            // deliveries due, so the outboxes are read on taking it.
+            while !self.holds_lease() {
+                tokio::time::sleep(renew).await;
+            }
+            if let Err(e) = self.seed() {
+                tracing::error!(error = %e, "webhook worker could not read the outboxes");
+            }
+            let mut renewed = Instant::now();
+            let mut seeded = Instant::now();
+            loop {
+                if renewed.elapsed() >= renew {
+                    if !self.holds_lease() {
+                        break;
+                    }
+                    renewed = Instant::now();
+                }
+                if let Some(every) = self.rescan
+                    && seeded.elapsed() >= every
+                {
+                    if let Err(e) = self.seed() {
+                        tracing::error!(error = %e, "webhook worker could not read the outboxes");
+                    }
+                    seeded = Instant::now();
+                }
+                let wait = self.dispatch().min(renew).min(self.rescan.unwrap_or(renew));
+                tokio::select! {
+                    _ = self.outbox.bell.notified() => {}
+                    _ = tokio::time::sleep(wait) => {}
+                }
             }
         }
     }
@@ -95,6 +164,9 @@ impl Worker {
         loop {
             let worker = self.clone();
             let swept = tokio::task::spawn_blocking(move || -> StoreResult<usize> {
+                if !worker.holds_lease() {
+                    return Ok(0);
+                }
                 let now = clock::now().timestamp().max(0) as u64;
                 let mut removed = 0;
                 for org in worker.tenancy.list_orgs()? {

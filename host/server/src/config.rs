@@ -24,6 +24,16 @@ pub struct Config {
     #[arg(long, env = "CRM_DATA_DIR", default_value = "./data")]
     pub data_dir: PathBuf,
 
+    /// The store on a PostgreSQL-protocol database (`postgres://user:password@host:port/db`:
+    /// PostgreSQL, YugabyteDB, CockroachDB), shared by every host pointed at it. Unset:
+    /// the embedded store in the data dir.
+    #[arg(long, env = "CRM_STORE_URL", hide_env_values = true)]
+    pub store_url: Option<String>,
+
+    /// Most database connections this host opens (with `--store-url`).
+    #[arg(long, env = "CRM_STORE_CONNECTIONS", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub store_connections: u64,
+
     /// Where compiled components are cached (default: `<data-dir>/cache`). Safe to
     /// share between hosts of one build: entries are keyed by content and engine.
     #[arg(long, env = "CRM_CACHE_DIR")]

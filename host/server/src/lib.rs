@@ -15,11 +15,12 @@
 //! Around it: [`app`] (the state handlers share; it knows no route), [`admin`]
 //! (the admin API and its CLI client), [`shipping`] (the tracking webhook door,
 //! the scheduler, the HTTP client behind providers), [`bootstrap`] (first
-//! start), [`metrics`] (Prometheus, on the admin listener), [`importer`] (`crm-host import`, a client of the import API), [`ops`] (health), [`embedded`] (the first-party components),
+//! start), [`storage`] (which store backend a host runs on), [`metrics`] (Prometheus, on the admin listener), [`importer`] (`crm-host import`, a client of the import API), [`ops`] (health), [`embedded`] (the first-party components),
 //! [`config`] and [`cli`], and [`public`] (component routes served without a
 //! token, such as a form's public submit URL).
 //!
 //! Below it, each in its own crate: `crm-store` (the store trait and sled),
+//! `crm-store-postgres` (the store on PostgreSQL-protocol databases),
 //! `crm-tenancy` (organizations, plans, users, tokens), `crm-runtime` (wasmtime
 //! and the host imports) and `crm-catalog` (DIVIPOLA and the city rule). This
 //! crate is the only one that knows warp, and the only one that opens sockets.
@@ -42,3 +43,4 @@ pub mod ops;
 pub mod public;
 pub mod server;
 pub mod shipping;
+pub mod storage;

@@ -11,8 +11,6 @@ use tokio::sync::watch;
 use warp::Filter;
 
 use crm_runtime::{Runtime, loader};
-use crm_store::{SledStore, Store};
-use crm_tenancy::secrets;
 
 use crate::admin::Admin;
 use crate::api::Api;
@@ -23,7 +21,7 @@ use crate::http::extract::BodyLimit;
 use crate::http::{ApiRequest, Response, extract};
 use crate::public::{self, PublicDoor};
 use crate::shipping::outbound::ReqwestClient;
-use crate::{bootstrap, embedded, listener, ops, shipping};
+use crate::{bootstrap, embedded, listener, ops, shipping, storage};
 
 /// Most connections the admin listener holds at once.
 const ADMIN_MAX_CONNECTIONS: usize = 256;
@@ -32,11 +30,9 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let metrics = crate::metrics::install()?;
     std::fs::create_dir_all(&config.data_dir)
         .map_err(|e| format!("cannot create the data dir {}: {e}", config.data_dir.display()))?;
-    let store: Arc<dyn Store> = Arc::new(
-        SledStore::open_with_cache(&config.data_dir.join("store"), config.store_cache_mb << 20)
-            .map_err(|e| format!("cannot open the store in {}: {e}", config.data_dir.display()))?,
-    );
-    let admin_token = bootstrap::admin_token(&config.data_dir)?;
+    let store = storage::open(&config)?;
+    let host_id = bootstrap::host_id(&config.data_dir)?;
+    let admin_token_digest = bootstrap::admin_token_digest(&config.data_dir, &*store, config.store_url.is_some())?;
     let provider_timeout = Duration::from_millis(config.provider_timeout_ms);
     let http = Arc::new(ReqwestClient::new(provider_timeout));
     let webhooks = crm_events::webhook_url::Policy { allow_private: config.webhook_allow_private };
@@ -70,8 +66,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
         gate,
     )?);
     let admin_api = Arc::new(Admin::new(&loaded, deadline, api.clone(), public_door.clone())?);
-    let app =
-        Arc::new(App::new(config.clone(), store.clone(), runtime, outbox, secrets::digest(&admin_token), metrics));
+    let app = Arc::new(App::new(config.clone(), store.clone(), runtime, outbox, admin_token_digest, metrics));
 
     let public =
         TcpListener::bind(config.listen).await.map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
@@ -129,8 +124,9 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     tracing::info!(max_connections = limits.max_connections, open_files = files, "serving");
     let public_server = tokio::spawn(listener::serve(public, warp::service(public_routes), limits, stopped()));
     let admin_server = tokio::spawn(listener::serve(admin, warp::service(admin_routes), admin_limits, stopped()));
-    crate::shipping::scheduler::start(app.clone(), stop_tx.subscribe());
-    let deliveries = crm_events::Worker::start(app.outbox.clone(), app.tenancy.clone())?;
+    let shared = config.store_url.is_some();
+    crate::shipping::scheduler::start(app.clone(), stop_tx.subscribe(), &host_id);
+    let deliveries = crm_events::Worker::start(app.outbox.clone(), app.tenancy.clone(), &host_id, shared);
     app.set_ready(true);
     tracing::info!("ready");
 
@@ -139,8 +135,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     app.set_ready(false);
     let _ = stop_tx.send(true);
     let (public_done, admin_done) = tokio::join!(public_server, admin_server);
-    // An attempt cut short is sent again after the next start (at least once).
-    deliveries.abort();
+    deliveries.stop();
     if !(public_done.unwrap_or(false) && admin_done.unwrap_or(false)) {
         tracing::warn!("requests still running after the grace period were abandoned");
     }

@@ -6,6 +6,8 @@
 //! - [`PostgresStore`] (`store.rs`): the [`crm_store::Store`] trait, one SQL
 //!   statement or transaction per call, every key in one table `crm_kv`
 //!   keyed by `(ns, key)`;
+//! - `fold.rs`: a batch's writes folded into three set statements, sent
+//!   together;
 //! - `schema.rs`: the versioned schema, created or migrated at start;
 //! - `bridge.rs`: the trait is synchronous (sled answers from memory) and the
 //!   driver is async, so calls run on a small runtime of this crate's own and
@@ -26,6 +28,7 @@
 //!   rolls back and is retried.
 
 mod bridge;
+mod fold;
 mod retry;
 mod schema;
 mod store;

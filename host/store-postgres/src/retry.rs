@@ -72,7 +72,11 @@ impl From<tokio_postgres::Error> for Failure {
             // No SQLSTATE: an I/O error on the socket.
             None => Outcome::Unknown,
         };
-        Failure { message: e.to_string(), outcome }
+        let message = match e.as_db_error() {
+            Some(db) => format!("{} ({})", db.message(), db.code().code()),
+            None => e.to_string(),
+        };
+        Failure { message, outcome }
     }
 }
 

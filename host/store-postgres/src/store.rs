@@ -8,6 +8,7 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Transaction};
+use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{IsolationLevel, NoTls};
 
@@ -17,6 +18,7 @@ use crm_store::{
 };
 
 use crate::bridge::Bridge;
+use crate::fold::fold;
 use crate::retry::{self, Failure, Repeat};
 use crate::schema;
 
@@ -29,12 +31,19 @@ const GET: &str = "SELECT value FROM crm_kv WHERE ns = $1 AND key = $2";
 const PUT: &str = "INSERT INTO crm_kv (ns, key, value) VALUES ($1, $2, $3) \
                    ON CONFLICT (ns, key) DO UPDATE SET value = EXCLUDED.value";
 const DELETE: &str = "DELETE FROM crm_kv WHERE ns = $1 AND key = $2";
-/// Adds `$3` to the decimal counter at the key, under the row's lock; a value
-/// that is not a counter counts as 0, as [`counter_value`] reads it.
-const ADD: &str = r"INSERT INTO crm_kv (ns, key, value) VALUES ($1, $2, convert_to($3::BIGINT::TEXT, 'UTF8'))
+/// The folded forms (see [`fold`]): many keys in one statement each.
+const DELETE_MANY: &str = "DELETE FROM crm_kv WHERE ns = $1 AND key = ANY($2)";
+const PUT_MANY: &str = "INSERT INTO crm_kv (ns, key, value) SELECT $1, k, v FROM unnest($2::BYTEA[], $3::BYTEA[]) AS t (k, v) \
+                        ON CONFLICT (ns, key) DO UPDATE SET value = EXCLUDED.value";
+/// Adds each delta to the decimal counter at its key, under the row's lock
+/// (the delta comes in as the would-be inserted value); a value that is not
+/// a counter counts as 0, as [`counter_value`] reads it.
+const ADD_MANY: &str = r"INSERT INTO crm_kv (ns, key, value)
+    SELECT $1, k, convert_to(d::TEXT, 'UTF8') FROM unnest($2::BYTEA[], $3::BIGINT[]) AS t (k, d)
     ON CONFLICT (ns, key) DO UPDATE SET value = convert_to((
         CASE WHEN encode(crm_kv.value, 'escape') ~ '^\s*-?[0-9]{1,18}\s*$'
-             THEN trim(encode(crm_kv.value, 'escape'))::BIGINT ELSE 0 END + $3::BIGINT)::TEXT, 'UTF8')";
+             THEN trim(encode(crm_kv.value, 'escape'))::BIGINT ELSE 0 END
+        + convert_from(EXCLUDED.value, 'UTF8')::BIGINT)::TEXT, 'UTF8')";
 const GET_MANY: &str = "SELECT key, value FROM crm_kv WHERE ns = $1 AND key = ANY($2)";
 const DROP_NAMESPACE: &str = "DELETE FROM crm_kv WHERE ns = $1";
 
@@ -86,13 +95,48 @@ fn sql_limit(limit: usize) -> i64 {
     i64::try_from(limit).unwrap_or(i64::MAX)
 }
 
-/// Applies one batch's writes inside `tx`, in order.
+/// Applies one batch's writes inside `tx`: folded into at most three
+/// statements sent together, or op by op when they do not fold.
 async fn apply(tx: &Transaction<'_>, ns: &str, ops: &[BatchOp]) -> Result<(), Failure> {
+    let Some(f) = fold(ops) else { return apply_each(tx, ns, ops).await };
+    let deletes = async {
+        match f.deletes.is_empty() {
+            true => Ok(0),
+            false => tx.execute(&tx.prepare_cached(DELETE_MANY).await?, &[&ns, &f.deletes]).await,
+        }
+    };
+    let puts = async {
+        match f.put_keys.is_empty() {
+            true => Ok(0),
+            false => tx.execute(&tx.prepare_cached(PUT_MANY).await?, &[&ns, &f.put_keys, &f.put_values]).await,
+        }
+    };
+    let adds = async {
+        match f.add_keys.is_empty() {
+            true => Ok(0),
+            false => tx.execute(&tx.prepare_cached(ADD_MANY).await?, &[&ns, &f.add_keys, &f.add_deltas]).await,
+        }
+    };
+    // Polled together, the three are pipelined on the connection. When one
+    // fails, those after it only say the transaction is aborted (25P02):
+    // the failure reported is the cause.
+    let (deleted, put, added) = tokio::join!(deletes, puts, adds);
+    let failures = [deleted, put, added].into_iter().filter_map(Result::err);
+    match failures.min_by_key(|e| e.code() == Some(&SqlState::IN_FAILED_SQL_TRANSACTION)) {
+        Some(cause) => Err(cause.into()),
+        None => Ok(()),
+    }
+}
+
+/// Applies one batch's writes inside `tx`, in order, one statement each.
+async fn apply_each(tx: &Transaction<'_>, ns: &str, ops: &[BatchOp]) -> Result<(), Failure> {
     for op in ops {
         match op {
             BatchOp::Put(k, v) => tx.execute(&tx.prepare_cached(PUT).await?, &[&ns, k, v]).await?,
             BatchOp::Delete(k) => tx.execute(&tx.prepare_cached(DELETE).await?, &[&ns, k]).await?,
-            BatchOp::Add(k, delta) => tx.execute(&tx.prepare_cached(ADD).await?, &[&ns, k, delta]).await?,
+            BatchOp::Add(k, delta) => {
+                tx.execute(&tx.prepare_cached(ADD_MANY).await?, &[&ns, &vec![k], &vec![*delta]]).await?
+            }
         };
     }
     Ok(())

@@ -3,7 +3,8 @@
 //! This crate owns the [`Store`] trait and the promises written on it, the key
 //! layout ([`Namespace`]: one for the host's own records, one per organization),
 //! [`group_commit`] (many writers share one flush), the [`sled_store`]
-//! backend, and the [`contract`] suite that every backend must pass.
+//! backend, the [`contract`] suite that every backend must pass, and
+//! [`lease`]s (work that runs once among the hosts sharing a store).
 //!
 //! It knows nothing of HTTP, WebAssembly or outbound calls: it must not depend
 //! on warp, wasmtime or reqwest. Callers above it (tenancy, the plugin runtime,
@@ -15,6 +16,7 @@
 
 pub mod contract;
 pub mod group_commit;
+pub mod lease;
 pub mod range;
 pub mod sled_store;
 

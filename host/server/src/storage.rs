@@ -1,0 +1,48 @@
+//! Which store a host runs on: the embedded sled store in the data dir, or,
+//! with `--store-url`, a PostgreSQL-protocol database that many hosts share.
+
+use std::sync::Arc;
+
+use crm_store::{SledStore, Store};
+use crm_store_postgres::PostgresStore;
+
+use crate::config::Config;
+
+pub fn open(config: &Config) -> Result<Arc<dyn Store>, String> {
+    match &config.store_url {
+        Some(url) => {
+            let store = PostgresStore::connect(url, config.store_connections as usize)
+                .map_err(|e| format!("cannot open the store at {}: {e}", redacted(url)))?;
+            Ok(Arc::new(store))
+        }
+        None => {
+            let dir = config.data_dir.join("store");
+            let store = SledStore::open_with_cache(&dir, config.store_cache_mb << 20)
+                .map_err(|e| format!("cannot open the store in {}: {e}", config.data_dir.display()))?;
+            Ok(Arc::new(store))
+        }
+    }
+}
+
+/// A database URL without its password, for messages and logs.
+pub fn redacted(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let credentials = &url[scheme + 3..at];
+            let user = credentials.split(':').next().unwrap_or_default();
+            format!("{}{user}:***{}", &url[..scheme + 3], &url[at..])
+        }
+        _ => url.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redacted;
+
+    #[test]
+    fn a_password_never_reaches_a_message() {
+        assert_eq!(redacted("postgres://crm:s3cret@db:5432/crm"), "postgres://crm:***@db:5432/crm");
+        assert_eq!(redacted("postgres://db/crm"), "postgres://db/crm");
+    }
+}

@@ -1,0 +1,37 @@
+//! Which store the test hosts run on: the embedded store in their data dir,
+//! or, with `CRM_TEST_STORE=postgres`, a throw-away PostgreSQL server started
+//! once per test process, one database per data dir (so a host restarted on
+//! the same data dir finds its data, and tests never share one).
+
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::Path;
+use std::sync::OnceLock;
+
+use crm_store_postgres::throwaway::Throwaway;
+
+/// Whether this run's hosts use PostgreSQL.
+pub fn is_postgres() -> bool {
+    std::env::var("CRM_TEST_STORE").is_ok_and(|v| v == "postgres")
+}
+
+/// The test process's PostgreSQL server, started on first use.
+pub fn postgres() -> &'static Throwaway {
+    static SERVER: OnceLock<Throwaway> = OnceLock::new();
+    // Host crashes are what the tests cause; the server's own crash safety is
+    // PostgreSQL's, so its fsync is spared. Many hosts at once: many connections.
+    SERVER
+        .get_or_init(|| Throwaway::start(&["fsync=off", "max_connections=500"]).expect("start a throw-away PostgreSQL"))
+}
+
+/// A database of its own on the test server, named after `label` (created
+/// unless it exists): what hosts that share one store point at.
+pub fn database(label: &str) -> String {
+    let mut hasher = DefaultHasher::new();
+    label.hash(&mut hasher);
+    postgres().database(&format!("t_{:016x}", hasher.finish())).expect("create a test database")
+}
+
+/// The `--store-url` of a host on `data_dir`, when this run uses PostgreSQL.
+pub fn store_url_for(data_dir: &Path) -> Option<String> {
+    is_postgres().then(|| database(&data_dir.display().to_string()))
+}
