@@ -5,14 +5,15 @@
 #
 # Left to the embedded store's run: large_org.rs (100,000 contacts: seeding
 # and full scans take minutes on PostgreSQL, see BENCHMARKS.md) and
-# python_partner.rs (the partner component, not the store, is under test).
+# python_partner.rs (the partner component, not the store, is under test);
+# many_hosts.rs and store_copy.rs choose their stores themselves.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tests=()
 for file in tests/tests/*.rs; do
   name=$(basename "$file" .rs)
   case "$name" in
-    large_org | python_partner) ;;
+    large_org | python_partner | many_hosts | store_copy) ;;
     *) tests+=(--test "$name") ;;
   esac
 done

@@ -131,6 +131,20 @@ impl Host {
         std::fs::read_to_string(temp.path().join("stderr.log")).unwrap_or_default()
     }
 
+    /// `n` hosts, each on a fresh data dir, all on one new PostgreSQL
+    /// database of the test server (`label` names it), as operators run many
+    /// hosts near their customers.
+    pub async fn sharing(label: &str, n: usize, env: &[(&str, &str)]) -> Vec<Host> {
+        let url = backend::database(label);
+        let mut env = env.to_vec();
+        env.push(("CRM_STORE_URL", &url));
+        let mut hosts = Vec::new();
+        for _ in 0..n {
+            hosts.push(Host::start_with(&env).await);
+        }
+        hosts
+    }
+
     /// A host on `data_dir` (which the caller keeps), e.g. to restart on the same data.
     pub async fn start_in(data_dir: &Path, env: &[(&str, &str)]) -> Host {
         Host::launch(data_dir, env, Stdio::inherit()).await

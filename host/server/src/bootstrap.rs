@@ -62,6 +62,22 @@ pub fn admin_token_digest(data_dir: &Path, store: &dyn Store, shared: bool) -> R
     Ok(digest)
 }
 
+/// After a copy from the embedded store of `data_dir` into a shared one:
+/// hosts of the shared store accept the data dir's admin token, unless the
+/// shared store already has one.
+pub fn carry_admin_token(data_dir: &Path, destination: &dyn Store) -> StoreResult<()> {
+    if let Ok(token) = fs::read_to_string(data_dir.join(ADMIN_TOKEN_FILE)) {
+        let digest = secrets::digest(token.trim());
+        let _ = destination.compare_and_swap(
+            &Namespace::system(),
+            ADMIN_TOKEN_DIGEST_KEY,
+            None,
+            Some(digest.as_bytes()),
+        )?;
+    }
+    Ok(())
+}
+
 /// Writes a generated admin token to `path` (mode 0600) and prints it once.
 fn keep(path: &Path, token: &str) -> std::io::Result<()> {
     let mut file = open_private(path)?;

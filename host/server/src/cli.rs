@@ -1,11 +1,13 @@
 //! The `crm-host` command line: `serve` runs the service, `admin` talks to its
-//! admin API, `import` sends a file through its API.
+//! admin API, `import` sends a file through its API, `store copy` moves a
+//! store between backends.
 
 use clap::{Parser, Subcommand};
 
 use crate::admin::client::AdminArgs;
 use crate::config::Config;
 use crate::importer::ImportArgs;
+use crate::store_copy::StoreArgs;
 
 #[derive(Debug, Parser)]
 #[command(name = "crm-host", version, about = "The CRM edge service: the external REST API and its admin API")]
@@ -22,6 +24,8 @@ enum Command {
     Admin(AdminArgs),
     /// Import a file through the API of a running host.
     Import(ImportArgs),
+    /// Work on a store while no host runs on it (`store copy --from --to`).
+    Store(StoreArgs),
 }
 
 pub fn main() -> std::process::ExitCode {
@@ -42,6 +46,7 @@ pub fn main() -> std::process::ExitCode {
             Command::Serve(config) => crate::server::serve(config).await,
             Command::Admin(args) => crate::admin::client::run(args).await,
             Command::Import(args) => crate::importer::run(args).await,
+            Command::Store(args) => crate::store_copy::run(args).await,
         }
     });
     // Work abandoned at shutdown (a request past the grace period) must not

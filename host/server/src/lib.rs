@@ -15,7 +15,8 @@
 //! Around it: [`app`] (the state handlers share; it knows no route), [`admin`]
 //! (the admin API and its CLI client), [`shipping`] (the tracking webhook door,
 //! the scheduler, the HTTP client behind providers), [`bootstrap`] (first
-//! start), [`storage`] (which store backend a host runs on), [`metrics`] (Prometheus, on the admin listener), [`importer`] (`crm-host import`, a client of the import API), [`ops`] (health), [`embedded`] (the first-party components),
+//! start), [`storage`] (which store backend a host runs on), [`store_copy`]
+//! (`crm-host store copy`), [`metrics`] (Prometheus, on the admin listener), [`importer`] (`crm-host import`, a client of the import API), [`ops`] (health), [`embedded`] (the first-party components),
 //! [`config`] and [`cli`], and [`public`] (component routes served without a
 //! token, such as a form's public submit URL).
 //!
@@ -44,3 +45,4 @@ pub mod public;
 pub mod server;
 pub mod shipping;
 pub mod storage;
+pub mod store_copy;

@@ -1,0 +1,135 @@
+//! `crm-host store copy --from A --to B`: moves a store between backends, an
+//! embedded one (`sled:<data-dir>`) and a database (`postgres://...`), either
+//! way, with every host of both stopped.
+//!
+//! The host's namespace (`sys`: organizations, tokens, leases) is merged into
+//! the destination's; each organization's namespace is replaced whole by the
+//! source's. Every namespace's key count is then compared on both sides.
+//! Re-running it gives the same result, so an interrupted copy is finished
+//! by running it again.
+
+use std::error::Error;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use clap::{Args, Subcommand};
+
+use crm_store::{BatchOp, Namespace, SledStore, Store};
+use crm_store_postgres::PostgresStore;
+use crm_tenancy::Tenancy;
+
+use crate::bootstrap;
+
+#[derive(Debug, Args)]
+pub struct StoreArgs {
+    #[command(subcommand)]
+    command: StoreCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum StoreCommand {
+    /// Copy every organization and the host's records from one store to another.
+    Copy {
+        /// `sled:<data-dir>` (the embedded store of that data dir) or `postgres://...`.
+        #[arg(long)]
+        from: String,
+        /// `sled:<data-dir>` or `postgres://...`.
+        #[arg(long)]
+        to: String,
+    },
+}
+
+/// Keys read and written per step.
+const PAGE: usize = 1_000;
+
+pub async fn run(args: StoreArgs) -> Result<(), Box<dyn Error>> {
+    let StoreCommand::Copy { from, to } = args.command;
+    // The store calls block: off this runtime's threads.
+    let (destination, report) =
+        tokio::task::spawn_blocking(move || copy(&from, &to)).await?.map_err(|e| e as Box<dyn Error>)?;
+    // The embedded store writes to memory first: nothing is copied until flushed.
+    destination.durable().await?;
+    println!("{report}");
+    Ok(())
+}
+
+/// Copies; answers the destination and what to tell the operator.
+fn copy(from: &str, to: &str) -> Result<(Arc<dyn Store>, String), Box<dyn Error + Send + Sync>> {
+    let source = open(from)?;
+    let destination = open(to)?;
+    let orgs = Tenancy::new(source.clone()).list_orgs()?;
+    let mut keys = copy_namespace(&*source, &*destination, &Namespace::system(), false)?;
+    for org in &orgs {
+        keys += copy_namespace(&*source, &*destination, &Namespace::org(&org.id), true)?;
+    }
+    if let Some(dir) = from.strip_prefix("sled:") {
+        bootstrap::carry_admin_token(&PathBuf::from(dir), &*destination)?;
+    }
+    let report =
+        format!("crm-host: copied {} organizations and {keys} keys; every namespace's count verified", orgs.len());
+    Ok((destination, report))
+}
+
+fn open(spec: &str) -> Result<Arc<dyn Store>, Box<dyn Error + Send + Sync>> {
+    if let Some(dir) = spec.strip_prefix("sled:") {
+        let dir = PathBuf::from(dir);
+        std::fs::create_dir_all(&dir)?;
+        let store = SledStore::open(&dir.join("store"))
+            .map_err(|e| format!("cannot open the store of {} (is a host running on it?): {e}", dir.display()))?;
+        return Ok(Arc::new(store));
+    }
+    if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
+        let store = PostgresStore::connect(spec, 4)
+            .map_err(|e| format!("cannot open {}: {e}", crate::storage::redacted(spec)))?;
+        return Ok(Arc::new(store));
+    }
+    Err(format!("{spec:?} is neither sled:<data-dir> nor postgres://...").into())
+}
+
+/// Copies one namespace page by page (replacing the destination's first
+/// when `replace`); answers how many keys it holds, checked on both sides.
+fn copy_namespace(
+    source: &dyn Store,
+    destination: &dyn Store,
+    ns: &Namespace,
+    replace: bool,
+) -> Result<usize, Box<dyn Error + Send + Sync>> {
+    if replace {
+        destination.drop_namespace(ns)?;
+    }
+    let written = for_each_page(source, ns, |page| destination.batch(ns, page.into_iter().map(put).collect()))?;
+    let found = for_each_page(destination, ns, |_| Ok(()))?;
+    // The host's namespace is merged: the destination may hold more.
+    if found != written && (replace || found < written) {
+        return Err(format!("{}: {written} keys copied but {found} found in the destination", ns.as_str()).into());
+    }
+    Ok(written)
+}
+
+fn put((key, value): (Vec<u8>, Vec<u8>)) -> BatchOp {
+    BatchOp::Put(key, value)
+}
+
+/// Calls `each` with every page of the namespace's pairs, in key order;
+/// answers how many pairs there were.
+fn for_each_page(
+    store: &dyn Store,
+    ns: &Namespace,
+    mut each: impl FnMut(Vec<(Vec<u8>, Vec<u8>)>) -> crm_store::StoreResult<()>,
+) -> crm_store::StoreResult<usize> {
+    let (mut start, mut total) = (None::<Vec<u8>>, 0);
+    loop {
+        let page = store.scan(ns, b"", start.as_deref(), PAGE)?;
+        let full = page.len() == PAGE;
+        total += page.len();
+        start = page.last().map(|(k, _)| {
+            let mut next = k.clone();
+            next.push(0);
+            next
+        });
+        each(page)?;
+        if !full {
+            return Ok(total);
+        }
+    }
+}
