@@ -185,3 +185,25 @@ async fn a_host_killed_under_writes_loses_nothing_it_acknowledged_and_the_other_
         assert_eq!(survivor.get(&format!("/api/contacts/{id}"), &token).await.status, 200, "{id} was acknowledged");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_public_form_rate_counts_the_calls_of_every_host() {
+    let hosts = Host::sharing("form-rate", 2, &[("CRM_FORM_RATE_PER_MINUTE", "3")]).await;
+    let org = hosts[0].create_org(json!({ "name": "Tienda" })).await;
+    let form = hosts[0].admin(Method::POST, &format!("/admin/orgs/{org}/forms"), Some(&json!({ "name": "F" }))).await;
+    assert_eq!(form.status, 201, "{}", form.text);
+    let (id, key) =
+        (form.json()["id"].as_str().unwrap().to_string(), form.json()["publicKey"].as_str().unwrap().to_string());
+    let path = format!("/api/v1/forms/submit/{id}?key={key}");
+    let submit = |i: usize| {
+        let (host, path) = (&hosts[i % 2], path.clone());
+        async move { host.call(Method::POST, &path, None, Some(&json!({ "email": format!("r{i}@x.co") }))).await }
+    };
+    well_inside_a_minute().await;
+    for i in 0..3 {
+        assert_eq!(submit(i).await.status, 201, "call {i} of 3 allowed a minute");
+    }
+    let r = submit(3).await;
+    assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (429, json!("RATE_LIMITED")), "{}", r.text);
+    assert!(r.header("retry-after").unwrap().parse::<u64>().unwrap() >= 1);
+}

@@ -18,7 +18,7 @@
 //! start), [`storage`] (which store backend a host runs on), [`store_copy`]
 //! (`crm-host store copy`), [`metrics`] (Prometheus, on the admin listener), [`importer`] (`crm-host import`, a client of the import API), [`ops`] (health), [`embedded`] (the first-party components),
 //! [`config`] and [`cli`], and [`public`] (component routes served without a
-//! token, such as a form's public submit URL).
+//! token, such as a form's public submit URL) with [`form_rate`], its rate limit.
 //!
 //! Below it, each in its own crate: `crm-store` (the store trait and sled),
 //! `crm-store-postgres` (the store on PostgreSQL-protocol databases),
@@ -36,6 +36,7 @@ pub mod components;
 pub mod config;
 pub mod embedded;
 pub mod fairness;
+pub mod form_rate;
 pub mod http;
 pub mod importer;
 pub mod listener;

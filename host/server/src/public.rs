@@ -10,7 +10,8 @@
 //!    `PLAN_MODULE_REQUIRED`); the `api` module is not needed: a public form
 //!    is not the API;
 //! 3. per id and client address, at most `CRM_FORM_RATE_PER_MINUTE` calls a
-//!    minute (429 `RATE_LIMITED` with `Retry-After`); a CORS preflight is not
+//!    minute (429 `RATE_LIMITED` with `Retry-After`; [`crate::form_rate`],
+//!    shared by every host on a shared store); a CORS preflight is not
 //!    counted. The client address is the peer's, or, from a proxy
 //!    `CRM_TRUST_FORWARDED_FOR` names, the last `X-Forwarded-For` hop that is
 //!    not one of those proxies;
@@ -22,28 +23,22 @@
 //! not-found.
 
 use std::net::IpAddr;
-use std::num::NonZeroU32;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use crm_runtime::{CallContext, LoadedModule};
-use governor::clock::{Clock, DefaultClock};
-use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use http::Method;
 
 use crate::app::App;
 use crate::components::{self, Door};
-use crate::fairness::{self, Gate};
+use crate::fairness::Gate;
+use crate::form_rate::FormRate;
 use crate::http::router::{Match, Router};
 use crate::http::{ApiError, ApiRequest, Response};
 
 /// Where public routes live on the public listener, and in a module's terms.
 const PUBLIC_PREFIX: &str = "/api/v1/";
 const MODULE_PREFIX: &str = "/public/";
-
-/// How many rate checks between two sweeps of idle limiter entries.
-const SWEEP_EVERY: u64 = 4096;
 
 pub struct PublicRoute {
     module: Arc<LoadedModule>,
@@ -55,7 +50,7 @@ pub struct PublicDoor {
     /// Replaced whole by a plugin reload.
     routes: RwLock<Arc<Router<PublicRoute>>>,
     default_deadline: Duration,
-    limiter: Option<(DefaultKeyedRateLimiter<String>, AtomicU64)>,
+    rate: FormRate,
     trusted_proxies: Vec<IpAddr>,
     gate: Arc<Gate>,
 }
@@ -71,18 +66,15 @@ fn public_pattern(module_pattern: &str) -> String {
 }
 
 impl PublicDoor {
-    /// `rate_per_minute == 0` turns the rate limit off.
     pub fn new(
         modules: &[Arc<LoadedModule>],
         default_deadline: Duration,
-        rate_per_minute: u32,
+        rate: FormRate,
         trusted_proxies: Vec<IpAddr>,
         gate: Arc<Gate>,
     ) -> Result<PublicDoor, String> {
-        let limiter =
-            NonZeroU32::new(rate_per_minute).map(|n| (RateLimiter::keyed(Quota::per_minute(n)), AtomicU64::new(0)));
         let routes = RwLock::new(Arc::new(table(modules, default_deadline)?));
-        Ok(PublicDoor { routes, default_deadline, limiter, trusted_proxies, gate })
+        Ok(PublicDoor { routes, default_deadline, rate, trusted_proxies, gate })
     }
 
     /// The table `modules` would give, or why they cannot be served together.
@@ -132,7 +124,7 @@ impl PublicDoor {
             return Err(ApiError::plan_module_required(module));
         }
         if req.method != Method::OPTIONS {
-            self.check_rate(id, self.client_address(&req))?;
+            self.rate.check(app.store.as_ref(), &org.id, id, self.client_address(&req))?;
         }
         let pass = self.gate.enter(&org.id, None).await?;
         let org_id = org.id.clone();
@@ -164,18 +156,6 @@ impl PublicDoor {
                 .or(hops.first().copied())
                 .unwrap_or(peer),
         )
-    }
-
-    fn check_rate(&self, id: &str, client: Option<IpAddr>) -> Result<(), ApiError> {
-        let Some((limiter, checks)) = &self.limiter else { return Ok(()) };
-        if checks.fetch_add(1, Ordering::Relaxed) % SWEEP_EVERY == SWEEP_EVERY - 1 {
-            limiter.retain_recent();
-        }
-        let key = format!("{id}/{}", client.map(|c| c.to_string()).unwrap_or_default());
-        limiter.check_key(&key).map_err(|not_until| {
-            let wait = not_until.wait_time_from(DefaultClock::default().now());
-            fairness::rate_limited((wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1))
-        })
     }
 }
 

@@ -61,7 +61,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let public_door = Arc::new(PublicDoor::new(
         &loaded,
         deadline,
-        config.form_rate_per_minute,
+        crate::form_rate::FormRate::new(config.form_rate_per_minute, config.store_url.is_some()),
         config.trust_forwarded_for.clone(),
         gate,
     )?);
