@@ -54,11 +54,13 @@ impl From<tokio_postgres::Error> for Refusal {
 }
 
 /// Two hosts creating the same table at once collide on the catalog's own
-/// unique indexes, or as a serialization failure: the loser tries again.
+/// unique indexes (even with `IF NOT EXISTS`: the table's row type is made
+/// first), or as a serialization failure: the loser tries again.
 fn collided(e: &tokio_postgres::Error) -> bool {
     e.code().is_some_and(|c| {
         *c == SqlState::UNIQUE_VIOLATION
             || *c == SqlState::DUPLICATE_TABLE
+            || *c == SqlState::DUPLICATE_OBJECT
             || *c == SqlState::T_R_SERIALIZATION_FAILURE
             || *c == SqlState::T_R_DEADLOCK_DETECTED
     })

@@ -208,6 +208,22 @@ impl Store for PostgresStore {
         })
     }
 
+    fn get_many(&self, ns: &Namespace, keys: &[Vec<u8>]) -> StoreResult<Vec<Option<Vec<u8>>>> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let (ns, keys) = (ns.as_str().to_owned(), keys.to_vec());
+        self.call("get_many", Repeat::Safe, move |pool| {
+            let (ns, keys) = (ns.clone(), keys.clone());
+            async move {
+                let client = pool.get().await?;
+                let rows = client.query(&client.prepare_cached(GET_MANY).await?, &[&ns, &keys]).await?;
+                let found: HashMap<Vec<u8>, Vec<u8>> = rows.into_iter().map(|r| (r.get(0), r.get(1))).collect();
+                Ok(keys.iter().map(|k| found.get(k).cloned()).collect())
+            }
+        })
+    }
+
     fn put(&self, ns: &Namespace, key: &[u8], value: &[u8]) -> StoreResult<()> {
         let (ns, key, value) = (ns.as_str().to_owned(), key.to_vec(), value.to_vec());
         self.call("put", Repeat::Safe, move |pool| {

@@ -24,6 +24,7 @@ macro_rules! store_contract {
         $crate::store_contract!(@tests $open;
             namespaces_are_isolated,
             get_put_delete,
+            get_many_answers_in_order,
             compare_and_swap_expects_the_current_value,
             compare_and_swap_has_one_winner,
             scans_are_ordered_and_bounded,
@@ -87,6 +88,16 @@ pub fn get_put_delete(s: &Arc<dyn Store>) {
     let binary = [0u8, 255, 1, 254];
     s.put(&ns, &binary, &binary).unwrap();
     assert_eq!(s.get(&ns, &binary).unwrap(), Some(binary.to_vec()));
+}
+
+pub fn get_many_answers_in_order(s: &Arc<dyn Store>) {
+    let ns = Namespace::org("a");
+    s.put(&ns, b"k1", b"1").unwrap();
+    s.put(&ns, b"k3", b"3").unwrap();
+    s.put(&Namespace::org("b"), b"k2", b"other namespace").unwrap();
+    let keys = [b"k3".to_vec(), b"k2".to_vec(), b"k1".to_vec(), b"k3".to_vec()];
+    assert_eq!(s.get_many(&ns, &keys).unwrap(), [Some(b"3".to_vec()), None, Some(b"1".to_vec()), Some(b"3".to_vec())]);
+    assert!(s.get_many(&ns, &[]).unwrap().is_empty());
 }
 
 pub fn compare_and_swap_expects_the_current_value(s: &Arc<dyn Store>) {

@@ -113,6 +113,12 @@ pub type KeyValue = (Vec<u8>, Vec<u8>);
 pub trait Store: Send + Sync + 'static {
     fn get(&self, ns: &Namespace, key: &[u8]) -> StoreResult<Option<Vec<u8>>>;
 
+    /// The values of `keys`, in their order (`None` where absent). A backend
+    /// that pays a round trip per call answers them all in one.
+    fn get_many(&self, ns: &Namespace, keys: &[Vec<u8>]) -> StoreResult<Vec<Option<Vec<u8>>>> {
+        keys.iter().map(|k| self.get(ns, k)).collect()
+    }
+
     fn put(&self, ns: &Namespace, key: &[u8], value: &[u8]) -> StoreResult<()>;
 
     fn delete(&self, ns: &Namespace, key: &[u8]) -> StoreResult<()>;

@@ -16,6 +16,7 @@
 //! counters list totals come from, added to in the same commit.
 
 use crm_sdk::http::Error;
+use crm_sdk::kv;
 use crm_sdk::store::{self, Condition, Write};
 
 use crate::record::{self, Contact};
@@ -98,10 +99,16 @@ pub fn search(needle: &str, cap: u32) -> Result<Option<Vec<String>>, Error> {
     Ok((keys.len() <= cap as usize).then(|| keys.iter().map(|k| id_of(k)).collect()))
 }
 
-/// Whether the contact `id`'s searched fields contain `needle`.
-pub fn search_matches(id: &str, needle: &str) -> Result<bool, Error> {
-    let projection = store::get(format!("s/{id}").as_bytes())?.unwrap_or_default();
-    Ok(std::str::from_utf8(&projection).is_ok_and(|p| p.contains(needle)))
+/// The contacts of `ids` whose searched fields contain `needle`, in order.
+pub fn search_matching(ids: Vec<String>, needle: &str) -> Result<Vec<String>, Error> {
+    let keys: Vec<String> = ids.iter().map(|id| format!("s/{id}")).collect();
+    let projections = kv::get_many_raw(&keys)?;
+    Ok(ids
+        .into_iter()
+        .zip(projections)
+        .filter(|(_, p)| p.as_deref().is_some_and(|p| std::str::from_utf8(p).is_ok_and(|p| p.contains(needle))))
+        .map(|(id, _)| id)
+        .collect())
 }
 
 fn rendered_key(id: &str) -> String {
@@ -110,13 +117,8 @@ fn rendered_key(id: &str) -> String {
 
 /// The flattened JSON of each contact, in the order of `ids` (missing ones skipped).
 pub fn rendered(ids: &[String]) -> Result<Vec<Vec<u8>>, Error> {
-    let mut out = Vec::with_capacity(ids.len());
-    for id in ids {
-        if let Some(json) = store::get(rendered_key(id).as_bytes())? {
-            out.push(json);
-        }
-    }
-    Ok(out)
+    let keys: Vec<String> = ids.iter().map(|id| rendered_key(id)).collect();
+    Ok(kv::get_many_raw(&keys)?.into_iter().flatten().collect())
 }
 
 /// The contact id at the end of an index key.

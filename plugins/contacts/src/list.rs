@@ -30,6 +30,8 @@ const MAX_CODES: usize = 100;
 
 /// A search matching at most this many contacts reads only those.
 const FEW_MATCHES: u32 = 2_000;
+/// Entries of a walk tested together: their records come in one store call.
+const TEST_CHUNK: usize = 256;
 
 /// Parameters that are not property filters.
 const RESERVED: &[&str] = &[
@@ -269,36 +271,48 @@ pub fn list(req: &Request) -> Result<Response, Error> {
         return Ok(q.paging.response_raw(&index::rendered(&ids)?, total));
     }
 
-    // Otherwise test every entry of the walk, count the matches, keep the page.
+    // Otherwise test every entry of the walk, count the matches, keep the
+    // page: a chunk of entries at a time, what they need read in one call.
     let mut total = 0u64;
     let mut ids = Vec::new();
-    while let Some(entry) = walk.entries.next_entry()? {
-        let id = index::id_of(&entry);
-        if let Some(needle) = &q.search
-            && !index::search_matches(&id, needle)?
+    loop {
+        let mut chunk = Vec::with_capacity(TEST_CHUNK);
+        while chunk.len() < TEST_CHUNK
+            && let Some(entry) = walk.entries.next_entry()?
         {
-            continue;
+            chunk.push(index::id_of(&entry));
         }
-        if needs_record && !kv::get::<Contact>(&record::key(&id))?.is_some_and(|c| q.record_matches(&c)) {
-            continue;
+        if chunk.is_empty() {
+            break;
         }
-        if total >= skip && ids.len() < limit {
-            ids.push(id);
+        if let Some(needle) = &q.search {
+            chunk = index::search_matching(chunk, needle)?;
         }
-        total += 1;
+        if needs_record {
+            chunk = matching_records(&q, chunk)?.into_iter().map(|c| c.id).collect();
+        }
+        for id in chunk {
+            if total >= skip && ids.len() < limit {
+                ids.push(id);
+            }
+            total += 1;
+        }
     }
     Ok(q.paging.response_raw(&index::rendered(&ids)?, total as usize))
+}
+
+/// The contacts of `ids` that exist and match the query's record filters, in order.
+fn matching_records(q: &Query, ids: Vec<String>) -> Result<Vec<Contact>, Error> {
+    let keys: Vec<String> = ids.iter().map(|id| record::key(id)).collect();
+    Ok(kv::get_many::<Contact>(&keys)?.into_iter().flatten().filter(|c| q.record_matches(c)).collect())
 }
 
 /// A search with few matches: read those contacts, filter and sort them.
 fn few_matches(q: &Query, ids: Vec<String>) -> Result<Response, Error> {
     let mut found: Vec<(String, String)> = Vec::new();
-    for id in ids {
-        if let Some(c) = kv::get::<Contact>(&record::key(&id))?
-            && q.record_matches(&c)
-        {
-            found.push((q.sort_key(&c), c.id));
-        }
+    // A chunk at a time: only the sort keys of all of them are kept.
+    for chunk in ids.chunks(TEST_CHUNK) {
+        found.extend(matching_records(q, chunk.to_vec())?.into_iter().map(|c| (q.sort_key(&c), c.id)));
     }
     found.sort();
     if !q.ascending {

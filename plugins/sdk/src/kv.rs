@@ -15,6 +15,34 @@ pub fn get<T: DeserializeOwned>(key: &str) -> Result<Option<T>, Error> {
     }
 }
 
+/// Most keys one `get-many` call takes (the host's bound).
+const MANY: usize = 1000;
+
+/// The raw values of `keys`, in their order (`None` where absent), in as few
+/// store calls as the host allows.
+pub fn get_many_raw(keys: &[String]) -> Result<Vec<Option<Vec<u8>>>, Error> {
+    let mut values = Vec::with_capacity(keys.len());
+    for chunk in keys.chunks(MANY) {
+        let bytes: Vec<Vec<u8>> = chunk.iter().map(|k| k.as_bytes().to_vec()).collect();
+        values.extend(store::get_many(&bytes)?);
+    }
+    Ok(values)
+}
+
+/// The records at `keys`, in their order (`None` where absent).
+pub fn get_many<T: DeserializeOwned>(keys: &[String]) -> Result<Vec<Option<T>>, Error> {
+    get_many_raw(keys)?
+        .into_iter()
+        .zip(keys)
+        .map(|(value, key)| match value {
+            None => Ok(None),
+            Some(bytes) => {
+                serde_json::from_slice(&bytes).map(Some).map_err(|e| Error::internal(format!("corrupt {key}: {e}")))
+            }
+        })
+        .collect()
+}
+
 pub fn put<T: Serialize>(key: &str, value: &T) -> Result<(), Error> {
     Ok(store::put(key.as_bytes(), &serde_json::to_vec(value).map_err(Error::internal)?)?)
 }

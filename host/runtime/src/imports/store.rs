@@ -7,7 +7,8 @@ use crm_store::{BatchOp, Condition, Namespace, StoreError};
 use crate::bindings::platform::crm::plugin::store;
 use crate::runtime::HostState;
 
-/// Largest key and value a component may store, and most pairs per scan.
+/// Largest key and value a component may store, and most pairs per scan
+/// (or keys per `get-many`).
 const MAX_KEY: usize = 1024;
 const MAX_VALUE: usize = 4 << 20;
 const MAX_SCAN: u32 = 1000;
@@ -62,6 +63,15 @@ impl store::Host for HostState {
     async fn get(&mut self, key: Vec<u8>) -> Result<Option<Vec<u8>>, String> {
         let (ns, key) = (self.namespace()?, self.scoped(&key)?);
         self.store.get(&ns, &key).map_err(store_err)
+    }
+
+    async fn get_many(&mut self, keys: Vec<Vec<u8>>) -> Result<Vec<Option<Vec<u8>>>, String> {
+        if keys.len() > MAX_SCAN as usize {
+            return Err(format!("get-many takes at most {MAX_SCAN} keys"));
+        }
+        let ns = self.namespace()?;
+        let keys = keys.iter().map(|k| self.scoped(k)).collect::<Result<Vec<_>, String>>()?;
+        self.store.get_many(&ns, &keys).map_err(store_err)
     }
 
     async fn put(&mut self, key: Vec<u8>, value: Vec<u8>) -> Result<(), String> {
