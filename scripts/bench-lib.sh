@@ -6,10 +6,40 @@
 #   new_org NAME [PLAN]             creates an organization; sets ORG and ORG_TOKEN (a `*` token)
 #   seed_contacts ORG N             writes N contacts into ORG through the admin bulk path (the
 #                                   rows of tests/tests/large_org.rs); prints how long it took
+#   start_postgres PGPORT [SETTING...]
+#                                   a throw-away PostgreSQL (initdb, as the `postgres` user) on
+#                                   127.0.0.1:PGPORT with `-c SETTING`s; sets PGBIN, PGDIR and
+#                                   PSQL (an array); stopped and deleted at exit. Needs root and
+#                                   Debian's postgresql package (scripts/install-postgresql.sh)
 # Needs WORK and PORT set; uses CRM_ADMIN_TOKEN (set here to bench-admin).
 export CRM_ADMIN_TOKEN=${CRM_ADMIN_TOKEN:-bench-admin}
 PID=
-trap 'kill $PID 2>/dev/null || true; wait $PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
+PGDIR=
+cleanup() {
+  kill $PID 2>/dev/null || true
+  wait $PID 2>/dev/null || true
+  if [ -n "$PGDIR" ]; then
+    runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate stop >/dev/null 2>&1 || true
+    rm -rf "$PGDIR"
+  fi
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+start_postgres() {
+  local port=$1 options
+  shift
+  PGBIN=${PGBIN:-$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)}
+  [ -x "$PGBIN/initdb" ] || { echo "PostgreSQL is missing: scripts/install-postgresql.sh" >&2; exit 1; }
+  PGDIR=$(mktemp -d /tmp/bench-pg.XXXXXX)
+  chmod 755 "$PGDIR"
+  chown postgres "$PGDIR"
+  runuser -u postgres -- "$PGBIN/initdb" -D "$PGDIR/data" -A trust -U postgres >/dev/null
+  options="-p $port -k $PGDIR -c listen_addresses=127.0.0.1"
+  for setting in "$@"; do options+=" -c $setting"; done
+  runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/log" -w start -o "$options" >/dev/null
+  PSQL=("$PGBIN/psql" -q -X -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$port" -U postgres)
+}
 
 start_host() {
   local bin=$1

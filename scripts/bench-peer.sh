@@ -25,8 +25,6 @@ cd "$(dirname "$0")/.."
 N=${1:-100000}
 ROUNDS=${2:-3}
 SECS=${3:-5}
-PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
-[ -x "$PGBIN/initdb" ] || { echo "PostgreSQL 15 is missing: apt-get install postgresql" >&2; exit 1; }
 cargo build --release -q -p crm-host -p crm-load
 HOST=target/release/crm-host
 LOAD=target/release/crm-load
@@ -34,16 +32,9 @@ WORK=$(mktemp -d)
 PORT=${PORT:-18880}
 PGPORT=${PGPORT:-18890}
 . scripts/bench-lib.sh
-PGDIR=$(mktemp -d /tmp/bench-pg.XXXXXX)
-chmod 755 "$PGDIR"
-chown postgres "$PGDIR"
-trap 'kill $PID 2>/dev/null || true; wait $PID 2>/dev/null || true; runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate stop >/dev/null 2>&1 || true; rm -rf "$WORK" "$PGDIR"' EXIT
 
 # ---- PostgreSQL: a cluster, the schema, N rows like ours
-runuser -u postgres -- "$PGBIN/initdb" -D "$PGDIR/data" -A trust -U postgres >/dev/null
-runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/log" -w start \
-  -o "-p $PGPORT -k $PGDIR -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=256MB -c synchronous_commit=on" >/dev/null
-PSQL=("$PGBIN/psql" -q -X -v ON_ERROR_STOP=1 -h 127.0.0.1 -p "$PGPORT" -U postgres)
+start_postgres "$PGPORT" max_connections=200 shared_buffers=256MB synchronous_commit=on
 started=$(date +%s.%N)
 "${PSQL[@]}" <<SQL
 CREATE EXTENSION pg_trgm;

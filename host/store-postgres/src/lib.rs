@@ -12,6 +12,7 @@
 //! - `bridge.rs`: the trait is synchronous (sled answers from memory) and the
 //!   driver is async, so calls run on a small runtime of this crate's own and
 //!   the caller waits without holding up the caller's runtime;
+//! - `conditional.rs`: conditional writes held by row locks;
 //! - `retry.rs`: which failures are retried (serialization failures always;
 //!   lost connections only for calls that are safe to repeat);
 //! - [`throwaway`]: a PostgreSQL server in a temporary folder, for tests and
@@ -23,11 +24,14 @@
 //! - `batch`: one transaction at read committed; a counter is added by one
 //!   `INSERT .. ON CONFLICT DO UPDATE` that reads and writes the row under its
 //!   lock, so concurrent adds never lose one;
-//! - `batch_if` and `compare_and_swap`: serializable, because a condition on
-//!   an absent key is a predicate no row lock covers; a serialization failure
-//!   rolls back and is retried.
+//! - `batch_if` and `compare_and_swap` (`conditional.rs`): read committed
+//!   too, their conditions held by row locks (and a placeholder row for a
+//!   key expected absent) until the commit, so concurrent writers of one
+//!   hot row (an organization's contact count) queue instead of rolling
+//!   back; a compare-and-swap is one conditional statement.
 
 mod bridge;
+mod conditional;
 mod fold;
 mod retry;
 mod schema;

@@ -39,6 +39,12 @@ enum Outcome {
 }
 
 impl Failure {
+    /// A compare-and-swap that lost to a change undone before it looked:
+    /// nothing was written, so it runs again.
+    pub(crate) fn raced() -> Failure {
+        Failure { message: "the value changed while it was compared".into(), outcome: Outcome::RolledBack }
+    }
+
     pub(crate) fn final_(message: impl Into<String>) -> Failure {
         Failure { message: message.into(), outcome: Outcome::Final }
     }
@@ -81,9 +87,14 @@ impl From<tokio_postgres::Error> for Failure {
 }
 
 impl From<deadpool_postgres::PoolError> for Failure {
-    /// No connection was handed out, so nothing was sent.
+    /// No connection was handed out, so nothing was sent: a failed connect
+    /// is worth another try, a pool still full after its wait is not.
     fn from(e: deadpool_postgres::PoolError) -> Failure {
-        Failure { message: format!("no database connection: {e}"), outcome: Outcome::RolledBack }
+        let outcome = match e {
+            deadpool_postgres::PoolError::Backend(_) => Outcome::RolledBack,
+            _ => Outcome::Final,
+        };
+        Failure { message: format!("no database connection: {e}"), outcome }
     }
 }
 
@@ -91,6 +102,8 @@ impl From<deadpool_postgres::PoolError> for Failure {
 /// count) are settled by the engine one winner at a time, so a call may lose
 /// several rounds under load.
 const ATTEMPTS: u32 = 40;
+/// No attempt starts after this long: the call is answered (500) instead.
+const GIVE_UP_AFTER: Duration = Duration::from_secs(10);
 
 /// Runs `attempt` until it succeeds, fails for good, or runs out of attempts,
 /// backing off (with jitter) between attempts.
@@ -99,12 +112,12 @@ where
     F: FnMut() -> Fut,
     Fut: Future<Output = Result<T, Failure>>,
 {
-    let mut tries = 0;
+    let (mut tries, started) = (0, std::time::Instant::now());
     loop {
         tries += 1;
         match attempt().await {
             Ok(value) => return Ok(value),
-            Err(failure) if tries < ATTEMPTS && failure.worth_retrying(repeat) => {
+            Err(failure) if tries < ATTEMPTS && started.elapsed() < GIVE_UP_AFTER && failure.worth_retrying(repeat) => {
                 tracing::debug!(what, tries, error = %failure.message, "retrying a store call");
                 tokio::time::sleep(backoff(tries)).await;
             }

@@ -8,16 +8,16 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Transaction};
+use tokio_postgres::NoTls;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
-use tokio_postgres::{IsolationLevel, NoTls};
 
 use crm_store::{
-    BatchOp, Condition, Conflict, KeyValue, Namespace, Store, StoreError, StoreResult, counter_value, reverse_range,
-    scan_range,
+    BatchOp, Condition, Conflict, KeyValue, Namespace, Store, StoreError, StoreResult, reverse_range, scan_range,
 };
 
 use crate::bridge::Bridge;
+use crate::conditional;
 use crate::fold::fold;
 use crate::retry::{self, Failure, Repeat};
 use crate::schema;
@@ -37,7 +37,7 @@ const PUT_MANY: &str = "INSERT INTO crm_kv (ns, key, value) SELECT $1, k, v FROM
                         ON CONFLICT (ns, key) DO UPDATE SET value = EXCLUDED.value";
 /// Adds each delta to the decimal counter at its key, under the row's lock
 /// (the delta comes in as the would-be inserted value); a value that is not
-/// a counter counts as 0, as [`counter_value`] reads it.
+/// a counter counts as 0, as [`crm_store::counter_value`] reads it.
 const ADD_MANY: &str = r"INSERT INTO crm_kv (ns, key, value)
     SELECT $1, k, convert_to(d::TEXT, 'UTF8') FROM unnest($2::BYTEA[], $3::BIGINT[]) AS t (k, d)
     ON CONFLICT (ns, key) DO UPDATE SET value = convert_to((
@@ -97,7 +97,7 @@ fn sql_limit(limit: usize) -> i64 {
 
 /// Applies one batch's writes inside `tx`: folded into at most three
 /// statements sent together, or op by op when they do not fold.
-async fn apply(tx: &Transaction<'_>, ns: &str, ops: &[BatchOp]) -> Result<(), Failure> {
+pub(crate) async fn apply(tx: &Transaction<'_>, ns: &str, ops: &[BatchOp]) -> Result<(), Failure> {
     let Some(f) = fold(ops) else { return apply_each(tx, ns, ops).await };
     let deletes = async {
         match f.deletes.is_empty() {
@@ -140,17 +140,6 @@ async fn apply_each(tx: &Transaction<'_>, ns: &str, ops: &[BatchOp]) -> Result<(
         };
     }
     Ok(())
-}
-
-/// Whether every condition holds over `found` (the condition keys' values).
-fn holds(conditions: &[Condition], found: &HashMap<Vec<u8>, Vec<u8>>) -> bool {
-    conditions.iter().all(|condition| match condition {
-        Condition::Equals(key, expected) => found.get(key) == expected.as_ref(),
-        Condition::Below(key, bound) => {
-            let n = counter_value(found.get(key).map(Vec::as_slice));
-            n < 0 || (n as u64) < *bound
-        }
-    })
 }
 
 /// A prefix scan's SQL: the range's end is optional, so are its parameters.
@@ -260,20 +249,8 @@ impl Store for PostgresStore {
         self.call("compare_and_swap", Repeat::OnlyIfRolledBack, move |pool| {
             let (ns, key, expected, new) = (ns.clone(), key.clone(), expected.clone(), new.clone());
             async move {
-                let mut client = pool.get().await?;
-                let tx = client.build_transaction().isolation_level(IsolationLevel::Serializable).start().await?;
-                let row = tx.query_opt(&tx.prepare_cached(GET).await?, &[&ns, &key]).await?;
-                let current: Option<Vec<u8>> = row.map(|r| r.get(0));
-                if current != expected {
-                    return Ok(Err(current));
-                }
-                let op = match new {
-                    Some(value) => BatchOp::Put(key, value),
-                    None => BatchOp::Delete(key),
-                };
-                apply(&tx, &ns, &[op]).await?;
-                tx.commit().await?;
-                Ok(Ok(()))
+                let client = pool.get().await?;
+                conditional::compare_and_swap(&client, &ns, &key, expected.as_deref(), new.as_deref()).await
             }
         })
     }
@@ -329,6 +306,10 @@ impl Store for PostgresStore {
             async move {
                 let mut client = pool.get().await?;
                 let tx = client.transaction().await?;
+                if ops.len() > 1 {
+                    conditional::lock_rows(&tx, &ns, ops.iter().map(|op| conditional::op_key(op).to_vec()).collect())
+                        .await?;
+                }
                 apply(&tx, &ns, &ops).await?;
                 tx.commit().await?;
                 Ok(())
@@ -338,30 +319,16 @@ impl Store for PostgresStore {
 
     fn batch_if(&self, ns: &Namespace, conditions: Vec<Condition>, ops: Vec<BatchOp>) -> StoreResult<bool> {
         let ns = ns.as_str().to_owned();
-        let keys: Vec<Vec<u8>> = conditions
-            .iter()
-            .map(|c| match c {
-                Condition::Equals(key, _) | Condition::Below(key, _) => key.clone(),
-            })
-            .collect();
         self.call("batch_if", Repeat::OnlyIfRolledBack, move |pool| {
-            let (ns, keys, conditions, ops) = (ns.clone(), keys.clone(), conditions.clone(), ops.clone());
+            let (ns, conditions, ops) = (ns.clone(), conditions.clone(), ops.clone());
             async move {
                 let mut client = pool.get().await?;
-                let tx = client.build_transaction().isolation_level(IsolationLevel::Serializable).start().await?;
-                let found: HashMap<Vec<u8>, Vec<u8>> = match keys.is_empty() {
-                    true => HashMap::new(),
-                    false => {
-                        let rows = tx.query(&tx.prepare_cached(GET_MANY).await?, &[&ns, &keys]).await?;
-                        rows.into_iter().map(|r| (r.get(0), r.get(1))).collect()
-                    }
-                };
-                if !holds(&conditions, &found) {
-                    return Ok(false);
+                let tx = client.transaction().await?;
+                let done = conditional::batch_if(&tx, &ns, &conditions, &ops).await?;
+                if done {
+                    tx.commit().await?;
                 }
-                apply(&tx, &ns, &ops).await?;
-                tx.commit().await?;
-                Ok(true)
+                Ok(done)
             }
         })
     }

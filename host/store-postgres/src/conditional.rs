@@ -1,0 +1,186 @@
+//! Conditional writes (`batch_if`, `compare_and_swap`) at read committed,
+//! held by row locks rather than by serializable transactions.
+//!
+//! Every create of a contact adds to its organization's count: under
+//! serializable isolation, concurrent creates would collide on that row and
+//! all but one roll back and retry. With row locks they queue, each seeing the
+//! one before it whole, as the embedded store's transactions do.
+//!
+//! How a batch's conditions hold until its commit:
+//! - a key expected to hold a value, and a counter under a bound: its row is
+//!   locked (`SELECT .. FOR UPDATE`, in key order); a counter's row is first
+//!   made to exist (as `0`, which reads as absent does), so that there is a
+//!   row to lock;
+//! - a key expected absent: a placeholder row is inserted
+//!   (`ON CONFLICT DO NOTHING`, which waits for a concurrent insert of the
+//!   same key to end). If a row is there the condition fails; otherwise no one
+//!   else can insert the key until the commit, where the placeholder has been
+//!   overwritten by the batch's own write of the key or deleted: it is never
+//!   seen.
+//!
+//! Any writer of those rows, conditional or not, waits for the commit, so a
+//! condition checked here still holds when the batch lands.
+//!
+//! Deadlocks: a batch locks every existing row it will touch (conditions and
+//! writes) in one pass in key order ([`lock_rows`]) before writing, so two
+//! batches wait for each other's rows in one order. What is left (two
+//! batches inserting the same new keys) is rare; PostgreSQL breaks such a
+//! cycle after a second and the loser is retried.
+
+use std::collections::{HashMap, HashSet};
+
+use deadpool_postgres::{Client, Transaction};
+use tokio_postgres::types::ToSql;
+
+use crm_store::{BatchOp, Condition, Conflict, counter_value};
+
+use crate::retry::Failure;
+
+const ENSURE_ROWS: &str = "INSERT INTO crm_kv (ns, key, value) SELECT $1, k, convert_to('0', 'UTF8') FROM unnest($2::BYTEA[]) AS t (k) \
+                           ON CONFLICT (ns, key) DO NOTHING";
+const LOCK_ROWS: &str = "SELECT key, value FROM crm_kv WHERE ns = $1 AND key = ANY($2) ORDER BY key FOR UPDATE";
+const HOLD_ABSENT: &str = "INSERT INTO crm_kv (ns, key, value) SELECT $1, k, ''::BYTEA FROM unnest($2::BYTEA[]) AS t (k) \
+                           ON CONFLICT (ns, key) DO NOTHING RETURNING key";
+
+const GET: &str = "SELECT value FROM crm_kv WHERE ns = $1 AND key = $2";
+const INSERT_IF_ABSENT: &str =
+    "INSERT INTO crm_kv (ns, key, value) VALUES ($1, $2, $3) ON CONFLICT (ns, key) DO NOTHING RETURNING key";
+const UPDATE_IF: &str = "UPDATE crm_kv SET value = $4 WHERE ns = $1 AND key = $2 AND value = $3";
+const DELETE_IF: &str = "DELETE FROM crm_kv WHERE ns = $1 AND key = $2 AND value = $3";
+
+/// The keys of a batch's conditions, by how each is held; sorted, so that
+/// batches take their locks in one order.
+#[derive(Default)]
+struct Held {
+    absent: Vec<Vec<u8>>,
+    locked: Vec<Vec<u8>>,
+    counters: Vec<Vec<u8>>,
+}
+
+impl Held {
+    fn of(conditions: &[Condition]) -> Held {
+        let mut held = Held::default();
+        for condition in conditions {
+            match condition {
+                Condition::Equals(key, None) => held.absent.push(key.clone()),
+                Condition::Equals(key, Some(_)) => held.locked.push(key.clone()),
+                Condition::Below(key, _) => {
+                    held.locked.push(key.clone());
+                    held.counters.push(key.clone());
+                }
+            }
+        }
+        for keys in [&mut held.absent, &mut held.locked, &mut held.counters] {
+            keys.sort();
+            keys.dedup();
+        }
+        held
+    }
+}
+
+/// Checks `conditions` and, when they hold, applies `ops` with `apply`, all
+/// inside `tx`; whether it did. The caller commits (or drops `tx`: rollback).
+pub(crate) async fn batch_if(
+    tx: &Transaction<'_>,
+    ns: &str,
+    conditions: &[Condition],
+    ops: &[BatchOp],
+) -> Result<bool, Failure> {
+    let held = Held::of(conditions);
+    if !held.counters.is_empty() {
+        tx.execute(&tx.prepare_cached(ENSURE_ROWS).await?, &[&ns, &held.counters]).await?;
+    }
+    let mut touched: Vec<Vec<u8>> = held.locked.clone();
+    touched.extend(ops.iter().map(|op| op_key(op).to_vec()));
+    let found = lock_rows(tx, ns, touched).await?;
+    if !held.absent.is_empty() {
+        let rows = tx.query(&tx.prepare_cached(HOLD_ABSENT).await?, &[&ns, &held.absent]).await?;
+        if rows.len() < held.absent.len() {
+            return Ok(false); // one of them is there
+        }
+    }
+    if !holds(conditions, &found) {
+        return Ok(false);
+    }
+    // Placeholders the batch does not write go before the commit.
+    let written: HashSet<&[u8]> = ops.iter().map(op_key).collect();
+    let mut ops = ops.to_vec();
+    ops.extend(held.absent.iter().filter(|k| !written.contains(k.as_slice())).cloned().map(BatchOp::Delete));
+    crate::store::apply(tx, ns, &ops).await?;
+    Ok(true)
+}
+
+/// The key an op writes.
+pub(crate) fn op_key(op: &BatchOp) -> &[u8] {
+    match op {
+        BatchOp::Put(k, _) | BatchOp::Delete(k) | BatchOp::Add(k, _) => k,
+    }
+}
+
+/// Locks the existing rows of `keys` in key order (one pass, so that batches
+/// wait for each other in one order); answers their values.
+pub(crate) async fn lock_rows(
+    tx: &Transaction<'_>,
+    ns: &str,
+    mut keys: Vec<Vec<u8>>,
+) -> Result<HashMap<Vec<u8>, Vec<u8>>, Failure> {
+    keys.sort();
+    keys.dedup();
+    if keys.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let rows = tx.query(&tx.prepare_cached(LOCK_ROWS).await?, &[&ns, &keys]).await?;
+    Ok(rows.into_iter().map(|r| (r.get(0), r.get(1))).collect())
+}
+
+/// Whether every condition holds over `found` (the locked keys' values; a
+/// key expected absent is known absent by then).
+fn holds(conditions: &[Condition], found: &HashMap<Vec<u8>, Vec<u8>>) -> bool {
+    conditions.iter().all(|condition| match condition {
+        Condition::Equals(_, None) => true,
+        Condition::Equals(key, expected) => found.get(key) == expected.as_ref(),
+        Condition::Below(key, bound) => {
+            let n = counter_value(found.get(key).map(Vec::as_slice));
+            n < 0 || (n as u64) < *bound
+        }
+    })
+}
+
+/// Compare-and-swap in one statement: an insert that does nothing on a
+/// conflict, or an update or delete conditioned on the expected value (read
+/// committed re-checks that on the newest version of a row it waited for).
+/// When it did not swap, the value found instead; a value equal to the
+/// expected one means a race moved it away and back: that is tried again.
+pub(crate) async fn compare_and_swap(
+    client: &Client,
+    ns: &str,
+    key: &[u8],
+    expected: Option<&[u8]>,
+    new: Option<&[u8]>,
+) -> Result<Result<(), Conflict>, Failure> {
+    let swapped = match (expected, new) {
+        (None, Some(value)) => {
+            let params: [&(dyn ToSql + Sync); 3] = [&ns, &key, &value];
+            client.query_opt(&client.prepare_cached(INSERT_IF_ABSENT).await?, &params).await?.is_some()
+        }
+        (Some(old), Some(value)) => {
+            let params: [&(dyn ToSql + Sync); 4] = [&ns, &key, &old, &value];
+            client.execute(&client.prepare_cached(UPDATE_IF).await?, &params).await? == 1
+        }
+        (Some(old), None) => {
+            let params: [&(dyn ToSql + Sync); 3] = [&ns, &key, &old];
+            client.execute(&client.prepare_cached(DELETE_IF).await?, &params).await? == 1
+        }
+        (None, None) => false, // nothing to write: the answer is the current value
+    };
+    if swapped {
+        return Ok(Ok(()));
+    }
+    let current: Option<Vec<u8>> =
+        client.query_opt(&client.prepare_cached(GET).await?, &[&ns, &key]).await?.map(|r| r.get(0));
+    match current.as_deref() == expected {
+        true if new.is_none() && expected.is_none() => Ok(Ok(())),
+        true => Err(Failure::raced()),
+        false => Ok(Err(current)),
+    }
+}
