@@ -21,9 +21,10 @@
 //! Isolation, per promise of the trait:
 //! - `get`, `put`, `delete`, `scan`, `find`: one statement each, so the
 //!   engine's default (read committed, or snapshot) is enough;
-//! - `batch`: one transaction at read committed; a counter is added by one
-//!   `INSERT .. ON CONFLICT DO UPDATE` that reads and writes the row under its
-//!   lock, so concurrent adds never lose one;
+//! - `batch`: one transaction at read committed, its existing rows locked
+//!   first in key order (so two batches never deadlock on them); a counter
+//!   is added by one `INSERT .. ON CONFLICT DO UPDATE` that reads and writes
+//!   the row under its lock, so concurrent adds never lose one;
 //! - `batch_if` and `compare_and_swap` (`conditional.rs`): read committed
 //!   too, their conditions held by row locks (and a placeholder row for a
 //!   key expected absent) until the commit, so concurrent writers of one
