@@ -8,9 +8,8 @@
 //!
 //! How a batch's conditions hold until its commit:
 //! - a key expected to hold a value, and a counter under a bound: its row is
-//!   locked (`SELECT .. FOR UPDATE`, in key order); a counter's row is first
-//!   made to exist (as `0`, which reads as absent does), so that there is a
-//!   row to lock;
+//!   locked (`SELECT .. FOR UPDATE`, in key order); a counter's row exists
+//!   by then ([`ensure_counters`]), so that there is a row to lock;
 //! - a key expected absent: a placeholder row is inserted
 //!   (`ON CONFLICT DO NOTHING`, which waits for a concurrent insert of the
 //!   same key to end). If a row is there the condition fails; otherwise no one
@@ -23,9 +22,11 @@
 //!
 //! Deadlocks: a batch locks every existing row it will touch (conditions and
 //! writes) in one pass in key order ([`lock_rows`]) before writing, so two
-//! batches wait for each other's rows in one order. What is left (two
-//! batches inserting the same new keys) is rare; PostgreSQL breaks such a
-//! cycle after a second and the loser is retried.
+//! batches wait for each other's rows in one order. The rows two batches may
+//! both create are counters; they are made to exist, committed, before the
+//! transaction ([`ensure_counters`]), so that they too are locked in that
+//! pass. (Without that, the first contacts of a new organization deadlocked
+//! on its new counters, each cycle broken only after a second.)
 
 use std::collections::{HashMap, HashSet};
 
@@ -54,7 +55,6 @@ const DELETE_IF: &str = "DELETE FROM crm_kv WHERE ns = $1 AND key = $2 AND value
 struct Held {
     absent: Vec<Vec<u8>>,
     locked: Vec<Vec<u8>>,
-    counters: Vec<Vec<u8>>,
 }
 
 impl Held {
@@ -64,13 +64,10 @@ impl Held {
             match condition {
                 Condition::Equals(key, None) => held.absent.push(key.clone()),
                 Condition::Equals(key, Some(_)) => held.locked.push(key.clone()),
-                Condition::Below(key, _) => {
-                    held.locked.push(key.clone());
-                    held.counters.push(key.clone());
-                }
+                Condition::Below(key, _) => held.locked.push(key.clone()),
             }
         }
-        for keys in [&mut held.absent, &mut held.locked, &mut held.counters] {
+        for keys in [&mut held.absent, &mut held.locked] {
             keys.sort();
             keys.dedup();
         }
@@ -87,9 +84,6 @@ pub(crate) async fn batch_if(
     ops: &[BatchOp],
 ) -> Result<bool, Failure> {
     let held = Held::of(conditions);
-    if !held.counters.is_empty() {
-        tx.execute(&tx.prepare_cached(ENSURE_ROWS).await?, &[&ns, &held.counters]).await?;
-    }
     let mut touched: Vec<Vec<u8>> = held.locked.clone();
     touched.extend(ops.iter().map(|op| op_key(op).to_vec()));
     let found = lock_rows(tx, ns, touched).await?;
@@ -108,6 +102,36 @@ pub(crate) async fn batch_if(
     ops.extend(held.absent.iter().filter(|k| !written.contains(k.as_slice())).cloned().map(BatchOp::Delete));
     crate::store::apply(tx, ns, &ops).await?;
     Ok(true)
+}
+
+/// Makes the counters a batch adds to or bounds exist (as `0`, which reads
+/// as absent does), in a statement of its own committed before the batch's
+/// transaction begins: concurrent batches then find them and lock them in
+/// key order like any other row, instead of racing to create them.
+pub(crate) async fn ensure_counters(
+    client: &Client,
+    ns: &str,
+    conditions: &[Condition],
+    ops: &[BatchOp],
+) -> Result<(), Failure> {
+    let mut keys: Vec<&Vec<u8>> = ops
+        .iter()
+        .filter_map(|op| match op {
+            BatchOp::Add(k, _) => Some(k),
+            _ => None,
+        })
+        .chain(conditions.iter().filter_map(|c| match c {
+            Condition::Below(k, _) => Some(k),
+            _ => None,
+        }))
+        .collect();
+    if keys.is_empty() {
+        return Ok(());
+    }
+    keys.sort();
+    keys.dedup();
+    client.execute(&client.prepare_cached(ENSURE_ROWS).await?, &[&ns, &keys]).await?;
+    Ok(())
 }
 
 /// The key an op writes.

@@ -305,6 +305,7 @@ impl Store for PostgresStore {
             let (ns, ops) = (ns.clone(), ops.clone());
             async move {
                 let mut client = pool.get().await?;
+                conditional::ensure_counters(&client, &ns, &[], &ops).await?;
                 let tx = client.transaction().await?;
                 if ops.len() > 1 {
                     conditional::lock_rows(&tx, &ns, ops.iter().map(|op| conditional::op_key(op).to_vec()).collect())
@@ -323,6 +324,7 @@ impl Store for PostgresStore {
             let (ns, conditions, ops) = (ns.clone(), conditions.clone(), ops.clone());
             async move {
                 let mut client = pool.get().await?;
+                conditional::ensure_counters(&client, &ns, &conditions, &ops).await?;
                 let tx = client.transaction().await?;
                 let done = conditional::batch_if(&tx, &ns, &conditions, &ops).await?;
                 if done {
