@@ -207,3 +207,23 @@ async fn the_public_form_rate_counts_the_calls_of_every_host() {
     assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (429, json!("RATE_LIMITED")), "{}", r.text);
     assert!(r.header("retry-after").unwrap().parse::<u64>().unwrap() >= 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hosts_serve_on_after_the_database_restarts() {
+    // A server of this test's own: restarting the shared one would cut the others.
+    let server = crm_store_postgres::throwaway::Throwaway::start(&["fsync=off"]).unwrap();
+    let url = server.database("restarts").unwrap();
+    let host = Host::start_with(&[("CRM_STORE_URL", &url)]).await;
+    let (_, token) = host.org_with_token(json!({ "name": "Acme" })).await;
+    assert_eq!(host.post("/api/contacts", &token, &json!({ "email": "before@acme.co" })).await.status, 201);
+    server.restart().unwrap();
+    // The pool's connections died with the server: new ones are opened, and a
+    // read that met a dead one is tried again.
+    let r = host.get("/api/contacts", &token).await;
+    assert_eq!((r.status.as_u16(), r.json()["pagination"]["total"].clone()), (200, json!(1)), "{}", r.text);
+    for i in 0..20 {
+        let r = host.post("/api/contacts", &token, &json!({ "email": format!("after{i}@acme.co") })).await;
+        assert_eq!(r.status, 201, "writes go on after the restart: {}", r.text);
+    }
+    assert_eq!(host.get("/api/contacts", &token).await.json()["pagination"]["total"], 21);
+}

@@ -81,6 +81,13 @@ impl Throwaway {
         Err(format!("the throw-away PostgreSQL did not start: {last}"))
     }
 
+    /// Restarts the server on the same port and data (`pg_ctl restart -m
+    /// fast`: clients are disconnected, committed data stays), as a failover
+    /// or an operator's restart would.
+    pub fn restart(&self) -> Result<(), String> {
+        run(self.tool("pg_ctl").arg("-D").arg(self.data()).args(["-m", "fast", "-w", "-t", "60", "restart"]))
+    }
+
     /// The URL of `database` on this server.
     pub fn url(&self, database: &str) -> String {
         format!("postgres://postgres@127.0.0.1:{}/{database}", self.port)
