@@ -191,7 +191,8 @@ impl Host {
             }
             lines.push(line);
         }
-        let client = reqwest::Client::new();
+        // A host that stops answering fails its test instead of stalling the run.
+        let client = reqwest::Client::builder().timeout(Duration::from_secs(120)).build().expect("HTTP client");
         let api = api.unwrap();
         // Ready means bootstrap is done: collect what it printed.
         for _ in 0..200 {

@@ -85,7 +85,16 @@ impl Throwaway {
     /// fast`: clients are disconnected, committed data stays), as a failover
     /// or an operator's restart would.
     pub fn restart(&self) -> Result<(), String> {
-        run(self.tool("pg_ctl").arg("-D").arg(self.data()).args(["-m", "fast", "-w", "-t", "60", "restart"]))
+        // With its log named again: otherwise the new server would write to
+        // (and hold open) this process's pipe.
+        let log = self.folder.join("server.log");
+        run(self
+            .tool("pg_ctl")
+            .arg("-D")
+            .arg(self.data())
+            .arg("-l")
+            .arg(&log)
+            .args(["-m", "fast", "-w", "-t", "60", "restart"]))
     }
 
     /// The URL of `database` on this server.
