@@ -6,6 +6,10 @@
 #   page    the newest page of 100, with the total
 #   city    one city's newest page of 100, with the total
 #   plan    a custom-property filter (plan=gold: a fifth of them), with the total
+#   create2 (PostgreSQL only) the creates of two hosts on the one database at
+#           once, 32 connections each: their summed rate against one host's
+# and, each round on PostgreSQL, the store calls one create makes (from the
+# host's own metrics around the create run).
 # Reads run one client at a time and report the median latency; per workload
 # the median of the rounds and the ratio PostgreSQL/sled (for latency, above 1
 # means PostgreSQL is slower; for create's rate, below 1).
@@ -27,6 +31,8 @@ WORK=$(mktemp -d)
 PORT=${PORT:-18980}
 PGPORT=${PGPORT:-18990}
 . scripts/bench-lib.sh
+PID2=
+trap 'kill $PID2 2>/dev/null || true; cleanup' EXIT
 start_postgres "$PGPORT" max_connections=200 shared_buffers=256MB synchronous_commit=on
 "${PSQL[@]}" -c "CREATE DATABASE crm"
 STORE_URL="postgres://postgres@127.0.0.1:$PGPORT/crm"
@@ -42,17 +48,47 @@ declare -A READ WRITE DATA
 for store in sled postgres; do
   DATA[$store]="$WORK/data-$store"
 done
-# Starts the host on `store`, on that store's data dir.
-on() {
-  local env=()
-  [ "$1" = postgres ] && env=(CRM_STORE_URL="$STORE_URL")
-  env "${env[@]}" "$HOST" serve --listen 127.0.0.1:$PORT --admin-listen 127.0.0.1:$((PORT + 1)) \
-    --data-dir "${DATA[$1]}" --tracking-refresh-ms 0 >>"$WORK/out.txt" 2>>"$WORK/err.txt" &
-  PID=$!
-  for _ in $(seq 400); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && return; sleep 0.025; done
-  echo "the host did not start on $1" >&2
+# Starts a host on `store` with data dir DIR on port P; sets LAUNCHED (its pid).
+launch() {
+  local store=$1 dir=$2 port=$3 env=()
+  [ "$store" = postgres ] && env=(CRM_STORE_URL="$STORE_URL")
+  env "${env[@]}" "$HOST" serve --listen 127.0.0.1:$port --admin-listen 127.0.0.1:$((port + 1)) \
+    --data-dir "$dir" --tracking-refresh-ms 0 >>"$WORK/out.txt" 2>>"$WORK/err.txt" &
+  LAUNCHED=$!
+  for _ in $(seq 400); do curl -fs "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && return; sleep 0.025; done
+  echo "the host did not start on $store" >&2
   cat "$WORK/err.txt" >&2
   exit 1
+}
+# The host of `store` on its own data dir.
+on() {
+  launch "$1" "${DATA[$1]}" "$PORT"
+  PID=$LAUNCHED
+}
+# POST /api/contacts to the host on port P with C connections; "rate p50 p99".
+creates() { # port connections tag token
+  measure -c "$2" -X POST -H "Authorization: Bearer $4" -H "content-type: application/json" \
+    -b "{\"email\":\"${3}n{n}@w.co\",\"firstName\":\"N\",\"cityCode\":\"{city}\"}" "http://127.0.0.1:$1/api/contacts"
+}
+# Store calls per create between two snapshots of the host's metrics.
+calls_per_create() {
+  python3 - "$1" "$2" <<'EOF'
+import re, sys
+def read(path):
+    out = {}
+    for line in open(path):
+        m = re.match(r'^([a-z_]+)(\{[^}]*\})? ([0-9.e+-]+)$', line)
+        if m:
+            out[m.group(1) + (m.group(2) or "")] = float(m.group(3))
+    return out
+b, a = read(sys.argv[1]), read(sys.argv[2])
+d = lambda k: a.get(k, 0) - b.get(k, 0)
+creates = sum(d(k) for k in a if k.startswith("crm_http_requests_total") and 'route="/api/contacts"' in k and 'status="201"' in k)
+ops = {re.search(r'op="([^"]+)"', k).group(1): d(k) for k in a if k.startswith("crm_store_operations_total")}
+print(f"  PostgreSQL: {creates:.0f} creates; store calls per create: "
+      + ", ".join(f"{op} {n / creates:.2f}" for op, n in sorted(ops.items()) if n)
+      + f"; {sum(ops.values()) / creates:.1f} in all")
+EOF
 }
 for store in sled postgres; do
   on "$store"
@@ -73,8 +109,24 @@ for round in $(seq "$ROUNDS"); do
       FIG[$store,$w]+="$(measure -c 1 --warmup 0.5 -H "Authorization: Bearer ${READ[$store]}" \
         "http://127.0.0.1:$PORT/api/contacts?limit=100&${QUERY[$w]}");"
     done
-    FIG[$store,create]+="$(measure -c 64 -X POST -H "Authorization: Bearer ${WRITE[$store]}" -H "content-type: application/json" \
-      -b "{\"email\":\"r${round}n{n}@w.co\",\"firstName\":\"N\",\"cityCode\":\"{city}\"}" "http://127.0.0.1:$PORT/api/contacts");"
+    METRICS=http://127.0.0.1:$((PORT + 1))/metrics
+    curl -fs "$METRICS" >"$WORK/metrics.before"
+    FIG[$store,create]+="$(creates "$PORT" 64 "r$round" "${WRITE[$store]}");"
+    if [ "$store" = postgres ]; then
+      curl -fs "$METRICS" >"$WORK/metrics.after"
+      calls_per_create "$WORK/metrics.before" "$WORK/metrics.after"
+      # A second host on the same database, and the two at once.
+      launch postgres "$WORK/data-second" $((PORT + 2))
+      PID2=$LAUNCHED
+      creates "$PORT" 32 "r${round}a" "${WRITE[postgres]}" >"$WORK/one.txt" &
+      creates $((PORT + 2)) 32 "r${round}b" "${WRITE[postgres]}" >"$WORK/two.txt"
+      wait $!
+      FIG[postgres,create2]+="$(cat "$WORK/one.txt" "$WORK/two.txt" |
+        awk '{r += $1; if ($2 > p) p = $2; if ($3 > q) q = $3} END {print r, p, q}');"
+      kill "$PID2"
+      wait "$PID2" 2>/dev/null || true
+      PID2=
+    fi
     stop_host
   done
   echo "round $round done"
@@ -86,6 +138,10 @@ figs = {$(for k in "${!FIG[@]}"; do printf '"%s": "%s", ' "$k" "${FIG[$k]}"; don
 from statistics import median
 def parse(s): return [tuple(map(float, r.split())) for r in s.strip(";").split(";")]
 show = lambda rs: " | ".join(f"{r[0]:.0f}/s p50 {r[1]:.2f} p99 {r[2]:.2f}" for r in rs)
+two = parse(figs["postgres,create2"])
+one = median(r[0] for r in parse(figs["postgres,create"]))
+print(f"create2 (two hosts, 32 connections each; p50 and p99 of the slower)\n  PostgreSQL  {show(two)}\n"
+      f"  median      two hosts / one host {median(r[0] for r in two):.0f}/{one:.0f} = {median(r[0] for r in two) / one:.2f}")
 for w in ["create", "page", "city", "plan"]:
     sled, pg = parse(figs[f"sled,{w}"]), parse(figs[f"postgres,{w}"])
     if w == "create":
