@@ -125,6 +125,8 @@ pub(crate) async fn ensure_counters(
             _ => None,
         }))
         .collect();
+    // A key the batch expects absent must stay so: it is held by a placeholder instead.
+    keys.retain(|k| !conditions.iter().any(|c| matches!(c, Condition::Equals(key, None) if key == *k)));
     if keys.is_empty() {
         return Ok(());
     }

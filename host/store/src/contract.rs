@@ -219,6 +219,10 @@ pub fn conditional_batches_check_then_write(s: &Arc<dyn Store>) {
     assert!(s.batch_if(&ns, vec![Condition::Below(b"n".to_vec(), 6)], vec![add("n", -6)]).unwrap());
     assert_eq!(counter_value(s.get(&ns, b"n").unwrap().as_deref()), -1);
     assert!(s.batch_if(&ns, vec![Condition::Below(b"absent".to_vec(), 1)], vec![]).unwrap(), "absent counts 0");
+    // A counter first made by a batch that expects it absent.
+    assert!(s.batch_if(&ns, vec![equals("fresh", None)], vec![add("fresh", 4)]).unwrap());
+    assert_eq!(counter_value(s.get(&ns, b"fresh").unwrap().as_deref()), 4);
+    assert!(!s.batch_if(&ns, vec![equals("fresh", None)], vec![add("fresh", 1)]).unwrap(), "it is there now");
 }
 
 /// Many threads add to one counter under a bound: exactly the bound's worth
