@@ -14,8 +14,10 @@
 # the median of the rounds and the ratio PostgreSQL/sled (for latency, above 1
 # means PostgreSQL is slower; for create's rate, below 1).
 #
-# PostgreSQL is a throw-away server on loopback with synchronous_commit on
-# (its default): a 2xx is durable on both sides. Needs root and Debian's
+# PostgreSQL is a throw-away server on loopback with its defaults for
+# durability (fsync, synchronous_commit on); the host's sessions commit
+# asynchronously and flush before each 2xx (host/store-postgres/src/
+# durability.rs): a 2xx is durable on both sides. Needs root and Debian's
 # postgresql package (scripts/install-postgresql.sh).
 #
 # Usage: scripts/bench-stores.sh [N] [rounds, default 3] [seconds, default 5]

@@ -39,6 +39,11 @@ impl Bridge {
         }
     }
 
+    /// The store's runtime, for a thread of the store's own to run work on.
+    pub(crate) fn handle(&self) -> Handle {
+        self.runtime().handle().clone()
+    }
+
     fn runtime(&self) -> &Runtime {
         self.runtime.as_ref().expect("the runtime lives until drop")
     }

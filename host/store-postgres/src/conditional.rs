@@ -39,7 +39,11 @@ use crate::retry::Failure;
 
 const ENSURE_ROWS: &str = "INSERT INTO crm_kv (ns, key, value) SELECT $1, k, convert_to('0', 'UTF8') FROM unnest($2::BYTEA[]) AS t (k) \
                            ON CONFLICT (ns, key) DO NOTHING";
-const LOCK_ROWS: &str = "SELECT key, value FROM crm_kv WHERE ns = $1 AND key = ANY($2) ORDER BY key FOR UPDATE";
+/// One primary-key lookup per key, locked in the array's order (see
+/// `store.rs` on why not `key = ANY(..)`).
+const LOCK_ROWS: &str = "SELECT kv.key, kv.value FROM unnest($2::BYTEA[]) WITH ORDINALITY AS t (k, i) \
+                         CROSS JOIN LATERAL (SELECT key, value FROM crm_kv WHERE ns = $1 AND key = t.k FOR UPDATE) AS kv \
+                         ORDER BY t.i";
 const HOLD_ABSENT: &str = "INSERT INTO crm_kv (ns, key, value) SELECT $1, k, ''::BYTEA FROM unnest($2::BYTEA[]) AS t (k) \
                            ON CONFLICT (ns, key) DO NOTHING RETURNING key";
 

@@ -13,6 +13,11 @@
 //!   driver is async, so calls run on a small runtime of this crate's own and
 //!   the caller waits without holding up the caller's runtime;
 //! - `conditional.rs`: conditional writes held by row locks;
+//! - `engine.rs`: which engine is behind the URL, and the session settings
+//!   the host's connections get on PostgreSQL;
+//! - `durability.rs`: when a commit is on disk per engine, and how
+//!   `durable()` waits for it (on PostgreSQL: commits return before their
+//!   flush, and waiting callers share one synchronous commit);
 //! - `retry.rs`: which failures are retried (serialization failures always;
 //!   lost connections only for calls that are safe to repeat);
 //! - [`throwaway`]: a PostgreSQL server in a temporary folder, for tests and
@@ -33,6 +38,8 @@
 
 mod bridge;
 mod conditional;
+mod durability;
+mod engine;
 mod fold;
 mod retry;
 mod schema;

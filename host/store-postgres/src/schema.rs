@@ -16,6 +16,9 @@ const STEPS: &[&str] = &[
     // 1. Every key of every namespace. In YugabyteDB the first key column is
     //    hashed and the second ordered, so a namespace's scans stay ordered.
     "CREATE TABLE crm_kv (ns TEXT NOT NULL, key BYTEA NOT NULL, value BYTEA NOT NULL, PRIMARY KEY (ns, key))",
+    // 2. One row per store instance that a synchronous commit writes to
+    //    flush the log (see `durability.rs`).
+    "CREATE TABLE crm_flush (slot INTEGER PRIMARY KEY, flushes BIGINT NOT NULL)",
 ];
 
 /// Brings the database to the latest version. Safe to run from many hosts at

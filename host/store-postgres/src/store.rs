@@ -18,6 +18,8 @@ use crm_store::{
 
 use crate::bridge::Bridge;
 use crate::conditional;
+use crate::durability::Durability;
+use crate::engine::{POSTGRESQL_SESSION, is_postgresql};
 use crate::fold::fold;
 use crate::retry::{self, Failure, Repeat};
 use crate::schema;
@@ -25,6 +27,7 @@ use crate::schema;
 pub struct PostgresStore {
     pool: Pool,
     bridge: Bridge,
+    durability: Durability,
 }
 
 const GET: &str = "SELECT value FROM crm_kv WHERE ns = $1 AND key = $2";
@@ -32,7 +35,14 @@ const PUT: &str = "INSERT INTO crm_kv (ns, key, value) VALUES ($1, $2, $3) \
                    ON CONFLICT (ns, key) DO UPDATE SET value = EXCLUDED.value";
 const DELETE: &str = "DELETE FROM crm_kv WHERE ns = $1 AND key = $2";
 /// The folded forms (see [`fold`]): many keys in one statement each.
-const DELETE_MANY: &str = "DELETE FROM crm_kv WHERE ns = $1 AND key = ANY($2)";
+///
+/// A set of keys is never read as `key = ANY($2)`: a statement prepared
+/// while the table was small keeps its generic plan, and for that form the
+/// plan was to read the whole namespace by `ns` and filter the keys (seeding
+/// 20,000 contacts slowed down row by row). A lookup per key through
+/// `LATERAL` (fenced by `OFFSET 0`, so it is not flattened into a join that
+/// could be hashed) has no such plan; deletes of many keys go one statement
+/// a key, pipelined.
 const PUT_MANY: &str = "INSERT INTO crm_kv (ns, key, value) SELECT $1, k, v FROM unnest($2::BYTEA[], $3::BYTEA[]) AS t (k, v) \
                         ON CONFLICT (ns, key) DO UPDATE SET value = EXCLUDED.value";
 /// Adds each delta to the decimal counter at its key, under the row's lock
@@ -44,7 +54,8 @@ const ADD_MANY: &str = r"INSERT INTO crm_kv (ns, key, value)
         CASE WHEN encode(crm_kv.value, 'escape') ~ '^\s*-?[0-9]{1,18}\s*$'
              THEN trim(encode(crm_kv.value, 'escape'))::BIGINT ELSE 0 END
         + convert_from(EXCLUDED.value, 'UTF8')::BIGINT)::TEXT, 'UTF8')";
-const GET_MANY: &str = "SELECT key, value FROM crm_kv WHERE ns = $1 AND key = ANY($2)";
+const GET_MANY: &str = "SELECT kv.key, kv.value FROM unnest($2::BYTEA[]) AS t (k) \
+                        CROSS JOIN LATERAL (SELECT key, value FROM crm_kv WHERE ns = $1 AND key = t.k OFFSET 0) AS kv";
 const DROP_NAMESPACE: &str = "DELETE FROM crm_kv WHERE ns = $1";
 
 impl PostgresStore {
@@ -57,19 +68,23 @@ impl PostgresStore {
         if config.get_application_name().is_none() {
             config.application_name("crm-host");
         }
-        let manager = Manager::from_config(config, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
-        let pool = Pool::builder(manager)
-            .max_size(connections.max(1))
-            .runtime(deadpool_postgres::Runtime::Tokio1)
-            .wait_timeout(Some(Duration::from_secs(10)))
-            .create_timeout(Some(Duration::from_secs(5)))
-            .build()
-            .map_err(|e| StoreError(format!("cannot build the connection pool: {e}")))?;
         let bridge = Bridge::new().map_err(|e| StoreError(format!("cannot start the store's runtime: {e}")))?;
-        let migrating = pool.clone();
-        let version = bridge.block_on(async move { schema::migrate(&migrating).await }).map_err(failed)?;
-        tracing::info!(version, connections, "PostgreSQL store ready");
-        Ok(PostgresStore { pool, bridge })
+        let probe = pool(config.clone(), 1)?;
+        let (version, postgresql) = bridge
+            .block_on(async move { Ok::<_, Failure>((schema::migrate(&probe).await?, is_postgresql(&probe).await?)) })
+            .map_err(failed)?;
+        if postgresql {
+            let options =
+                config.get_options().map_or(POSTGRESQL_SESSION.to_owned(), |o| format!("{o} {POSTGRESQL_SESSION}"));
+            config.options(&options);
+        }
+        let pool = pool(config, connections)?;
+        let durability = match postgresql {
+            true => Durability::flushing(pool.clone(), bridge.handle()),
+            false => Durability::OnCommit,
+        };
+        tracing::info!(version, connections, postgresql, "PostgreSQL store ready");
+        Ok(PostgresStore { pool, bridge, durability })
     }
 
     /// Runs one store call: `attempt` is tried (on the store's runtime) until
@@ -86,6 +101,18 @@ impl PostgresStore {
     }
 }
 
+/// A pool of at most `connections` sessions configured as `config`.
+fn pool(config: tokio_postgres::Config, connections: usize) -> StoreResult<Pool> {
+    let manager = Manager::from_config(config, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
+    Pool::builder(manager)
+        .max_size(connections.max(1))
+        .runtime(deadpool_postgres::Runtime::Tokio1)
+        .wait_timeout(Some(Duration::from_secs(10)))
+        .create_timeout(Some(Duration::from_secs(5)))
+        .build()
+        .map_err(|e| StoreError(format!("cannot build the connection pool: {e}")))
+}
+
 fn failed(f: Failure) -> StoreError {
     StoreError(format!("PostgreSQL: {}", f.message))
 }
@@ -100,10 +127,10 @@ fn sql_limit(limit: usize) -> i64 {
 pub(crate) async fn apply(tx: &Transaction<'_>, ns: &str, ops: &[BatchOp]) -> Result<(), Failure> {
     let Some(f) = fold(ops) else { return apply_each(tx, ns, ops).await };
     let deletes = async {
-        match f.deletes.is_empty() {
-            true => Ok(0),
-            false => tx.execute(&tx.prepare_cached(DELETE_MANY).await?, &[&ns, &f.deletes]).await,
-        }
+        let statement = tx.prepare_cached(DELETE).await?;
+        let statement = &statement;
+        let each = f.deletes.iter().map(|key| async move { tx.execute(statement, &[&ns, key]).await });
+        futures_util::future::try_join_all(each).await.map(|deleted| deleted.iter().sum::<u64>())
     };
     let puts = async {
         match f.put_keys.is_empty() {
@@ -347,9 +374,9 @@ impl Store for PostgresStore {
         })
     }
 
-    /// Every call above returns after its commit, and a commit is durable
-    /// when it returns (`synchronous_commit`, on by default): nothing to wait for.
+    /// See [`crate::durability`]: on PostgreSQL the commits above return
+    /// before their flush, which this waits for.
     fn durable(&self) -> Pin<Box<dyn Future<Output = StoreResult<()>> + Send + '_>> {
-        Box::pin(std::future::ready(Ok(())))
+        Box::pin(self.durability.wait())
     }
 }

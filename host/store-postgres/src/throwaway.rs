@@ -17,6 +17,8 @@ pub struct Throwaway {
     bin: PathBuf,
     port: u16,
     as_postgres: bool,
+    /// The server's command-line options, as the last start used them.
+    options: String,
 }
 
 /// Where PostgreSQL's programs are: `CRM_PG_BIN`, else Debian's folder for
@@ -43,7 +45,7 @@ impl Throwaway {
         let as_postgres = is_root();
         let folder = std::env::temp_dir().join(format!("crm-pg-{}-{}", std::process::id(), unique()));
         std::fs::create_dir_all(&folder).map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
-        let server = Throwaway { folder, bin, port: 0, as_postgres };
+        let server = Throwaway { folder, bin, port: 0, as_postgres, options: String::new() };
         if as_postgres {
             run(Command::new("chown").arg("postgres").arg(&server.folder))?;
         }
@@ -61,24 +63,51 @@ impl Throwaway {
         let mut last = String::new();
         for _ in 0..5 {
             self.port = free_port()?;
-            let mut options = format!("-p {} -k {} -c listen_addresses=127.0.0.1", self.port, self.folder.display());
+            self.options = format!("-p {} -k {} -c listen_addresses=127.0.0.1", self.port, self.folder.display());
             for setting in settings {
-                options.push_str(&format!(" -c {setting}"));
+                self.options.push_str(&format!(" -c {setting}"));
             }
-            let log = self.folder.join("server.log");
-            match run(self
-                .tool("pg_ctl")
-                .arg("-D")
-                .arg(self.data())
-                .arg("-l")
-                .arg(&log)
-                .args(["-w", "-t", "60", "-o", &options, "start"]))
-            {
+            match self.pg_ctl_start() {
                 Ok(()) => return Ok(self),
-                Err(e) => last = format!("{e}\n{}", std::fs::read_to_string(&log).unwrap_or_default()),
+                Err(e) => last = e,
             }
         }
         Err(format!("the throw-away PostgreSQL did not start: {last}"))
+    }
+
+    fn pg_ctl_start(&self) -> Result<(), String> {
+        let log = self.folder.join("server.log");
+        run(self.tool("pg_ctl").arg("-D").arg(self.data()).arg("-l").arg(&log).args([
+            "-w",
+            "-t",
+            "60",
+            "-o",
+            &self.options,
+            "start",
+        ]))
+        .map_err(|e| format!("{e}\n{}", std::fs::read_to_string(&log).unwrap_or_default()))
+    }
+
+    /// Kills the server as a power cut would (every process of it frozen,
+    /// then killed, so none writes after the moment of the crash), then
+    /// starts it again on the same port: it recovers from its log.
+    pub fn crash_and_recover(&self) -> Result<(), String> {
+        let pid_file = self.data().join("postmaster.pid");
+        let pid = std::fs::read_to_string(&pid_file).map_err(|e| format!("cannot read {}: {e}", pid_file.display()))?;
+        let pid = pid.lines().next().unwrap_or_default().trim().to_owned();
+        // The server and its children (each a session of its own).
+        let mut processes = vec![pid.clone()];
+        processes.extend(processes_where(|stat| stat.parent == pid).into_iter().map(|p| p.pid));
+        run(Command::new("kill").arg("-STOP").args(&processes))?;
+        run(Command::new("kill").arg("-KILL").args(&processes))?;
+        while !processes_where(|stat| processes.contains(&stat.pid) && stat.state != "Z").is_empty() {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        // A killed server's pid may linger as an unreaped zombie, which the
+        // new server would take for a running one.
+        let _ = std::fs::remove_file(&pid_file);
+        let _ = std::fs::remove_file(self.folder.join(format!(".s.PGSQL.{}.lock", self.port)));
+        self.pg_ctl_start()
     }
 
     /// Restarts the server on the same port and data (`pg_ctl restart -m
@@ -203,6 +232,30 @@ fn run(cmd: &mut Command) -> Result<(), String> {
             String::from_utf8_lossy(&out.stderr)
         )),
     }
+}
+
+/// A process as `/proc/PID/stat` describes it.
+struct ProcessStat {
+    pid: String,
+    state: String,
+    parent: String,
+}
+
+/// The processes whose stat matches.
+fn processes_where(matches: impl Fn(&ProcessStat) -> bool) -> Vec<ProcessStat> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|e| {
+            let stat = std::fs::read_to_string(e.path().join("stat")).ok()?;
+            // "PID (command) STATE PARENT ...": the command may hold spaces.
+            let (pid, rest) = stat.split_once(" (")?;
+            let mut fields = rest.rsplit_once(')')?.1.split_whitespace();
+            let (state, parent) = (fields.next()?.to_owned(), fields.next()?.to_owned());
+            Some(ProcessStat { pid: pid.to_owned(), state, parent })
+        })
+        .filter(|p| matches(p))
+        .collect()
 }
 
 fn is_root() -> bool {

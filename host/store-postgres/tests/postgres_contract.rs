@@ -54,3 +54,111 @@ fn a_bad_url_is_refused_with_a_reason() {
     let e = PostgresStore::connect("not a url", 1).err().expect("not a URL");
     assert!(e.0.contains("not a PostgreSQL URL"), "{e}");
 }
+
+/// The server itself crashes (every process killed at once) under writes:
+/// every write `durable()` acknowledged is there after recovery, with the
+/// count written beside it. The server's log writer is slowed to its
+/// longest pause, so a write only its background flush would save is lost:
+/// what is found is what `durable()` flushed.
+#[test]
+fn acknowledged_writes_survive_a_server_crash() {
+    use crm_store::{BatchOp, Namespace};
+    use std::sync::Mutex;
+    use std::sync::atomic::AtomicBool;
+
+    // fsync=off: a killed process loses what it had not handed to the
+    // kernel, which is the loss this test looks for; a power cut needs fsync.
+    let server = Throwaway::start(&["fsync=off", "wal_writer_delay=10000ms"]).expect("start a throw-away PostgreSQL");
+    let url = server.database("crash").unwrap();
+    let store = Arc::new(PostgresStore::connect(&url, 8).unwrap());
+    let ns = Namespace::org("crash");
+    let (acknowledged, stop) = (Arc::new(Mutex::new(Vec::new())), Arc::new(AtomicBool::new(false)));
+    let writers: Vec<_> = (0..6)
+        .map(|writer| {
+            let (store, ns, acknowledged, stop) = (store.clone(), ns.clone(), acknowledged.clone(), stop.clone());
+            std::thread::spawn(move || {
+                let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+                for i in 0.. {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let key = format!("k/{writer}/{i}").into_bytes();
+                    let ops = vec![BatchOp::Put(key.clone(), b"v".to_vec()), BatchOp::Add(b"count".to_vec(), 1)];
+                    if store.batch(&ns, ops).is_err() || runtime.block_on(store.durable()).is_err() {
+                        break;
+                    }
+                    acknowledged.lock().unwrap().push(key);
+                }
+            })
+        })
+        .collect();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    server.crash_and_recover().unwrap();
+    stop.store(true, Ordering::Relaxed);
+    for writer in writers {
+        writer.join().unwrap();
+    }
+    drop(store);
+
+    let store = PostgresStore::connect(&url, 2).unwrap();
+    let acknowledged = acknowledged.lock().unwrap();
+    assert!(acknowledged.len() > 100, "only {} writes before the crash", acknowledged.len());
+    let found = store.get_many(&ns, &acknowledged).unwrap();
+    let lost = found.iter().filter(|v| v.is_none()).count();
+    assert_eq!(lost, 0, "{lost} of {} acknowledged writes lost", acknowledged.len());
+    let stored = store.scan(&ns, b"k/", None, usize::MAX).unwrap().len() as i64;
+    let count = crm_store::counter_value(store.get(&ns, b"count").unwrap().as_deref());
+    assert_eq!(count, stored, "the count and the records it counts");
+}
+
+/// A statement prepared while the table was small keeps its generic plan as
+/// the table grows. Reads and locks of a set of keys must still look up each
+/// key, not read the namespace: measured by the index entries PostgreSQL
+/// counts as read, for calls made on the session that prepared them.
+#[test]
+fn key_sets_are_read_key_by_key_on_a_grown_table() {
+    use crm_store::{BatchOp, Condition, Namespace};
+
+    let database = "grown";
+    let url = server().database(database).unwrap();
+    let index_entries_read = || -> u64 {
+        let sql = "SELECT coalesce(sum(idx_tup_read), 0) FROM pg_stat_user_indexes WHERE relname = 'crm_kv'";
+        let out = server().psql().args(["-d", database, "-Atc", sql]).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        text.trim().parse().unwrap_or_else(|_| panic!("{text}{}", String::from_utf8_lossy(&out.stderr)))
+    };
+    // One session, so the calls below reuse what it prepared.
+    let store = PostgresStore::connect(&url, 1).unwrap();
+    let ns = Namespace::org("a");
+    let put = |k: &str| BatchOp::Put(k.as_bytes().to_vec(), b"v".to_vec());
+    let delete = |k: &str| BatchOp::Delete(k.as_bytes().to_vec());
+    let keys = |ks: &[&str]| ks.iter().map(|k| k.as_bytes().to_vec()).collect::<Vec<_>>();
+    let touch_sets = |round: usize| {
+        store.batch(&ns, vec![put(&format!("x/{round}")), put("y"), delete("z"), delete("w")]).unwrap();
+        store.get_many(&ns, &keys(&["x/0", "y"])).unwrap();
+        let unset = Condition::Equals(format!("absent/{round}").into_bytes(), None);
+        assert!(store.batch_if(&ns, vec![unset], vec![put(&format!("absent/{round}")), put("y")]).unwrap());
+    };
+    // PostgreSQL switches to a generic plan after five runs of a statement.
+    for round in 0..8 {
+        touch_sets(round);
+    }
+    for chunk in 0..30 {
+        let rows = (0..1000).map(|i| put(&format!("k/{chunk}/{i}"))).collect();
+        store.batch(&ns, rows).unwrap();
+    }
+    // The session's statistics reach the server a second after it goes idle.
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    let before = index_entries_read();
+    for round in 100..120 {
+        touch_sets(round);
+    }
+    drop(store); // a session's statistics are flushed as it ends
+    let gone = "SELECT count(*) FROM pg_stat_activity WHERE datname = 'grown'";
+    while server().psql().args(["-d", "postgres", "-Atc", gone]).output().unwrap().stdout != b"0\n" {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let read = index_entries_read() - before;
+    // 20 rounds of about a dozen keys each; reading the namespace would be 30,000 a call.
+    assert!(read < 2_000, "{read} index entries read for 20 rounds of a few keys");
+}

@@ -1,0 +1,71 @@
+//! When a commit is on disk, per engine, and how [`Store::durable`] waits
+//! for it.
+//!
+//! PostgreSQL flushes its write-ahead log at each commit by default, while
+//! the transaction still holds its row locks; every contact create of an
+//! organization updates that organization's count row, so creates would
+//! queue one disk flush at a time. Instead, on PostgreSQL the host's
+//! sessions commit with `synchronous_commit = off` (the commit is in the log,
+//! atomic and ordered, but maybe not yet on disk), and `durable()` ends with
+//! one synchronous commit of its own: a commit flushes the log up to its own
+//! record, which lies after every commit made before it, by any session. The
+//! callers waiting at once share that flush ([`GroupCommit`]), as they share
+//! sled's. This is what the host already promises on sled: a 2xx only after
+//! `durable()`, reads may see a write a crash would lose before it.
+//!
+//! CockroachDB and YugabyteDB replicate a commit before answering it, so
+//! there every commit is durable when it returns and `durable()` has nothing
+//! to do.
+//!
+//! [`Store::durable`]: crm_store::Store::durable
+
+use std::sync::Arc;
+
+use deadpool_postgres::Pool;
+use tokio::runtime::Handle;
+
+use crm_store::StoreResult;
+use crm_store::group_commit::GroupCommit;
+
+use crate::retry::Failure;
+
+/// How `durable()` is kept.
+pub(crate) enum Durability {
+    /// Every commit is durable when it returns.
+    OnCommit,
+    /// Commits return first; the flusher makes them durable.
+    OnFlush(Arc<GroupCommit>),
+}
+
+impl Durability {
+    /// Starts the flusher for a PostgreSQL store: it runs the flush on
+    /// `runtime` over `pool`, through its own row of `crm_flush`.
+    pub(crate) fn flushing(pool: Pool, runtime: Handle) -> Durability {
+        let slot = flush_slot();
+        let flush = format!(
+            "BEGIN; SET LOCAL synchronous_commit = on; \
+             INSERT INTO crm_flush (slot, flushes) VALUES ({slot}, 1) \
+             ON CONFLICT (slot) DO UPDATE SET flushes = crm_flush.flushes + 1; COMMIT"
+        );
+        Durability::OnFlush(GroupCommit::start(move || {
+            runtime.block_on(async {
+                let client = pool.get().await.map_err(|e| Failure::from(e).message)?;
+                client.batch_execute(&flush).await.map_err(|e| Failure::from(e).message)
+            })
+        }))
+    }
+
+    pub(crate) async fn wait(&self) -> StoreResult<()> {
+        match self {
+            Durability::OnCommit => Ok(()),
+            Durability::OnFlush(group) => group.wait_durable().await,
+        }
+    }
+}
+
+/// This store's row in `crm_flush`: hosts that pick the same one only take
+/// turns at it.
+fn flush_slot() -> i32 {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    ((std::process::id() ^ nanos) % 1_000_000) as i32
+}
