@@ -75,3 +75,54 @@ async fn concurrent_creates_never_pass_the_plan_limit() {
     assert!(replies.iter().filter(|r| r.status != 201).all(|r| r.status == 403));
     assert_eq!(host.get("/api/contacts", &token).await.json()["pagination"]["total"], 10);
 }
+
+/// Fifty updates of one contact at once, half `PUT`s and half upserts by its
+/// email, each moving it to one of five cities: every update applies to the
+/// record as it is when it commits, so the contact is listed once, under its
+/// final city only, and every city's and state's total says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn fifty_updates_of_one_contact_leave_its_lists_and_totals_exact() {
+    const CITIES: [(&str, &str); 5] =
+        [("05001", "05"), ("05088", "05"), ("11001", "11"), ("76001", "76"), ("08001", "08")];
+    let host = Host::start().await;
+    let token = host.demo_token.clone().unwrap();
+    let created = host.post("/api/contacts", &token, &json!({ "email": "moving@x.co", "cityCode": "05001" })).await;
+    assert_eq!(created.status, 201, "{}", created.text);
+    let id = created.json()["data"]["id"].as_str().unwrap().to_string();
+    let calls = (0..50).map(|i| {
+        let (method, path) = match i % 2 {
+            0 => (Method::PUT, format!("/api/contacts/{id}")),
+            _ => (Method::POST, "/api/contacts".to_string()),
+        };
+        let body = json!({ "email": "moving@x.co", "cityCode": CITIES[i % 5].0, "round": i });
+        let request = host.request(method, &path).bearer_auth(&token).json(&body);
+        tokio::spawn(async move {
+            let r = request.send().await.unwrap();
+            (r.status(), r.text().await.unwrap())
+        })
+    });
+    for call in calls.collect::<Vec<_>>() {
+        let (status, text) = call.await.unwrap();
+        assert_eq!(status, 200, "{text}");
+    }
+
+    let contact = host.get(&format!("/api/contacts/{id}"), &token).await.json()["data"].clone();
+    let last_city = contact["cityCode"].as_str().unwrap().to_string();
+    for (city, state) in CITIES {
+        let expected = usize::from(city == last_city);
+        let listed = host.get(&format!("/api/contacts?cityCode={city}"), &token).await.json();
+        assert_eq!(
+            (listed["pagination"]["total"].as_u64(), listed["data"].as_array().unwrap().len()),
+            (Some(expected as u64), expected),
+            "city {city}, the contact's last city being {last_city}"
+        );
+        let in_state = CITIES.iter().any(|(c, s)| *c == last_city && *s == state);
+        let listed = host.get(&format!("/api/contacts?stateCode={state}"), &token).await.json();
+        assert_eq!(listed["pagination"]["total"].as_u64(), Some(u64::from(in_state)), "state {state}");
+    }
+    for sort in ["createdAt", "updatedAt"] {
+        let listed = host.get(&format!("/api/contacts?sortBy={sort}&limit=100"), &token).await.json();
+        assert_eq!(listed["pagination"]["total"], 1, "sortBy={sort}");
+        assert_eq!(listed["data"].as_array().unwrap().len(), 1, "sortBy={sort}: {}", listed["data"]);
+    }
+}

@@ -4,26 +4,26 @@
 //! code and state, and only an `idType` sent in the request is evaluated.
 
 use crm_sdk::http::{self, Error, json_response};
-use crm_sdk::kv;
 use crm_sdk::types::{Request, Response};
 use serde_json::json;
 
 use crate::conversations;
 use crate::input;
-use crate::record::{self, Contact};
+use crate::record::{self, Stored};
 use crate::upsert;
 
-pub fn find(id: &str) -> Result<Contact, Error> {
-    let found = if crm_sdk::is_id(id) { kv::get::<Contact>(&record::key(id))? } else { None };
+pub fn find(id: &str) -> Result<Stored, Error> {
+    let found = if crm_sdk::is_id(id) { record::read(id)? } else { None };
     found.ok_or_else(|| Error::not_found("Contact"))
 }
 
 pub fn get(id: &str) -> Result<Response, Error> {
-    Ok(json_response(200, &json!({ "success": true, "data": find(id)?.flattened() })))
+    Ok(json_response(200, &json!({ "success": true, "data": find(id)?.contact.flattened() })))
 }
 
 pub fn put(req: &Request, id: &str) -> Result<Response, Error> {
-    let contact = find(id)?;
+    let stored = find(id)?;
+    let contact = &stored.contact;
     let body = http::json_object(req)?;
     let input = input::parse(&body)?;
     let checked = upsert::check(&input, contact.id_type.as_deref(), true, false)?;
@@ -33,6 +33,6 @@ pub fn put(req: &Request, id: &str) -> Result<Response, Error> {
             return Err(conversations::already_linked(&holder));
         }
     }
-    let updated = upsert::update(contact, &input, checked, None)?;
+    let updated = upsert::update(stored, &input, checked, None)?;
     Ok(json_response(200, &json!({ "success": true, "message": "Contact updated", "data": updated.flattened() })))
 }

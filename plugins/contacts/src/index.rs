@@ -19,7 +19,7 @@ use crm_sdk::http::Error;
 use crm_sdk::kv;
 use crm_sdk::store::{self, Condition, Write};
 
-use crate::record::{self, Contact};
+use crate::record::{self, Contact, Stored};
 use crate::unique::{self, Claims};
 
 fn entries(c: &Contact) -> Vec<String> {
@@ -37,12 +37,13 @@ fn entries(c: &Contact) -> Vec<String> {
 /// from those of `old`, its read model, its search projection, the unique
 /// keys it takes and gives back, and the counters lists take their totals
 /// from, in one atomic commit: a crash at any instant leaves every count
-/// exact. Refused (`false`, nothing written) when a key to take changed hands
-/// or, for a create, when the organization already holds `limit` contacts.
-pub fn save(old: Option<&Contact>, new: &Contact, limit: Option<u64>, claims: &Claims) -> Result<bool, Error> {
+/// exact. Refused (`false`, nothing written) when a key to take changed hands,
+/// for an update when the record is no longer as `old` read it, or for a
+/// create when the organization already holds `limit` contacts.
+pub fn save(old: Option<&Stored>, new: &Contact, limit: Option<u64>, claims: &Claims) -> Result<bool, Error> {
     let fresh = entries(new);
     let mut writes: Vec<Write> = old
-        .map(entries)
+        .map(|old| entries(&old.contact))
         .unwrap_or_default()
         .into_iter()
         .filter(|k| !fresh.contains(k))
@@ -56,6 +57,9 @@ pub fn save(old: Option<&Contact>, new: &Contact, limit: Option<u64>, claims: &C
     writes.push(Write::Put((format!("s/{}", new.id).into_bytes(), projection(new).into_bytes())));
     let (mut conditions, claimed) = claims.commit_parts(&new.id);
     writes.extend(claimed);
+    if let Some(old) = old {
+        conditions.push(Condition::Equals((record::key(&new.id).into_bytes(), Some(old.raw.clone()))));
+    }
     if old.is_none() {
         writes.push(Write::Add((unique::COUNT_KEY.as_bytes().to_vec(), 1)));
         if let Some(limit) = limit {
@@ -63,8 +67,8 @@ pub fn save(old: Option<&Contact>, new: &Contact, limit: Option<u64>, claims: &C
         }
     }
     for (family, before, after) in [
-        ("city", old.and_then(|c| c.city_code.as_deref()), new.city_code.as_deref()),
-        ("state", old.and_then(|c| c.state_code.as_deref()), new.state_code.as_deref()),
+        ("city", old.and_then(|o| o.contact.city_code.as_deref()), new.city_code.as_deref()),
+        ("state", old.and_then(|o| o.contact.state_code.as_deref()), new.state_code.as_deref()),
     ] {
         if before != after {
             writes.extend(after.map(|code| Write::Add((unique::code_count_key(family, code).into_bytes(), 1))));

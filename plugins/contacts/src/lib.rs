@@ -101,7 +101,7 @@ impl contacts::Guest for Contacts {
     }
 
     fn get(id: String) -> Option<String> {
-        edit::find(&id).ok().and_then(|c| serde_json::to_string(&c.flattened()).ok())
+        edit::find(&id).ok().and_then(|c| serde_json::to_string(&c.contact.flattened()).ok())
     }
 
     fn conversation(id: String) -> Option<String> {

@@ -95,6 +95,29 @@ pub fn key(id: &str) -> String {
     format!("c/{id}")
 }
 
+/// A contact as read, with the bytes it was read as: an update commits only
+/// while the record still holds them, so two updates of one contact never
+/// both apply their index and count changes to the same old version.
+pub struct Stored {
+    pub contact: Contact,
+    pub raw: Vec<u8>,
+}
+
+impl Stored {
+    /// A contact that is not in the store (a dry run's), as it would be written.
+    pub fn unwritten(contact: Contact) -> Result<Stored, Error> {
+        let raw = serde_json::to_vec(&contact).map_err(Error::internal)?;
+        Ok(Stored { contact, raw })
+    }
+}
+
+/// Contact `id` as stored now.
+pub fn read(id: &str) -> Result<Option<Stored>, Error> {
+    let Some(raw) = crm_sdk::store::get(key(id).as_bytes())? else { return Ok(None) };
+    let contact = serde_json::from_slice(&raw).map_err(Error::internal)?;
+    Ok(Some(Stored { contact, raw }))
+}
+
 impl Contact {
     pub fn full_name(&self) -> String {
         [self.first_name.as_deref(), self.last_name.as_deref()]

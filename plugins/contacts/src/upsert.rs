@@ -19,7 +19,7 @@
 //! another's email is 409 `CONTACT_CONFLICT`.
 
 use crm_sdk::http::{self, Error};
-use crm_sdk::{kv, runtime, tenant};
+use crm_sdk::{runtime, tenant};
 use serde_json::{Map, Value, json};
 
 use crate::batch::Batch;
@@ -29,10 +29,11 @@ use crate::identity;
 use crate::index;
 use crate::input::{self, ContactInput};
 use crate::location::{self, Location};
-use crate::record::{self, Contact};
+use crate::record::{self, Contact, Stored};
 use crate::unique::{self, email_key, mobile_key};
 
 /// What the checks produced, ready to apply.
+#[derive(Clone)]
 pub struct Checked {
     location: Option<Location>,
     id_type: Option<String>,
@@ -209,23 +210,24 @@ fn run(body: &Map<String, Value>, options: &Options, batch: &mut Batch) -> Resul
     for _ in 0..8 {
         let found = lookup(&input, batch)?;
         let checked =
-            check(&input, found.as_ref().and_then(|c| c.id_type.as_deref()), false, options.lenient_location)?;
+            check(&input, found.as_ref().and_then(|c| c.contact.id_type.as_deref()), false, options.lenient_location)?;
         if let Some(conv) = &input.linked_conversation_id {
             let conversation = conversations::get(conv)?.ok_or_else(conversations::not_found)?;
             if let Some(holder) = conversation.contact_id.or_else(|| batch.linked_to(conv))
-                && found.as_ref().is_none_or(|c| c.id != holder)
+                && found.as_ref().is_none_or(|c| c.contact.id != holder)
             {
                 return Err(conversations::already_linked(&holder));
             }
         }
         let warnings = checked.warnings.clone();
         if options.dry_run {
+            let found = found.map(|s| s.contact);
             let (contact, created) = batch.simulate(found, &input, checked, options.attribution.as_ref())?;
             return Ok(Upserted { contact, created, warnings });
         }
         match found {
-            Some(contact) => {
-                let contact = update(contact, &input, checked, options.attribution.as_ref())?;
+            Some(stored) => {
+                let contact = update(stored, &input, checked, options.attribution.as_ref())?;
                 return Ok(Upserted { contact, created: false, warnings });
             }
             None => {
@@ -241,16 +243,16 @@ fn run(body: &Map<String, Value>, options: &Options, batch: &mut Batch) -> Resul
 
 /// Rule 2: exact email (trimmed, case-sensitive), then the mobile's digits;
 /// a dry run's own contacts first, as they are newer than the store's.
-fn lookup(input: &ContactInput, batch: &Batch) -> Result<Option<Contact>, Error> {
+fn lookup(input: &ContactInput, batch: &Batch) -> Result<Option<Stored>, Error> {
     let keys = input.email.as_deref().map(email_key).into_iter().chain(input.mobile.as_deref().map(mobile_key));
     for key in keys {
         if let Some(c) = batch.find(&key) {
-            return Ok(Some(c.clone()));
+            return Stored::unwritten(c.clone()).map(Some);
         }
         if let Some(id) = unique::owner(&key)?
-            && let Some(c) = kv::get::<Contact>(&record::key(&id))?
+            && let Some(stored) = record::read(&id)?
         {
-            return Ok(Some(c));
+            return Ok(Some(stored));
         }
     }
     Ok(None)
@@ -301,34 +303,41 @@ fn create(
 /// Updates a found contact. A new email must not belong to another contact
 /// (409); a new mobile that does is stored without its claim (see the top).
 /// `attribution` is set only when the contact has none.
+/// How many times an update may find its contact changed under it.
+const UPDATE_ROUNDS: usize = 128;
+
 pub fn update(
-    contact: Contact,
+    stored: Stored,
     input: &ContactInput,
     checked: Checked,
     attribution: Option<&Value>,
 ) -> Result<Contact, Error> {
-    let before = contact.clone();
-    let mut contact = contact;
-    apply(&mut contact, input, checked);
-    if contact.attribution.is_none() {
-        contact.attribution = attribution.cloned();
-    }
-    contact.updated_at = runtime::now();
-    record::check_bounds(&contact)?;
-    let mut claims = update_claims(&before, &contact, input)?;
     if let Some(conv) = &input.linked_conversation_id
-        && before.linked_conversation_id.as_deref() != Some(conv)
+        && stored.contact.linked_conversation_id.as_deref() != Some(conv)
     {
-        conversations::link(conv, &contact.id)?;
+        conversations::link(conv, &stored.contact.id)?;
     }
-    // A key taken meanwhile by another request is looked at again.
-    for _ in 0..8 {
-        if index::save(Some(&before), &contact, None, &claims)? {
+    let mut current = stored;
+    // A key taken meanwhile by another request, or the record changed by
+    // another update, is looked at again: the update applies to what is stored.
+    // Each round of concurrent updates of one contact has a winner, so N of
+    // them settle within N rounds; the route's deadline bounds the time.
+    for _ in 0..UPDATE_ROUNDS {
+        let before = &current.contact;
+        let mut contact = before.clone();
+        apply(&mut contact, input, checked.clone());
+        if contact.attribution.is_none() {
+            contact.attribution = attribution.cloned();
+        }
+        contact.updated_at = runtime::now();
+        record::check_bounds(&contact)?;
+        let claims = update_claims(before, &contact, input)?;
+        if index::save(Some(&current), &contact, None, &claims)? {
             return Ok(contact);
         }
-        claims = update_claims(&before, &contact, input)?;
+        current = record::read(&contact.id)?.ok_or_else(|| Error::not_found("Contact"))?;
     }
-    Err(Error::internal("an update kept losing races for its email or mobile"))
+    Err(Error::internal("an update kept losing races for its record, email or mobile"))
 }
 
 /// The keys an update takes (a new email or mobile no live contact holds)
