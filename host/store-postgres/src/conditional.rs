@@ -29,6 +29,7 @@
 //! on its new counters, each cycle broken only after a second.)
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
 
 use deadpool_postgres::{Client, Transaction};
 use tokio_postgres::types::ToSql;
@@ -90,12 +91,23 @@ pub(crate) async fn batch_if(
     let held = Held::of(conditions);
     let mut touched: Vec<Vec<u8>> = held.locked.clone();
     touched.extend(ops.iter().map(|op| op_key(op).to_vec()));
-    let found = lock_rows(tx, ns, touched).await?;
-    if !held.absent.is_empty() {
-        let rows = tx.query(&tx.prepare_cached(HOLD_ABSENT).await?, &[&ns, &held.absent]).await?;
-        if rows.len() < held.absent.len() {
-            return Ok(false); // one of them is there
+    let touched = in_lock_order(touched);
+    let (lock, hold) = tokio::try_join!(tx.prepare_cached(LOCK_ROWS), tx.prepare_cached(HOLD_ABSENT))?;
+    // Sent together, in this order (a query is sent when first polled): the
+    // locks, then the placeholders, so the hot rows are held one round trip
+    // less. When the locks fail, the placeholders only say the transaction
+    // is aborted: the locks' failure is the one reported.
+    let holding = async {
+        match held.absent.is_empty() {
+            true => Ok(Vec::new()),
+            false => tx.query(&hold, &[&ns, &held.absent]).await,
         }
+    };
+    let locking: [&(dyn ToSql + Sync); 2] = [&ns, &touched];
+    let (locked, placed) = tokio::join!(tx.query(&lock, &locking), holding);
+    let found = values(locked?);
+    if placed?.len() < held.absent.len() {
+        return Ok(false); // one of them is there
     }
     if !holds(conditions, &found) {
         return Ok(false);
@@ -111,14 +123,16 @@ pub(crate) async fn batch_if(
 /// Makes the counters a batch adds to or bounds exist (as `0`, which reads
 /// as absent does), in a statement of its own committed before the batch's
 /// transaction begins: concurrent batches then find them and lock them in
-/// key order like any other row, instead of racing to create them.
+/// key order like any other row, instead of racing to create them. Counters
+/// this store made sure of before are not asked for again ([`Ensured`]).
 pub(crate) async fn ensure_counters(
     client: &Client,
+    ensured: &Ensured,
     ns: &str,
     conditions: &[Condition],
     ops: &[BatchOp],
 ) -> Result<(), Failure> {
-    let mut keys: Vec<&Vec<u8>> = ops
+    let mut keys: Vec<Vec<u8>> = ops
         .iter()
         .filter_map(|op| match op {
             BatchOp::Add(k, _) => Some(k),
@@ -128,16 +142,50 @@ pub(crate) async fn ensure_counters(
             Condition::Below(k, _) => Some(k),
             _ => None,
         }))
+        .filter(|k| !ensured.knows(ns, k))
+        .cloned()
         .collect();
     // A key the batch expects absent must stay so: it is held by a placeholder instead.
-    keys.retain(|k| !conditions.iter().any(|c| matches!(c, Condition::Equals(key, None) if key == *k)));
+    keys.retain(|k| !conditions.iter().any(|c| matches!(c, Condition::Equals(key, None) if key == k)));
     if keys.is_empty() {
         return Ok(());
     }
     keys.sort();
     keys.dedup();
     client.execute(&client.prepare_cached(ENSURE_ROWS).await?, &[&ns, &keys]).await?;
+    ensured.remember(ns, keys);
     Ok(())
+}
+
+/// The counters this store has made sure exist, so that the batches of a
+/// busy organization do not ask for its count row each time. Only a
+/// shortcut: a counter deleted since (its namespace dropped, here or by
+/// another host) is made again by the batch's own add, as correct, only
+/// without the protection against two new counters' deadlock (which is
+/// retried).
+#[derive(Default)]
+pub(crate) struct Ensured(Mutex<HashSet<(String, Vec<u8>)>>);
+
+impl Ensured {
+    /// Past this many, the set starts over rather than grow.
+    const MOST: usize = 100_000;
+
+    fn knows(&self, ns: &str, key: &[u8]) -> bool {
+        self.0.lock().expect("ensured counters").contains(&(ns.to_owned(), key.to_vec()))
+    }
+
+    fn remember(&self, ns: &str, keys: Vec<Vec<u8>>) {
+        let mut known = self.0.lock().expect("ensured counters");
+        if known.len() + keys.len() > Self::MOST {
+            known.clear();
+        }
+        known.extend(keys.into_iter().map(|k| (ns.to_owned(), k)));
+    }
+
+    /// Forgets a dropped namespace's counters.
+    pub(crate) fn forget(&self, ns: &str) {
+        self.0.lock().expect("ensured counters").retain(|(n, _)| n != ns);
+    }
 }
 
 /// The key an op writes.
@@ -152,15 +200,26 @@ pub(crate) fn op_key(op: &BatchOp) -> &[u8] {
 pub(crate) async fn lock_rows(
     tx: &Transaction<'_>,
     ns: &str,
-    mut keys: Vec<Vec<u8>>,
+    keys: Vec<Vec<u8>>,
 ) -> Result<HashMap<Vec<u8>, Vec<u8>>, Failure> {
-    keys.sort();
-    keys.dedup();
+    let keys = in_lock_order(keys);
     if keys.is_empty() {
         return Ok(HashMap::new());
     }
     let rows = tx.query(&tx.prepare_cached(LOCK_ROWS).await?, &[&ns, &keys]).await?;
-    Ok(rows.into_iter().map(|r| (r.get(0), r.get(1))).collect())
+    Ok(values(rows))
+}
+
+/// Keys as [`LOCK_ROWS`] takes them: sorted, once each.
+fn in_lock_order(mut keys: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
+    keys.sort();
+    keys.dedup();
+    keys
+}
+
+/// Rows of `(key, value)` by key.
+fn values(rows: Vec<tokio_postgres::Row>) -> HashMap<Vec<u8>, Vec<u8>> {
+    rows.into_iter().map(|r| (r.get(0), r.get(1))).collect()
 }
 
 /// Whether every condition holds over `found` (the locked keys' values; a

@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::Arc;
 use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Transaction};
@@ -17,7 +18,7 @@ use crm_store::{
 };
 
 use crate::bridge::Bridge;
-use crate::conditional;
+use crate::conditional::{self, Ensured};
 use crate::durability::Durability;
 use crate::engine::{POSTGRESQL_SESSION, is_postgresql};
 use crate::fold::fold;
@@ -28,6 +29,7 @@ pub struct PostgresStore {
     pool: Pool,
     bridge: Bridge,
     durability: Durability,
+    ensured: Arc<Ensured>,
 }
 
 const GET: &str = "SELECT value FROM crm_kv WHERE ns = $1 AND key = $2";
@@ -84,7 +86,7 @@ impl PostgresStore {
             false => Durability::OnCommit,
         };
         tracing::info!(version, connections, postgresql, "PostgreSQL store ready");
-        Ok(PostgresStore { pool, bridge, durability })
+        Ok(PostgresStore { pool, bridge, durability, ensured: Arc::default() })
     }
 
     /// Runs one store call: `attempt` is tried (on the store's runtime) until
@@ -327,12 +329,12 @@ impl Store for PostgresStore {
             true => Repeat::OnlyIfRolledBack,
             false => Repeat::Safe,
         };
-        let ns = ns.as_str().to_owned();
+        let (ns, ensured) = (ns.as_str().to_owned(), self.ensured.clone());
         self.call("batch", repeat, move |pool| {
-            let (ns, ops) = (ns.clone(), ops.clone());
+            let (ns, ops, ensured) = (ns.clone(), ops.clone(), ensured.clone());
             async move {
                 let mut client = pool.get().await?;
-                conditional::ensure_counters(&client, &ns, &[], &ops).await?;
+                conditional::ensure_counters(&client, &ensured, &ns, &[], &ops).await?;
                 let tx = client.transaction().await?;
                 if ops.len() > 1 {
                     conditional::lock_rows(&tx, &ns, ops.iter().map(|op| conditional::op_key(op).to_vec()).collect())
@@ -346,12 +348,12 @@ impl Store for PostgresStore {
     }
 
     fn batch_if(&self, ns: &Namespace, conditions: Vec<Condition>, ops: Vec<BatchOp>) -> StoreResult<bool> {
-        let ns = ns.as_str().to_owned();
+        let (ns, ensured) = (ns.as_str().to_owned(), self.ensured.clone());
         self.call("batch_if", Repeat::OnlyIfRolledBack, move |pool| {
-            let (ns, conditions, ops) = (ns.clone(), conditions.clone(), ops.clone());
+            let (ns, conditions, ops, ensured) = (ns.clone(), conditions.clone(), ops.clone(), ensured.clone());
             async move {
                 let mut client = pool.get().await?;
-                conditional::ensure_counters(&client, &ns, &conditions, &ops).await?;
+                conditional::ensure_counters(&client, &ensured, &ns, &conditions, &ops).await?;
                 let tx = client.transaction().await?;
                 let done = conditional::batch_if(&tx, &ns, &conditions, &ops).await?;
                 if done {
@@ -363,6 +365,7 @@ impl Store for PostgresStore {
     }
 
     fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()> {
+        self.ensured.forget(ns.as_str());
         let ns = ns.as_str().to_owned();
         self.call("drop_namespace", Repeat::Safe, move |pool| {
             let ns = ns.clone();

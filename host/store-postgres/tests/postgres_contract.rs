@@ -162,3 +162,23 @@ fn key_sets_are_read_key_by_key_on_a_grown_table() {
     // 20 rounds of about a dozen keys each; reading the namespace would be 30,000 a call.
     assert!(read < 2_000, "{read} index entries read for 20 rounds of a few keys");
 }
+
+/// The store remembers which counters it made sure exist; a dropped
+/// namespace's counters are counted again from nothing, under their bound.
+#[test]
+fn counters_of_a_dropped_namespace_start_over() {
+    use crm_store::{BatchOp, Condition, Namespace};
+
+    let store = PostgresStore::connect(&fresh_database(), 2).unwrap();
+    let ns = Namespace::org("dropped");
+    let add = || vec![BatchOp::Add(b"count".to_vec(), 1)];
+    let below_two = || vec![Condition::Below(b"count".to_vec(), 2)];
+    for _ in 0..2 {
+        assert!(store.batch_if(&ns, below_two(), add()).unwrap());
+    }
+    assert!(!store.batch_if(&ns, below_two(), add()).unwrap(), "the bound holds");
+    store.drop_namespace(&ns).unwrap();
+    assert_eq!(store.get(&ns, b"count").unwrap(), None);
+    assert!(store.batch_if(&ns, below_two(), add()).unwrap());
+    assert_eq!(crm_store::counter_value(store.get(&ns, b"count").unwrap().as_deref()), 1);
+}

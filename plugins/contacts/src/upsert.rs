@@ -208,7 +208,7 @@ fn run(body: &Map<String, Value>, options: &Options, batch: &mut Batch) -> Resul
         return Err(unique::limit_reached(limit));
     }
     for _ in 0..8 {
-        let found = lookup(&input, batch)?;
+        let (found, claims) = lookup(&input, batch)?;
         let checked =
             check(&input, found.as_ref().and_then(|c| c.contact.id_type.as_deref()), false, options.lenient_location)?;
         if let Some(conv) = &input.linked_conversation_id {
@@ -231,7 +231,7 @@ fn run(body: &Map<String, Value>, options: &Options, batch: &mut Batch) -> Resul
                 return Ok(Upserted { contact, created: false, warnings });
             }
             None => {
-                if let Some(contact) = create(&input, checked, limit, options.attribution.as_ref())? {
+                if let Some(contact) = create(&input, checked, limit, options.attribution.as_ref(), claims)? {
                     return Ok(Upserted { contact, created: true, warnings });
                 }
                 // Lost a race for the email or mobile: the winner exists now.
@@ -242,20 +242,26 @@ fn run(body: &Map<String, Value>, options: &Options, batch: &mut Batch) -> Resul
 }
 
 /// Rule 2: exact email (trimmed, case-sensitive), then the mobile's digits;
-/// a dry run's own contacts first, as they are newer than the store's.
-fn lookup(input: &ContactInput, batch: &Batch) -> Result<Option<Stored>, Error> {
+/// a dry run's own contacts first, as they are newer than the store's. When
+/// no contact holds them, also the claims a create takes on them: each key
+/// with the holder seen (none, or a contact that no longer exists), which
+/// must still hold it at the create's commit.
+fn lookup(input: &ContactInput, batch: &Batch) -> Result<(Option<Stored>, unique::Claims), Error> {
     let keys = input.email.as_deref().map(email_key).into_iter().chain(input.mobile.as_deref().map(mobile_key));
+    let mut claims = unique::Claims::default();
     for key in keys {
         if let Some(c) = batch.find(&key) {
-            return Stored::unwritten(c.clone()).map(Some);
+            return Ok((Some(Stored::unwritten(c.clone())?), claims));
         }
-        if let Some(id) = unique::owner(&key)?
-            && let Some(stored) = record::read(&id)?
+        let holder = unique::owner(&key)?;
+        if let Some(id) = &holder
+            && let Some(stored) = record::read(id)?
         {
-            return Ok(Some(stored));
+            return Ok((Some(stored), claims));
         }
+        claims.take(key, holder);
     }
-    Ok(None)
+    Ok((None, claims))
 }
 
 /// Whether contact `id` exists: a key held by one that does not is free to take.
@@ -263,13 +269,15 @@ fn exists(id: &str) -> Result<bool, Error> {
     Ok(crm_sdk::store::get(record::key(id).as_bytes())?.is_some())
 }
 
-/// Creates a contact; `None` when a concurrent request won its email or mobile
-/// (the caller runs again, as an update of the winner).
+/// Creates a contact taking `claims` (from [`lookup`]); `None` when a
+/// concurrent request won its email or mobile meanwhile (the caller runs
+/// again, as an update of the winner).
 fn create(
     input: &ContactInput,
     checked: Checked,
     limit: Option<u64>,
     attribution: Option<&Value>,
+    claims: unique::Claims,
 ) -> Result<Option<Contact>, Error> {
     let id = runtime::new_id();
     let now = runtime::now();
@@ -277,13 +285,6 @@ fn create(
     apply(&mut contact, input, checked);
     contact.attribution = attribution.cloned();
     record::check_bounds(&contact)?;
-    let mut claims = unique::Claims::default();
-    for key in input.email.iter().map(|e| email_key(e)).chain(input.mobile.iter().map(|m| mobile_key(m))) {
-        match unique::owner(&key)? {
-            Some(holder) if exists(&holder)? => return Ok(None),
-            holder => claims.take(key, holder),
-        }
-    }
     if let Some(conv) = &input.linked_conversation_id {
         conversations::link(conv, &id)?;
     }
