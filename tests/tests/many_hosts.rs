@@ -227,3 +227,37 @@ async fn hosts_serve_on_after_the_database_restarts() {
     }
     assert_eq!(host.get("/api/contacts", &token).await.json()["pagination"]["total"], 21);
 }
+
+/// A power cut takes the database and the host that called the provider
+/// while the provider is buying a label: the idempotency key's claim was
+/// made durable before the provider was called, so a retry of the key on
+/// another host buys no second label. The server's WAL writer is frozen, so
+/// a claim only committed, not flushed, would be lost in the crash.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_label_key_survives_a_power_cut_during_the_provider_call() {
+    let server = crm_store_postgres::throwaway::Throwaway::start(&["fsync=off"]).unwrap();
+    let url = server.database("claims").unwrap();
+    let env = [
+        ("CRM_STORE_URL", url.as_str()),
+        ("CRM_PROVIDER_TIMEOUT_MS", shop::PROVIDER_TIMEOUT_MS),
+        ("CRM_TRACKING_REFRESH_MS", "0"),
+    ];
+    let mut shop = Shop::on(Host::start_with(&env).await, EnviaSim::start().await).await;
+    let other = Host::start_with(&env).await;
+    shop.sim.set_latency(Duration::ZERO, Duration::from_millis(1000));
+    server.freeze_wal_writer().unwrap();
+    let body = shop.label_body(Some("through-a-power-cut"));
+    let first =
+        tokio::spawn(shop.host.request(Method::POST, "/api/shipments").bearer_auth(&shop.token).json(&body).send());
+    while shop.sim.calls("generate") == 0 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    server.crash().unwrap();
+    shop.host.kill9();
+    assert!(first.await.unwrap().is_err(), "the host went down before it answered");
+    server.recover().unwrap();
+
+    let again = other.post("/api/shipments", &shop.token, &body).await;
+    assert_eq!(shop.sim.calls("generate"), 1, "a retry of the key bought a second label: {}", again.text);
+    assert_ne!(again.status, 201, "{}", again.text);
+}

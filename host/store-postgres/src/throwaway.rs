@@ -88,13 +88,43 @@ impl Throwaway {
         .map_err(|e| format!("{e}\n{}", std::fs::read_to_string(&log).unwrap_or_default()))
     }
 
-    /// Kills the server as a power cut would (every process of it frozen,
-    /// then killed, so none writes after the moment of the crash), then
-    /// starts it again on the same port: it recovers from its log.
-    pub fn crash_and_recover(&self) -> Result<(), String> {
+    /// Freezes the server's WAL writer (until the next crash), so that a
+    /// commit made with `synchronous_commit = off` stays in the server's
+    /// memory until a synchronous commit flushes it: a crash test then loses
+    /// every write nothing flushed, not only those the writer had not reached.
+    pub fn freeze_wal_writer(&self) -> Result<(), String> {
+        let postmaster = self.postmaster()?;
+        let writer = processes_where(|stat| stat.parent == postmaster)
+            .into_iter()
+            .find(|p| {
+                std::fs::read(format!("/proc/{}/cmdline", p.pid)).is_ok_and(|c| c.starts_with(b"postgres: walwriter"))
+            })
+            .ok_or("the server has no WAL writer process")?;
+        run(Command::new("kill").args(["-STOP", &writer.pid]))
+    }
+
+    /// The server's main process id, from its pid file.
+    fn postmaster(&self) -> Result<String, String> {
         let pid_file = self.data().join("postmaster.pid");
         let pid = std::fs::read_to_string(&pid_file).map_err(|e| format!("cannot read {}: {e}", pid_file.display()))?;
-        let pid = pid.lines().next().unwrap_or_default().trim().to_owned();
+        Ok(pid.lines().next().unwrap_or_default().trim().to_owned())
+    }
+
+    /// [`Throwaway::crash`], then [`Throwaway::recover`].
+    pub fn crash_and_recover(&self) -> Result<(), String> {
+        self.crash()?;
+        self.recover()
+    }
+
+    /// Starts a crashed server again on the same port: it recovers from its log.
+    pub fn recover(&self) -> Result<(), String> {
+        self.pg_ctl_start()
+    }
+
+    /// Kills the server as a power cut would: every process of it frozen,
+    /// then killed, so none writes after the moment of the crash.
+    pub fn crash(&self) -> Result<(), String> {
+        let pid = self.postmaster()?;
         // The server and its children (each a session of its own).
         let mut processes = vec![pid.clone()];
         processes.extend(processes_where(|stat| stat.parent == pid).into_iter().map(|p| p.pid));
@@ -105,9 +135,9 @@ impl Throwaway {
         }
         // A killed server's pid may linger as an unreaped zombie, which the
         // new server would take for a running one.
-        let _ = std::fs::remove_file(&pid_file);
+        let _ = std::fs::remove_file(self.data().join("postmaster.pid"));
         let _ = std::fs::remove_file(self.folder.join(format!(".s.PGSQL.{}.lock", self.port)));
-        self.pg_ctl_start()
+        Ok(())
     }
 
     /// Restarts the server on the same port and data (`pg_ctl restart -m

@@ -57,9 +57,9 @@ fn a_bad_url_is_refused_with_a_reason() {
 
 /// The server itself crashes (every process killed at once) under writes:
 /// every write `durable()` acknowledged is there after recovery, with the
-/// count written beside it. The server's log writer is slowed to its
-/// longest pause, so a write only its background flush would save is lost:
-/// what is found is what `durable()` flushed.
+/// count written beside it. The server's WAL writer is frozen, so a write
+/// only its background flush would save is lost: what is found is what
+/// `durable()` flushed.
 #[test]
 fn acknowledged_writes_survive_a_server_crash() {
     use crm_store::{BatchOp, Namespace};
@@ -68,8 +68,9 @@ fn acknowledged_writes_survive_a_server_crash() {
 
     // fsync=off: a killed process loses what it had not handed to the
     // kernel, which is the loss this test looks for; a power cut needs fsync.
-    let server = Throwaway::start(&["fsync=off", "wal_writer_delay=10000ms"]).expect("start a throw-away PostgreSQL");
+    let server = Throwaway::start(&["fsync=off"]).expect("start a throw-away PostgreSQL");
     let url = server.database("crash").unwrap();
+    server.freeze_wal_writer().unwrap();
     let store = Arc::new(PostgresStore::connect(&url, 8).unwrap());
     let ns = Namespace::org("crash");
     let (acknowledged, stop) = (Arc::new(Mutex::new(Vec::new())), Arc::new(AtomicBool::new(false)));

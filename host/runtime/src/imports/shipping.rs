@@ -48,6 +48,22 @@ impl settings::Host for HostState {
 type ProviderInstance = (wasmtime::Store<HostState>, ProviderComponent);
 
 impl HostState {
+    /// Makes this call's writes durable before a provider acts outside (buys
+    /// or cancels a label): the claim that guards an idempotency key must
+    /// outlive any crash after the provider has acted on it, or a retry of
+    /// the key would buy a second label. Nothing to wait for when the call
+    /// wrote nothing.
+    fn writes_durable(&self) -> impl Future<Output = Result<(), ProviderError>> + Send + 'static {
+        let store = self.wrote.then(|| self.store.clone());
+        async move {
+            let Some(store) = store else { return Ok(()) };
+            store.durable().await.map_err(|e| {
+                tracing::error!(error = %e, "a call's writes could not be made durable before a provider call");
+                rejected("STORE_FAILED", "The request's state could not be stored; nothing was sent to the provider")
+            })
+        }
+    }
+
     /// An instance of `provider` for this instance's organization. (Owned
     /// handles only: `HostState` is not `Sync`, so no borrow of it may live
     /// across an await.)
@@ -88,6 +104,7 @@ impl shipping::Host for HostState {
     }
 
     async fn generate(&mut self, provider: String, request: LabelRequest) -> Result<Label, ProviderError> {
+        self.writes_durable().await?;
         let timeout = self.runtime.provider_call_timeout();
         let (mut store, instance) = self.provider_instance(&provider).await?;
         let call = instance.crm_plugin_provider().call_generate(&mut store, &request);
@@ -110,6 +127,7 @@ impl shipping::Host for HostState {
         carrier: String,
         tracking_number: String,
     ) -> Result<Refund, ProviderError> {
+        self.writes_durable().await?;
         let timeout = self.runtime.provider_call_timeout();
         let (mut store, instance) = self.provider_instance(&provider).await?;
         let call = instance.crm_plugin_provider().call_cancel(&mut store, &carrier, &tracking_number);
