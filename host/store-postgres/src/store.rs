@@ -36,15 +36,8 @@ const GET: &str = "SELECT value FROM crm_kv WHERE ns = $1 AND key = $2";
 const PUT: &str = "INSERT INTO crm_kv (ns, key, value) VALUES ($1, $2, $3) \
                    ON CONFLICT (ns, key) DO UPDATE SET value = EXCLUDED.value";
 const DELETE: &str = "DELETE FROM crm_kv WHERE ns = $1 AND key = $2";
-/// The folded forms (see [`fold`]): many keys in one statement each.
-///
-/// A set of keys is never read as `key = ANY($2)`: a statement prepared
-/// while the table was small keeps its generic plan, and for that form the
-/// plan was to read the whole namespace by `ns` and filter the keys (seeding
-/// 20,000 contacts slowed down row by row). A lookup per key through
-/// `LATERAL` (fenced by `OFFSET 0`, so it is not flattened into a join that
-/// could be hashed) has no such plan; deletes of many keys go one statement
-/// a key, pipelined.
+/// The folded forms (see [`fold`]): many keys in one statement each (deletes
+/// go one statement a key, pipelined: see [`GET_MANY`] on why).
 const PUT_MANY: &str = "INSERT INTO crm_kv (ns, key, value) SELECT $1, k, v FROM unnest($2::BYTEA[], $3::BYTEA[]) AS t (k, v) \
                         ON CONFLICT (ns, key) DO UPDATE SET value = EXCLUDED.value";
 /// Adds each delta to the decimal counter at its key, under the row's lock
@@ -56,6 +49,12 @@ const ADD_MANY: &str = r"INSERT INTO crm_kv (ns, key, value)
         CASE WHEN encode(crm_kv.value, 'escape') ~ '^\s*-?[0-9]{1,18}\s*$'
              THEN trim(encode(crm_kv.value, 'escape'))::BIGINT ELSE 0 END
         + convert_from(EXCLUDED.value, 'UTF8')::BIGINT)::TEXT, 'UTF8')";
+/// A set of keys is never read as `key = ANY($2)`: a statement prepared
+/// while the table was small keeps its generic plan, and for that form the
+/// plan was to read the whole namespace by `ns` and filter the keys (seeding
+/// 20,000 contacts slowed down row by row). A lookup per key through
+/// `LATERAL` (fenced by `OFFSET 0`, so it is not flattened into a join that
+/// could be hashed) has no such plan.
 const GET_MANY: &str = "SELECT kv.key, kv.value FROM unnest($2::BYTEA[]) AS t (k) \
                         CROSS JOIN LATERAL (SELECT key, value FROM crm_kv WHERE ns = $1 AND key = t.k OFFSET 0) AS kv";
 const DROP_NAMESPACE: &str = "DELETE FROM crm_kv WHERE ns = $1";
@@ -377,7 +376,7 @@ impl Store for PostgresStore {
         })
     }
 
-    /// See [`crate::durability`]: on PostgreSQL the commits above return
+    /// See `durability.rs`: on PostgreSQL the commits above return
     /// before their flush, which this waits for.
     fn durable(&self) -> Pin<Box<dyn Future<Output = StoreResult<()>> + Send + '_>> {
         Box::pin(self.durability.wait())

@@ -301,12 +301,12 @@ fn create(
     }
 }
 
-/// Updates a found contact. A new email must not belong to another contact
-/// (409); a new mobile that does is stored without its claim (see the top).
-/// `attribution` is set only when the contact has none.
 /// How many times an update may find its contact changed under it.
 const UPDATE_ROUNDS: usize = 128;
 
+/// Updates a found contact. A new email must not belong to another contact
+/// (409); a new mobile that does is stored without its claim (see the top).
+/// `attribution` is set only when the contact has none.
 pub fn update(
     stored: Stored,
     input: &ContactInput,
