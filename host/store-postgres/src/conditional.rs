@@ -164,27 +164,28 @@ pub(crate) async fn ensure_counters(
 /// without the protection against two new counters' deadlock (which is
 /// retried).
 #[derive(Default)]
-pub(crate) struct Ensured(Mutex<HashSet<(String, Vec<u8>)>>);
+pub(crate) struct Ensured(Mutex<HashMap<String, HashSet<Vec<u8>>>>);
 
 impl Ensured {
-    /// Past this many, the set starts over rather than grow.
-    const MOST: usize = 100_000;
+    /// Past this many namespaces, the set starts over rather than grow (a
+    /// namespace's counters are few: its count, its cities', its states').
+    const MOST: usize = 10_000;
 
     fn knows(&self, ns: &str, key: &[u8]) -> bool {
-        self.0.lock().expect("ensured counters").contains(&(ns.to_owned(), key.to_vec()))
+        self.0.lock().expect("ensured counters").get(ns).is_some_and(|keys| keys.contains(key))
     }
 
     fn remember(&self, ns: &str, keys: Vec<Vec<u8>>) {
         let mut known = self.0.lock().expect("ensured counters");
-        if known.len() + keys.len() > Self::MOST {
+        if known.len() >= Self::MOST && !known.contains_key(ns) {
             known.clear();
         }
-        known.extend(keys.into_iter().map(|k| (ns.to_owned(), k)));
+        known.entry(ns.to_owned()).or_default().extend(keys);
     }
 
     /// Forgets a dropped namespace's counters.
     pub(crate) fn forget(&self, ns: &str) {
-        self.0.lock().expect("ensured counters").retain(|(n, _)| n != ns);
+        self.0.lock().expect("ensured counters").remove(ns);
     }
 }
 

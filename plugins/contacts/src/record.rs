@@ -113,8 +113,9 @@ impl Stored {
 
 /// Contact `id` as stored now.
 pub fn read(id: &str) -> Result<Option<Stored>, Error> {
-    let Some(raw) = crm_sdk::store::get(key(id).as_bytes())? else { return Ok(None) };
-    let contact = serde_json::from_slice(&raw).map_err(Error::internal)?;
+    let key = key(id);
+    let Some(raw) = crm_sdk::store::get(key.as_bytes())? else { return Ok(None) };
+    let contact = crm_sdk::kv::decode(&key, &raw)?;
     Ok(Some(Stored { contact, raw }))
 }
 

@@ -7,12 +7,13 @@ use crate::http::Error;
 use crate::store;
 
 pub fn get<T: DeserializeOwned>(key: &str) -> Result<Option<T>, Error> {
-    match store::get(key.as_bytes())? {
-        None => Ok(None),
-        Some(bytes) => {
-            serde_json::from_slice(&bytes).map(Some).map_err(|e| Error::internal(format!("corrupt {key}: {e}")))
-        }
-    }
+    store::get(key.as_bytes())?.map(|bytes| decode(key, &bytes)).transpose()
+}
+
+/// The JSON record stored at `key`, read as `T`; a 500 naming the key when
+/// it does not read.
+pub fn decode<T: DeserializeOwned>(key: &str, bytes: &[u8]) -> Result<T, Error> {
+    serde_json::from_slice(bytes).map_err(|e| Error::internal(format!("corrupt {key}: {e}")))
 }
 
 /// Most keys one `get-many` call takes (the host's bound).
@@ -34,12 +35,7 @@ pub fn get_many<T: DeserializeOwned>(keys: &[String]) -> Result<Vec<Option<T>>, 
     get_many_raw(keys)?
         .into_iter()
         .zip(keys)
-        .map(|(value, key)| match value {
-            None => Ok(None),
-            Some(bytes) => {
-                serde_json::from_slice(&bytes).map(Some).map_err(|e| Error::internal(format!("corrupt {key}: {e}")))
-            }
-        })
+        .map(|(value, key)| value.map(|bytes| decode(key, &bytes)).transpose())
         .collect()
 }
 
@@ -82,10 +78,7 @@ pub fn page_reverse(prefix: &str, skip: u64, take: usize) -> Result<Vec<(String,
 
 /// [`page_reverse`] of JSON records, read as `T`.
 pub fn page_reverse_records<T: DeserializeOwned>(prefix: &str, skip: u64, take: usize) -> Result<Vec<T>, Error> {
-    page_reverse(prefix, skip, take)?
-        .into_iter()
-        .map(|(k, v)| serde_json::from_slice(&v).map_err(|e| Error::internal(format!("corrupt {k}: {e}"))))
-        .collect()
+    page_reverse(prefix, skip, take)?.into_iter().map(|(k, v)| decode(&k, &v)).collect()
 }
 
 /// A list answer of the JSON records under `prefix`, newest first, with
