@@ -19,4 +19,7 @@ for file in tests/tests/*.rs; do
     *) tests+=(--test "$name") ;;
   esac
 done
-CRM_TEST_STORE=postgres cargo test --locked -p crm-tests "${tests[@]}" "$@"
+# `--workspace` rather than `-p crm-tests`: the same feature set as the
+# README's `cargo test --workspace`, so the build before is reused instead of
+# every dependency built (and stored) a second time.
+CRM_TEST_STORE=postgres cargo test --locked --workspace "${tests[@]}" "$@"
