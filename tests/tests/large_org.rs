@@ -1,7 +1,8 @@
 //! One organization of 100,000 contacts (the `pro` plan's limit), seeded
 //! through the admin bulk path, and every list filter of the spec run against
 //! it with the exact total. Lists used to hold every candidate in the
-//! component's memory and failed past ~35,000 contacts.
+//! component's memory and failed past ~35,000 contacts. Search answers its
+//! first pages in creation order, through the index and through the scan.
 
 use crm_tests::*;
 
@@ -93,4 +94,18 @@ async fn every_filter_answers_with_exact_totals_over_100000_contacts() {
     assert_eq!(last["data"][99]["firstName"], "user0");
     let oldest = host.get("/api/contacts?limit=1&sortOrder=asc&plan=silver", &token).await.json();
     assert_eq!(oldest["data"][0]["firstName"], "user2");
+
+    // Search pages in creation order: a rare term through the trigram index,
+    // a term every contact holds through the host's count and the walk.
+    let first_names = |body: Value| -> Vec<String> {
+        body["data"].as_array().unwrap().iter().map(|c| c["firstName"].as_str().unwrap().to_string()).collect()
+    };
+    let rare = host.get("/api/contacts?search=user4242&limit=3", &token).await.json();
+    assert_eq!(first_names(rare), ["user42429", "user42428", "user42427"]);
+    let rare = host.get("/api/contacts?search=user4242&limit=3&sortOrder=asc", &token).await.json();
+    assert_eq!(first_names(rare), ["user4242", "user42420", "user42421"]);
+    let common = host.get("/api/contacts?search=bench&limit=2&page=3", &token).await.json();
+    assert_eq!(first_names(common), [format!("user{}", N - 5), format!("user{}", N - 6)]);
+    let common = host.get("/api/contacts?search=BENCH&limit=2&sortOrder=asc", &token).await.json();
+    assert_eq!(first_names(common), ["user0", "user1"]);
 }

@@ -171,6 +171,12 @@ async fn apply_each(tx: &Transaction<'_>, ns: &str, ops: &[BatchOp]) -> Result<(
 }
 
 /// A prefix scan's SQL: the range's end is optional, so are its parameters.
+/// `count_found` over `[from, end)`, and over `[from, ..)` for a prefix of 0xff bytes.
+const COUNT_FOUND: &str =
+    "SELECT count(*) FROM crm_kv WHERE ns = $1 AND key >= $2 AND key < $3 AND position($4 IN value) > 0";
+const COUNT_FOUND_TO_END: &str =
+    "SELECT count(*) FROM crm_kv WHERE ns = $1 AND key >= $2 AND position($3 IN value) > 0";
+
 fn range_query(select: &str, end: bool, descending: bool, needle: bool) -> String {
     let mut sql = format!("{select} FROM crm_kv WHERE ns = $1 AND key >= $2");
     let mut next = 3;
@@ -319,6 +325,27 @@ impl Store for PostgresStore {
             async move {
                 let rows = range_rows(&pool, "SELECT key", &ns, &range, Some(&needle), false, sql_limit(limit)).await?;
                 Ok(rows.into_iter().map(|r| r.get(0)).collect())
+            }
+        })
+    }
+
+    fn count_found(&self, ns: &Namespace, prefix: &[u8], needle: &[u8]) -> StoreResult<u64> {
+        let (ns, (from, end), needle) = (ns.as_str().to_owned(), scan_range(prefix, None), needle.to_vec());
+        self.call("count_found", Repeat::Safe, move |pool| {
+            let (ns, from, end, needle) = (ns.clone(), from.clone(), end.clone(), needle.clone());
+            async move {
+                let client = pool.get().await?;
+                let row = match &end {
+                    Some(end) => {
+                        let statement = client.prepare_cached(COUNT_FOUND).await?;
+                        client.query_one(&statement, &[&ns, &from, end, &needle]).await?
+                    }
+                    None => {
+                        let statement = client.prepare_cached(COUNT_FOUND_TO_END).await?;
+                        client.query_one(&statement, &[&ns, &from, &needle]).await?
+                    }
+                };
+                Ok(row.get::<_, i64>(0) as u64)
             }
         })
     }

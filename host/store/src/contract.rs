@@ -179,6 +179,10 @@ pub fn find_matches_values_under_a_prefix(s: &Arc<dyn Store>) {
     assert_eq!(found, [b"a/2".to_vec(), b"a/3".to_vec()]);
     assert_eq!(s.find(&ns, b"a/", b"needle", 1).unwrap(), [b"a/2".to_vec()]);
     assert!(s.find(&ns, b"a/", b"absent", 10).unwrap().is_empty());
+    assert_eq!(s.count_found(&ns, b"a/", b"needle").unwrap(), 2, "b/1 is outside the prefix");
+    assert_eq!(s.count_found(&ns, b"a/", b"hay").unwrap(), 2);
+    assert_eq!(s.count_found(&ns, b"a/", b"absent").unwrap(), 0);
+    assert_eq!(s.count_found(&Namespace::org("b"), b"a/", b"needle").unwrap(), 0, "another namespace");
 }
 
 pub fn batches_apply_every_op(s: &Arc<dyn Store>) {

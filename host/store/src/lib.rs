@@ -150,6 +150,9 @@ pub trait Store: Send + Sync + 'static {
     /// Keys under `prefix` whose value contains `needle`, in key order, at most `limit`.
     fn find(&self, ns: &Namespace, prefix: &[u8], needle: &[u8], limit: usize) -> StoreResult<Vec<Vec<u8>>>;
 
+    /// How many keys under `prefix` hold a value containing `needle`.
+    fn count_found(&self, ns: &Namespace, prefix: &[u8], needle: &[u8]) -> StoreResult<u64>;
+
     /// Applies every op or none.
     fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()>;
 

@@ -127,6 +127,16 @@ impl Store for SledStore {
         Ok(keys)
     }
 
+    fn count_found(&self, ns: &Namespace, prefix: &[u8], needle: &[u8]) -> StoreResult<u64> {
+        crate::count_operation("count_found");
+        let finder = memchr::memmem::Finder::new(needle);
+        let mut count = 0;
+        for item in self.tree(ns)?.scan_prefix(prefix).values() {
+            count += u64::from(finder.find(&item.map_err(err)?).is_some());
+        }
+        Ok(count)
+    }
+
     fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()> {
         crate::count_operation("batch");
         if ops.iter().any(|op| matches!(op, BatchOp::Add(..))) {

@@ -6,8 +6,8 @@
 //! Times are fixed-width RFC 3339 (`2026-11-22T13:29:07.097Z`), so key order is
 //! time order. Index values are empty: the key says everything.
 //!
-//! `s/<id>` is the search projection: the searched fields, lower case, one per
-//! line, so `search` is the host's byte scan of small values ([`search`]).
+//! `s/<id>`, the search projection, and `g/<trigram>/<createdAt>/<id>`, the
+//! search index, are [`crate::search`]'s.
 //!
 //! `r/<id>` is the read model: the contact's flattened JSON, rendered at write
 //! time so a list page is a concatenation, not a parse and a render per row.
@@ -19,11 +19,16 @@ use crm_sdk::http::Error;
 use crm_sdk::kv;
 use crm_sdk::store::{self, Condition, Write};
 
+use std::collections::HashSet;
+
 use crate::record::{self, Contact, Stored};
+use crate::search;
 use crate::unique::{self, Claims};
 
+/// Every index key of `c`, the search index's included.
 fn entries(c: &Contact) -> Vec<String> {
-    let mut keys = vec![format!("ix/c/{}/{}", c.created_at, c.id), format!("ix/u/{}/{}", c.updated_at, c.id)];
+    let mut keys = search::keys(c, &search::projection(c));
+    keys.extend([format!("ix/c/{}/{}", c.created_at, c.id), format!("ix/u/{}/{}", c.updated_at, c.id)]);
     if let Some(code) = &c.city_code {
         keys.push(format!("ix/city/{code}/{}/{}", c.created_at, c.id));
     }
@@ -41,20 +46,21 @@ fn entries(c: &Contact) -> Vec<String> {
 /// for an update when the record is no longer as `old` read it, or for a
 /// create when the organization already holds `limit` contacts.
 pub fn save(old: Option<&Stored>, new: &Contact, limit: Option<u64>, claims: &Claims) -> Result<bool, Error> {
+    // Only what changed: an update that keeps a name rewrites none of its trigram keys.
     let fresh = entries(new);
-    let mut writes: Vec<Write> = old
-        .map(|old| entries(&old.contact))
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|k| !fresh.contains(k))
-        .map(|k| Write::Delete(k.into_bytes()))
-        .collect();
-    writes.extend(fresh.into_iter().map(|k| Write::Put((k.into_bytes(), Vec::new()))));
+    let before = old.map(|old| entries(&old.contact)).unwrap_or_default();
+    let (fresh_set, before_set): (HashSet<&String>, HashSet<&String>) =
+        (fresh.iter().collect(), before.iter().collect());
+    let mut writes: Vec<Write> =
+        before.iter().filter(|k| !fresh_set.contains(k)).map(|k| Write::Delete(k.clone().into_bytes())).collect();
+    writes.extend(
+        fresh.iter().filter(|k| !before_set.contains(k)).map(|k| Write::Put((k.clone().into_bytes(), Vec::new()))),
+    );
     let record = serde_json::to_vec(new).map_err(Error::internal)?;
     writes.push(Write::Put((record::key(&new.id).into_bytes(), record)));
     let rendered = serde_json::to_vec(&new.flattened()).map_err(Error::internal)?;
     writes.push(Write::Put((rendered_key(&new.id).into_bytes(), rendered)));
-    writes.push(Write::Put((format!("s/{}", new.id).into_bytes(), projection(new).into_bytes())));
+    writes.push(Write::Put((format!("s/{}", new.id).into_bytes(), search::projection(new).into_bytes())));
     let (mut conditions, claimed) = claims.commit_parts(&new.id);
     writes.extend(claimed);
     if let Some(old) = old {
@@ -62,6 +68,7 @@ pub fn save(old: Option<&Stored>, new: &Contact, limit: Option<u64>, claims: &Cl
     }
     if old.is_none() {
         writes.push(Write::Add((unique::COUNT_KEY.as_bytes().to_vec(), 1)));
+        writes.push(Write::Add((search::INDEXED_KEY.as_bytes().to_vec(), 1)));
         if let Some(limit) = limit {
             conditions.push(Condition::Below((unique::COUNT_KEY.as_bytes().to_vec(), limit)));
         }
@@ -79,40 +86,6 @@ pub fn save(old: Option<&Stored>, new: &Contact, limit: Option<u64>, claims: &Cl
         crm_sdk::emit("contact.created", &new.flattened())?;
     }
     Ok(store::commit(&conditions, &writes)?)
-}
-
-/// The fields `search` looks in: first and last name, email, mobile, phone, company.
-fn projection(c: &Contact) -> String {
-    [&c.first_name, &c.last_name, &c.email, &c.mobile, &c.phone, &c.company]
-        .iter()
-        .map(|f| search_needle(f.as_deref().unwrap_or("")))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// Text as the projection holds it, and a search term likewise: lower case,
-/// Unicode NFC (a composed and a decomposed accent match), on one line.
-pub fn search_needle(term: &str) -> String {
-    crate::input::nfc(&term.replace('\n', " ").to_lowercase())
-}
-
-/// Ids of the contacts whose searched fields contain `needle` (from
-/// [`search_needle`]), in id order; `None` when more than `cap` match.
-pub fn search(needle: &str, cap: u32) -> Result<Option<Vec<String>>, Error> {
-    let keys = store::find(b"s/", needle.as_bytes(), cap + 1)?;
-    Ok((keys.len() <= cap as usize).then(|| keys.iter().map(|k| id_of(k)).collect()))
-}
-
-/// The contacts of `ids` whose searched fields contain `needle`, in order.
-pub fn search_matching(ids: Vec<String>, needle: &str) -> Result<Vec<String>, Error> {
-    let keys: Vec<String> = ids.iter().map(|id| format!("s/{id}")).collect();
-    let projections = kv::get_many_raw(&keys)?;
-    Ok(ids
-        .into_iter()
-        .zip(projections)
-        .filter(|(_, p)| p.as_deref().is_some_and(|p| std::str::from_utf8(p).is_ok_and(|p| p.contains(needle))))
-        .map(|(id, _)| id)
-        .collect())
 }
 
 fn rendered_key(id: &str) -> String {

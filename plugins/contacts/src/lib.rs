@@ -11,6 +11,7 @@
 //! Store keys (scoped by the host to this organization and module):
 //! `c/<id>` contacts, `u/email/<email>` and `u/mobile/<digits>` unique claims,
 //! `meta/contacts` the count, `ix/...` the list indexes ([`index`]),
+//! `s/...` and `g/...` what `search` reads ([`search`]),
 //! `company/<id>`, `conv/<id>`.
 
 mod batch;
@@ -24,6 +25,7 @@ mod input;
 mod list;
 mod location;
 mod record;
+mod search;
 mod unique;
 mod upsert;
 
@@ -59,6 +61,8 @@ impl handler::Guest for Contacts {
                 route("POST", "/admin/conversations", None),
                 // Served on the admin API as POST /admin/orgs/{org}/contacts/bulk.
                 Route { deadline_ms: Some(300_000), ..route("POST", "/admin/contacts/bulk", None) },
+                // Served on the admin API as POST /admin/orgs/{org}/contacts/reindex.
+                Route { deadline_ms: Some(120_000), ..route("POST", "/admin/contacts/reindex", None) },
             ],
         }
     }
@@ -80,6 +84,7 @@ impl handler::Guest for Contacts {
             ("GET", "/conversations") => conversations::list(&req),
             ("POST", "/admin/conversations") => conversations::create(&req),
             ("POST", "/admin/contacts/bulk") => bulk::upsert_many(&req),
+            ("POST", "/admin/contacts/reindex") => search::reindex(&req),
             _ => Err(Error::not_found("Route")),
         })
     }

@@ -18,18 +18,18 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
 use crm_sdk::http::{self, Error, Paging};
 use crm_sdk::kv;
+use crm_sdk::store;
 use crm_sdk::types::{Request, Response};
 use serde_json::json;
 
 use crate::index::{self, Cursor, Merge};
 use crate::record::{self, Contact};
+use crate::search::{self, Found};
 use crate::unique;
 
 /// Most values of `cityCode` or `stateCode` in one list.
 const MAX_CODES: usize = 100;
 
-/// A search matching at most this many contacts reads only those.
-const FEW_MATCHES: u32 = 2_000;
 /// Entries of a walk tested together: their records come in one store call.
 const TEST_CHUNK: usize = 256;
 
@@ -143,7 +143,7 @@ impl Query {
             exact,
             from: http::query_first(req, "createdFrom").map(|v| instant("createdFrom", v)).transpose()?,
             to: http::query_first(req, "createdTo").map(|v| instant("createdTo", v)).transpose()?,
-            search: http::query_first(req, "search").map(str::trim).filter(|s| !s.is_empty()).map(index::search_needle),
+            search: http::query_first(req, "search").map(str::trim).filter(|s| !s.is_empty()).map(search::needle),
             city_codes: codes(req, "cityCode", 5)?,
             state_codes: codes(req, "stateCode", 2)?,
             missing: keys(req, "missing"),
@@ -238,13 +238,20 @@ impl Walk {
 
 pub fn list(req: &Request) -> Result<Response, Error> {
     let q = Query::parse(req)?;
-    if let Some(needle) = &q.search
-        && let Some(ids) = index::search(needle, FEW_MATCHES)?
-    {
-        return few_matches(&q, ids);
-    }
     let dates = q.from.is_some() || q.to.is_some();
     let property_filters = !q.missing.is_empty() || !q.exists.is_empty() || !q.properties.is_empty();
+    if let Some(needle) = &q.search {
+        let search_only = !dates && !property_filters && q.city_codes.is_empty() && q.state_codes.is_empty();
+        match search::matches(needle)? {
+            Found::Newest(entries) if search_only && !q.by_updated => return newest_matches(&q, entries),
+            Found::Newest(entries) => {
+                return few_matches(&q, entries.iter().map(|e| index::id_of(e.as_bytes())).collect());
+            }
+            Found::Ids(ids) => return few_matches(&q, ids),
+            Found::Many if search_only && !q.by_updated => return many_matches(&q, needle),
+            Found::Many => {}
+        }
+    }
     let filtered = dates || q.search.is_some() || property_filters;
     let page_end = q.paging.offset().saturating_add(q.paging.limit as u64);
     let mut walk = Walk::choose(&q, if filtered { u64::MAX } else { page_end })?;
@@ -286,7 +293,7 @@ pub fn list(req: &Request) -> Result<Response, Error> {
             break;
         }
         if let Some(needle) = &q.search {
-            chunk = index::search_matching(chunk, needle)?;
+            chunk = search::matching(chunk, needle)?;
         }
         if needs_record {
             chunk = matching_records(&q, chunk)?.into_iter().map(|c| c.id).collect();
@@ -305,6 +312,44 @@ pub fn list(req: &Request) -> Result<Response, Error> {
 fn matching_records(q: &Query, ids: Vec<String>) -> Result<Vec<Contact>, Error> {
     let keys: Vec<String> = ids.iter().map(|id| record::key(id)).collect();
     Ok(kv::get_many::<Contact>(&keys)?.into_iter().flatten().filter(|c| q.record_matches(c)).collect())
+}
+
+/// A search alone, sorted by creation, found by the index: the matches are
+/// the list, already in order; only the page is read.
+fn newest_matches(q: &Query, mut entries: Vec<String>) -> Result<Response, Error> {
+    if q.ascending {
+        entries.reverse();
+    }
+    let page: Vec<String> =
+        entries.iter().skip(q.paging.skip()).take(q.paging.limit).map(|e| index::id_of(e.as_bytes())).collect();
+    Ok(q.paging.response_raw(&index::rendered(&page)?, entries.len()))
+}
+
+/// A search alone matching many contacts, sorted by creation: the host counts
+/// the matches, and the walk by creation stops once the page is full.
+fn many_matches(q: &Query, needle: &str) -> Result<Response, Error> {
+    let total = store::count_found(b"s/", needle.as_bytes())? as usize;
+    let mut walk = Walk::choose(q, TEST_CHUNK as u64)?;
+    let (skip, limit) = (q.paging.offset(), q.paging.limit);
+    let (mut seen, mut ids) = (0u64, Vec::new());
+    while ids.len() < limit && !q.paging.is_past(total) {
+        let mut chunk = Vec::with_capacity(TEST_CHUNK);
+        while chunk.len() < TEST_CHUNK
+            && let Some(entry) = walk.entries.next_entry()?
+        {
+            chunk.push(index::id_of(&entry));
+        }
+        if chunk.is_empty() {
+            break;
+        }
+        for id in search::matching(chunk, needle)? {
+            if seen >= skip && ids.len() < limit {
+                ids.push(id);
+            }
+            seen += 1;
+        }
+    }
+    Ok(q.paging.response_raw(&index::rendered(&ids)?, total))
 }
 
 /// A search with few matches: read those contacts, filter and sort them.

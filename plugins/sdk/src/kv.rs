@@ -46,8 +46,12 @@ pub fn put<T: Serialize>(key: &str, value: &T) -> Result<(), Error> {
 /// A counter's value (decimal text, as `store.commit`'s `add` writes it;
 /// absent is 0).
 pub fn counter(key: &str) -> Result<u64, Error> {
-    let current = store::get(key.as_bytes())?;
-    Ok(current.as_deref().and_then(|v| std::str::from_utf8(v).ok()?.trim().parse().ok()).unwrap_or(0))
+    Ok(counter_value(store::get(key.as_bytes())?.as_deref()))
+}
+
+/// A counter's value from its stored bytes (absent is 0).
+pub fn counter_value(stored: Option<&[u8]>) -> u64 {
+    stored.and_then(|v| std::str::from_utf8(v).ok()?.trim().parse().ok()).unwrap_or(0)
 }
 
 /// Up to `take` pairs under `prefix`, newest first (descending keys: ids

@@ -138,6 +138,12 @@ impl store::Host for HostState {
         Ok(keys.into_iter().map(|k| self.unscoped(k)).collect())
     }
 
+    async fn count_found(&mut self, prefix: Vec<u8>, needle: Vec<u8>) -> Result<u64, String> {
+        let ns = self.namespace()?;
+        let prefix = self.scoped(&prefix)?;
+        self.store.count_found(&ns, &prefix, &needle).map_err(store_err)
+    }
+
     async fn batch(&mut self, ops: Vec<store::Op>) -> Result<(), String> {
         let ns = self.namespace()?;
         let ops = ops

@@ -36,6 +36,10 @@ enum AdminCommand {
     /// The loaded components: `list`, or `reload` the plugins dir without a restart.
     #[command(subcommand)]
     Plugins(PluginsCommand),
+    /// Contacts of an organization: `reindex ORG` writes the search index of
+    /// contacts stored before it existed.
+    #[command(subcommand)]
+    Contacts(ContactsCommand),
     /// Any admin call, e.g. `call PATCH /admin/orgs/ID '{"plan":"free"}'`.
     Call { method: String, path: String, body: Option<String> },
 }
@@ -67,6 +71,11 @@ enum OrgsCommand {
     Delete {
         id: String,
     },
+}
+
+#[derive(Debug, Subcommand)]
+enum ContactsCommand {
+    Reindex { org: String },
 }
 
 #[derive(Debug, Subcommand)]
@@ -112,31 +121,67 @@ enum TokensCommand {
 
 /// Runs one admin command; prints the answer's JSON. Fails on a non-2xx answer.
 pub async fn run(args: AdminArgs) -> Result<(), Box<dyn std::error::Error>> {
-    let (method, path, body) = request_of(args.command)?;
     let token = std::env::var("CRM_ADMIN_TOKEN")
         .ok()
         .filter(|t| !t.trim().is_empty())
         .or_else(|| bootstrap::read_admin_token(&args.data_dir))
         .ok_or("no admin token: set CRM_ADMIN_TOKEN or --data-dir to the host's data dir")?;
-    let client = reqwest::Client::new();
-    let url = format!("{}{}", args.url.trim_end_matches('/'), path);
-    let mut request = client.request(method.parse()?, &url).bearer_auth(token.trim());
-    if let Some(body) = body {
-        request = request.json(&body);
+    let admin = Client { url: args.url.trim_end_matches('/').to_string(), token, http: reqwest::Client::new() };
+    if let AdminCommand::Contacts(ContactsCommand::Reindex { org }) = &args.command {
+        return reindex(&admin, org).await;
     }
-    let response = request.send().await.map_err(|e| format!("cannot reach the admin API at {url}: {e}"))?;
-    let status = response.status();
-    let text = response.text().await?;
-    let shown = serde_json::from_str::<Value>(&text)
-        .map(|v| serde_json::to_string_pretty(&v).unwrap_or_default())
-        .unwrap_or(text);
-    if status.is_success() {
-        if !shown.is_empty() {
-            println!("{shown}");
+    let (method, path, body) = request_of(args.command)?;
+    let answer = admin.call(&method, &path, body).await?;
+    if !answer.is_null() {
+        println!("{}", serde_json::to_string_pretty(&answer)?);
+    }
+    Ok(())
+}
+
+/// The admin API, with the token.
+struct Client {
+    url: String,
+    token: String,
+    http: reqwest::Client,
+}
+
+impl Client {
+    /// One call: the answer's JSON (its text as a string when it is not
+    /// JSON, null when empty), or an error naming the status.
+    async fn call(&self, method: &str, path: &str, body: Option<Value>) -> Result<Value, Box<dyn std::error::Error>> {
+        let url = format!("{}{path}", self.url);
+        let mut request = self.http.request(method.parse()?, &url).bearer_auth(self.token.trim());
+        if let Some(body) = body {
+            request = request.json(&body);
         }
-        Ok(())
-    } else {
-        Err(format!("{status}: {shown}").into())
+        let response = request.send().await.map_err(|e| format!("cannot reach the admin API at {url}: {e}"))?;
+        let status = response.status();
+        let text = response.text().await?;
+        let answer = match text.is_empty() {
+            true => Value::Null,
+            false => serde_json::from_str::<Value>(&text).unwrap_or(Value::String(text)),
+        };
+        match status.is_success() {
+            true => Ok(answer),
+            false => Err(format!("{status}: {}", serde_json::to_string_pretty(&answer)?).into()),
+        }
+    }
+}
+
+/// `contacts reindex ORG`: the reindex call again from each answer's cursor
+/// until every contact is indexed.
+async fn reindex(admin: &Client, org: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let (mut after, mut indexed) = (Value::Null, 0u64);
+    loop {
+        let path = format!("/admin/orgs/{org}/contacts/reindex");
+        let answer = admin.call("POST", &path, Some(json!({ "after": after }))).await?;
+        indexed += answer["indexed"].as_u64().unwrap_or(0);
+        after = answer["next"].clone();
+        if after.is_null() {
+            println!("{}", json!({ "success": true, "indexed": indexed }));
+            return Ok(());
+        }
+        eprintln!("indexed {indexed} contacts");
     }
 }
 
@@ -181,6 +226,7 @@ fn request_of(command: AdminCommand) -> Result<(String, String, Option<Value>), 
         AdminCommand::Tokens(TokensCommand::Revoke { org, id }) => {
             call("DELETE", format!("/admin/orgs/{org}/tokens/{id}"), None)
         }
+        AdminCommand::Contacts(ContactsCommand::Reindex { .. }) => Err("reindex is a loop of calls".into()),
         AdminCommand::Call { method, path, body } => {
             let body =
                 body.map(|b| serde_json::from_str(&b).map_err(|e| format!("the body is not JSON: {e}"))).transpose()?;

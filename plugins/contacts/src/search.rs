@@ -1,0 +1,313 @@
+//! `search=`: what a contact is searched on, and the trigram index that finds
+//! the few contacts holding a term without reading the others.
+//!
+//! - `s/<id>`: the search projection. First and last name, email, mobile,
+//!   phone and company, lower case and NFC, one per line; a match is a
+//!   literal substring of one line.
+//! - `g/<trigram>/<createdAt>/<id>`: one key per distinct three-character
+//!   window of a projection line (the trigram as hex of its UTF-8), written
+//!   and removed in the contact's own commit with its other index entries
+//!   ([`crate::index::save`]). Empty values: the key says everything.
+//! - `meta/search-indexed`: contacts created with their trigram keys, a
+//!   counter written beside `meta/contacts`. The two differ only when the
+//!   organization holds contacts written before the index existed; search
+//!   then scans until [`reindex`] has indexed them.
+//!
+//! A term of three characters or more holds each of its trigrams, so every
+//! match is in each of their key lists. [`matches`] reads the newest keys of
+//! a few of those lists, follows the sparsest to its end (the candidates,
+//! newest first), drops the candidates another list's read part rules out,
+//! and checks the rest against their projections. A term held by more than
+//! [`MOST_CANDIDATES`] contacts is [`Found::Many`]: the list walks its index
+//! instead, and the host counts the matches.
+
+use std::collections::{BTreeSet, HashSet};
+
+use crm_sdk::http::{self, Error, json_response};
+use crm_sdk::kv;
+use crm_sdk::store::{self, Condition, Write};
+use crm_sdk::types::{Request, Response};
+use serde_json::json;
+
+use crate::record::{self, Contact};
+use crate::unique;
+
+/// Contacts written with their trigram keys (see the module note).
+pub const INDEXED_KEY: &str = "meta/search-indexed";
+
+/// A search whose candidates (or, without the index, matches) are at most
+/// this many reads just those; more is [`Found::Many`].
+const MOST_CANDIDATES: usize = 20_000;
+/// Trigram lists of a term probed; any subset finds every match, since each
+/// candidate is checked against its projection.
+const MOST_PROBED: usize = 8;
+/// Keys of each probed list read first: enough to tell the sparse lists.
+const PROBE: u32 = 128;
+/// Keys per store call when following a list (the host's bound).
+const CHUNK: u32 = 1000;
+/// Keys of the sparsest list read before judging whether it is worth following.
+const FOLLOW_BEFORE_JUDGING: usize = 2_000;
+
+/// Text as the projection holds it, and a search term likewise: lower case,
+/// Unicode NFC (a composed and a decomposed accent match), on one line.
+pub fn needle(term: &str) -> String {
+    crate::input::nfc(&term.replace('\n', " ").to_lowercase())
+}
+
+/// The fields `search` looks in: first and last name, email, mobile, phone, company.
+pub fn projection(c: &Contact) -> String {
+    [&c.first_name, &c.last_name, &c.email, &c.mobile, &c.phone, &c.company]
+        .iter()
+        .map(|f| needle(f.as_deref().unwrap_or("")))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The distinct trigrams of one line of text, as the keys spell them.
+fn trigrams(line: &str) -> BTreeSet<String> {
+    let chars: Vec<char> = line.chars().collect();
+    chars.windows(3).map(|w| w.iter().collect::<String>().bytes().map(|b| format!("{b:02x}")).collect()).collect()
+}
+
+fn list_prefix(trigram: &str) -> String {
+    format!("g/{trigram}/")
+}
+
+/// The trigram keys of `c`, from its projection `projected`.
+pub fn keys(c: &Contact, projected: &str) -> Vec<String> {
+    let grams: BTreeSet<String> = projected.split('\n').flat_map(trigrams).collect();
+    grams.iter().map(|g| format!("{}{}/{}", list_prefix(g), c.created_at, c.id)).collect()
+}
+
+/// What a search found.
+pub enum Found {
+    /// Every match, as `<createdAt>/<id>`, newest first.
+    Newest(Vec<String>),
+    /// Every match, by id, in no useful order (found by a scan).
+    Ids(Vec<String>),
+    /// More than [`MOST_CANDIDATES`]: walk and test instead.
+    Many,
+}
+
+/// The contacts whose searched fields contain `needle` (from [`needle`]).
+pub fn matches(needle: &str) -> Result<Found, Error> {
+    let mut grams: Vec<String> = trigrams(needle).into_iter().collect();
+    let Some(contacts) = indexed_contacts()?.filter(|_| !grams.is_empty()) else { return scan(needle) };
+    // Any subset finds every match: a long term probes a sample of its trigrams.
+    if grams.len() > MOST_PROBED {
+        let step = grams.len() as f64 / MOST_PROBED as f64;
+        grams = (0..MOST_PROBED).map(|i| grams[(i as f64 * step) as usize].clone()).collect();
+    }
+    let mut probes = Vec::with_capacity(grams.len());
+    for gram in &grams {
+        probes.push(Probe::read(gram)?);
+    }
+    // A list read to its end is a candidate set; else the sparsest so far,
+    // the one whose first keys reach furthest back, followed to its end.
+    let chosen = match probes.iter().enumerate().filter(|(_, p)| p.complete).min_by_key(|(_, p)| p.entries.len()) {
+        Some((i, _)) => i,
+        None => {
+            let (i, _) = probes.iter().enumerate().min_by_key(|(_, p)| p.oldest().to_vec()).expect("a trigram");
+            // A rare term's list ends soon; a list that goes on is judged before it is followed far.
+            let followed = probes[i].follow(FOLLOW_BEFORE_JUDGING)?
+                || (!too_dense(&probes[i], contacts)? && probes[i].follow(MOST_CANDIDATES)?);
+            if !followed {
+                return Ok(Found::Many);
+            }
+            i
+        }
+    };
+    let candidates: Vec<String> = probes[chosen]
+        .entries
+        .iter()
+        .filter(|e| probes.iter().enumerate().all(|(j, p)| j == chosen || !p.rules_out(e)))
+        .cloned()
+        .collect();
+    if candidates.len() > MOST_CANDIDATES {
+        return Ok(Found::Many);
+    }
+    let ids: Vec<String> = candidates.iter().map(|e| crate::index::id_of(e.as_bytes())).collect();
+    let kept: HashSet<String> = matching(ids, needle)?.into_iter().collect();
+    Ok(Found::Newest(candidates.into_iter().filter(|e| kept.contains(&crate::index::id_of(e.as_bytes()))).collect()))
+}
+
+/// The newest keys of one trigram's list, as `<createdAt>/<id>`, newest first.
+struct Probe {
+    prefix: String,
+    entries: Vec<String>,
+    /// Every key of the list is in `entries`.
+    complete: bool,
+    /// `entries` as a set, to rule candidates out.
+    set: HashSet<String>,
+}
+
+impl Probe {
+    fn read(gram: &str) -> Result<Probe, Error> {
+        let prefix = list_prefix(gram);
+        let mut probe = Probe { prefix, entries: Vec::new(), complete: false, set: HashSet::new() };
+        probe.read_more(PROBE)?;
+        probe.set = probe.entries.iter().cloned().collect();
+        Ok(probe)
+    }
+
+    /// Reads up to `n` more keys; marks the list complete at its end.
+    fn read_more(&mut self, n: u32) -> Result<(), Error> {
+        let before = self.entries.last().map(|e| format!("{}{e}", self.prefix).into_bytes());
+        let keys = store::scan_reverse(self.prefix.as_bytes(), before.as_deref(), n)?;
+        self.complete = keys.len() < n as usize;
+        self.entries
+            .extend(keys.into_iter().map(|(k, _)| String::from_utf8_lossy(&k[self.prefix.len()..]).into_owned()));
+        Ok(())
+    }
+
+    /// Reads the list to its end; `false` (stopped) past `most` keys.
+    fn follow(&mut self, most: usize) -> Result<bool, Error> {
+        while !self.complete {
+            if self.entries.len() > most {
+                return Ok(false);
+            }
+            self.read_more(CHUNK)?;
+        }
+        Ok(true)
+    }
+
+    /// The oldest key read: the further back, the sparser the list.
+    fn oldest(&self) -> &[u8] {
+        self.entries.last().map(String::as_bytes).unwrap_or_default()
+    }
+
+    /// `entry` is within the part read and not in it: not a match.
+    fn rules_out(&self, entry: &str) -> bool {
+        (self.complete || entry.as_bytes() >= self.oldest()) && !self.set.contains(entry)
+    }
+}
+
+/// How many contacts there are, when every one has its trigram keys (see
+/// the module note).
+fn indexed_contacts() -> Result<Option<u64>, Error> {
+    let counters = kv::get_many_raw(&[unique::COUNT_KEY.to_string(), INDEXED_KEY.to_string()])?;
+    let (contacts, indexed) = (kv::counter_value(counters[0].as_deref()), kv::counter_value(counters[1].as_deref()));
+    Ok((contacts == indexed).then_some(contacts))
+}
+
+/// Whether a probed list is likely to hold more than [`MOST_CANDIDATES`]
+/// keys: its first [`PROBE`] keys all lie among the newest `PROBE ×
+/// contacts / MOST_CANDIDATES` contacts. Saves following a list only to stop
+/// at the bound; a wrong guess costs time, never a wrong answer.
+fn too_dense(probe: &Probe, contacts: u64) -> Result<bool, Error> {
+    let rank = PROBE as u64 * contacts / MOST_CANDIDATES as u64;
+    if rank <= PROBE as u64 {
+        return Ok(false);
+    }
+    let mut before: Option<Vec<u8>> = None;
+    let mut left = rank;
+    while left > 0 {
+        let keys = store::scan_reverse(b"ix/c/", before.as_deref(), left.min(CHUNK as u64) as u32)?;
+        let Some((last, _)) = keys.last() else { return Ok(false) };
+        left = left.saturating_sub(keys.len() as u64);
+        if keys.len() < CHUNK as usize && left > 0 {
+            return Ok(false);
+        }
+        before = Some(last.clone());
+    }
+    let nth_newest = &before.expect("read")[b"ix/c/".len()..];
+    Ok(probe.entries.get(PROBE as usize - 1).is_some_and(|e| e.as_bytes() >= nth_newest))
+}
+
+/// Without the index: the host scans every projection.
+fn scan(needle: &str) -> Result<Found, Error> {
+    let keys = store::find(b"s/", needle.as_bytes(), MOST_CANDIDATES as u32 + 1)?;
+    Ok(match keys.len() > MOST_CANDIDATES {
+        true => Found::Many,
+        false => Found::Ids(keys.iter().map(|k| crate::index::id_of(k)).collect()),
+    })
+}
+
+/// The contacts of `ids` whose searched fields contain `needle`, in order.
+pub fn matching(ids: Vec<String>, needle: &str) -> Result<Vec<String>, Error> {
+    let keys: Vec<String> = ids.iter().map(|id| format!("s/{id}")).collect();
+    let projections = kv::get_many_raw(&keys)?;
+    Ok(ids
+        .into_iter()
+        .zip(projections)
+        .filter(|(_, p)| p.as_deref().is_some_and(|p| std::str::from_utf8(p).is_ok_and(|p| p.contains(needle))))
+        .map(|(id, _)| id)
+        .collect())
+}
+
+/// Contacts one reindex call goes through; the caller sends `after` again.
+const REINDEX_PAGE: usize = 5_000;
+/// Contacts written together.
+const REINDEX_CHUNK: u32 = 256;
+
+/// `POST /admin/contacts/reindex` `{after?}` (on the admin API as
+/// `POST /admin/orgs/{org}/contacts/reindex`; `crm-host admin contacts
+/// reindex ORG` repeats it): writes the trigram keys of up to
+/// [`REINDEX_PAGE`] contacts in creation order after the cursor `after`, and
+/// answers `{indexed, next}`; `next` is null once every contact is indexed,
+/// and search then uses the index. Safe to repeat and to run under writes.
+pub fn reindex(req: &Request) -> Result<Response, Error> {
+    let body = if req.body.is_empty() { Default::default() } else { http::json_object(req)? };
+    let mut after = match body.get("after") {
+        None | Some(serde_json::Value::Null) => None,
+        Some(serde_json::Value::String(s)) if s.len() < 200 => Some(s.clone()),
+        Some(_) => {
+            return Err(Error::validation("after must be the cursor a reindex answered", json!({ "field": "after" })));
+        }
+    };
+    let mut indexed = 0usize;
+    while indexed < REINDEX_PAGE {
+        let start = after.as_ref().map(|a| format!("ix/c/{a}\u{0}").into_bytes());
+        let chunk = store::scan(b"ix/c/", start.as_deref(), REINDEX_CHUNK)?;
+        let Some((last, _)) = chunk.last() else { break };
+        let entries: Vec<String> = chunk.iter().map(|(k, _)| String::from_utf8_lossy(&k[5..]).into_owned()).collect();
+        index_chunk(&entries)?;
+        indexed += entries.len();
+        after = Some(String::from_utf8_lossy(&last[5..]).into_owned());
+        if chunk.len() < REINDEX_CHUNK as usize {
+            after = None;
+            break;
+        }
+    }
+    if after.is_none() {
+        mark_indexed()?;
+    }
+    Ok(json_response(200, &json!({ "success": true, "indexed": indexed, "next": after })))
+}
+
+/// Writes the trigram keys of the contacts of `entries`, each as its record
+/// is now: the commit holds only while no record changed since it was read.
+fn index_chunk(entries: &[String]) -> Result<(), Error> {
+    let keys: Vec<String> = entries.iter().map(|e| record::key(&crate::index::id_of(e.as_bytes()))).collect();
+    for _ in 0..16 {
+        let raws = kv::get_many_raw(&keys)?;
+        let (mut conditions, mut writes) = (Vec::new(), Vec::new());
+        for (key, raw) in keys.iter().zip(raws) {
+            conditions.push(Condition::Equals((key.clone().into_bytes(), raw.clone())));
+            if let Some(raw) = raw {
+                let c: Contact = kv::decode(key, &raw)?;
+                writes.extend(
+                    self::keys(&c, &projection(&c)).into_iter().map(|k| Write::Put((k.into_bytes(), Vec::new()))),
+                );
+            }
+        }
+        if store::commit(&conditions, &writes)? {
+            return Ok(());
+        }
+    }
+    Err(Error::new(503, "BUSY", "Contacts kept changing while being indexed; run the reindex again"))
+}
+
+/// Every contact has its keys: the index counter takes the contacts' count,
+/// as long as no contact is created meanwhile (each of those is indexed).
+fn mark_indexed() -> Result<(), Error> {
+    for _ in 0..16 {
+        let raw = store::get(unique::COUNT_KEY.as_bytes())?;
+        let count = raw.as_deref().map(|v| v.to_vec()).unwrap_or_else(|| b"0".to_vec());
+        let condition = Condition::Equals((unique::COUNT_KEY.as_bytes().to_vec(), raw));
+        if store::commit(&[condition], &[Write::Put((INDEXED_KEY.as_bytes().to_vec(), count))])? {
+            return Ok(());
+        }
+    }
+    Err(Error::new(503, "BUSY", "Contacts kept being created; run the reindex again"))
+}

@@ -1,0 +1,178 @@
+//! `search=` through the trigram index: exact totals and creation order,
+//! kept exact through renames, the scan for terms too short to have a
+//! trigram, and `crm-host admin contacts reindex` for contacts stored before
+//! the index existed (searched by a scan until then).
+
+use crm_tests::*;
+
+/// How many store `find` calls (the scan of every projection) the host made.
+async fn scans(host: &Host) -> f64 {
+    let text = host.client.get(format!("{}/metrics", host.admin)).send().await.unwrap().text().await.unwrap();
+    text.lines()
+        .filter(|l| l.starts_with("crm_store_operations_total{") && l.contains(r#"op="find""#))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum()
+}
+
+/// `firstName`s of a list answer, in order, and its total.
+fn names(r: &Reply) -> (Vec<String>, u64) {
+    assert_eq!(r.status, 200, "{}", r.text);
+    let body = r.json();
+    let names = body["data"].as_array().unwrap().iter().map(|c| c["firstName"].as_str().unwrap().to_string()).collect();
+    (names, body["pagination"]["total"].as_u64().unwrap())
+}
+
+/// Contacts `user0` .. `user{n-1}` through the admin bulk path, in that order.
+async fn seed(host: &Host, org: &str, n: usize) {
+    let rows: Vec<Value> = (0..n)
+        .map(|i| json!({ "email": format!("bulk{i}@bench.co"), "firstName": format!("user{i}"), "cityCode": if i % 2 == 0 { "05001" } else { "11001" } }))
+        .collect();
+    let r = host.admin(Method::POST, &format!("/admin/orgs/{org}/contacts/bulk"), Some(&json!({ "rows": rows }))).await;
+    assert_eq!((r.status.as_u16(), r.json()["created"].as_u64()), (200, Some(n as u64)), "{}", r.text);
+}
+
+fn users(ids: &[usize]) -> Vec<String> {
+    ids.iter().map(|i| format!("user{i}")).collect()
+}
+
+#[tokio::test]
+async fn the_index_answers_exact_totals_in_creation_order_and_follows_renames() {
+    let host = Host::start().await;
+    let (org, token) = host.org_with_token(json!({ "name": "Search", "plan": "unlimited" })).await;
+    seed(&host, &org, 30).await;
+    let accented = json!({ "email": "maria@tienda.co", "firstName": "Mari\u{301}a", "lastName": "Gómez", "company": "Tienda Ñandú", "mobile": "3001234567" });
+    assert_eq!(host.post("/api/contacts", &token, &accented).await.status, 201);
+
+    let before = scans(&host).await;
+    // user1, user10..user19 match; newest first.
+    let ones: Vec<usize> = std::iter::once(1).chain(10..20).rev().collect();
+    assert_eq!(names(&host.get("/api/contacts?search=user1", &token).await), (users(&ones), 11));
+    assert_eq!(names(&host.get("/api/contacts?search=USER1&limit=3&page=2", &token).await), (users(&ones[3..6]), 11));
+    let oldest_first: Vec<usize> = ones.iter().rev().copied().collect();
+    assert_eq!(
+        names(&host.get("/api/contacts?search=user1&sortOrder=asc&limit=2", &token).await),
+        (users(&oldest_first[..2]), 11)
+    );
+    // With a filter the index does not answer: the candidates' records are read.
+    let in_bogota: Vec<usize> = ones.iter().copied().filter(|i| i % 2 == 1).collect();
+    assert_eq!(names(&host.get("/api/contacts?search=user1&cityCode=11001", &token).await), (users(&in_bogota), 6));
+    // Every field, composed and decomposed accents, case.
+    for term in ["MARÍA", "Mari\u{301}a", "gómez", "ñandú", "tienda.co", "1234567", "@tienda"] {
+        let r = host.get(&format!("/api/contacts?search={}", pct(term)), &token).await;
+        assert_eq!(r.json()["pagination"]["total"], 1, "{term}: {}", r.text);
+    }
+    // Literal: a term across two fields, or absent, finds nothing.
+    for term in ["user1 bulk", "maríagómez", "zzz", "user1@"] {
+        let r = host.get(&format!("/api/contacts?search={}", pct(term)), &token).await;
+        assert_eq!(r.json()["pagination"]["total"], 0, "{term}");
+    }
+    assert_eq!(scans(&host).await, before, "terms of three characters or more never scan");
+
+    // Two characters have no trigram: the scan answers, as exactly.
+    let r = host.get("/api/contacts?search=r2&limit=100", &token).await;
+    assert_eq!(names(&r).1, 11, "user2, user20..user29");
+    assert_eq!(scans(&host).await, before + 1.0);
+
+    // A rename moves the contact between terms at once.
+    let id =
+        host.get("/api/contacts?search=user15", &token).await.json()["data"][0]["id"].as_str().unwrap().to_string();
+    let r = host
+        .call(Method::PUT, &format!("/api/contacts/{id}"), Some(&token), Some(&json!({ "firstName": "zeta" })))
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(names(&host.get("/api/contacts?search=user15", &token).await).1, 0);
+    assert_eq!(names(&host.get("/api/contacts?search=zeta", &token).await), (vec!["zeta".to_string()], 1));
+    assert_eq!(names(&host.get("/api/contacts?search=user1&limit=1", &token).await).1, 10);
+    // Its email still holds bulk15.
+    assert_eq!(names(&host.get("/api/contacts?search=bulk15@", &token).await), (vec!["zeta".to_string()], 1));
+}
+
+/// Percent-encodes a query value.
+fn pct(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'.' | b'-' | b'_' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// Deletes the organization's trigram keys and index counter, as a store
+/// written before the index existed holds its contacts.
+fn forget_the_index(data_dir: &std::path::Path, org: &str) {
+    let (dir, org) = (data_dir.to_path_buf(), org.to_string());
+    // The PostgreSQL store runs its own runtime: off this test's.
+    std::thread::spawn(move || {
+        let store: Box<dyn crm_store::Store> = match backend::store_url_for(&dir) {
+            Some(url) => Box::new(crm_store_postgres::PostgresStore::connect(&url, 1).unwrap()),
+            None => Box::new(crm_store::SledStore::open(&dir.join("store")).unwrap()),
+        };
+        let ns = crm_store::Namespace::org(&org);
+        let mut ops = vec![crm_store::BatchOp::Delete(b"m/contacts/meta/search-indexed".to_vec())];
+        let mut from: Option<Vec<u8>> = None;
+        loop {
+            let keys = store.scan(&ns, b"m/contacts/g/", from.as_deref(), 1000).unwrap();
+            let Some((last, _)) = keys.last() else { break };
+            from = Some([last.as_slice(), &[0]].concat());
+            ops.extend(keys.into_iter().map(|(k, _)| crm_store::BatchOp::Delete(k)));
+        }
+        assert!(ops.len() > 100, "the contacts had trigram keys");
+        store.batch(&ns, ops).unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(store.durable()).unwrap();
+    })
+    .join()
+    .unwrap();
+    // sled's own threads let go of its lock file a moment after the store is dropped.
+    let lock = data_dir.join("store").join("db");
+    let free = || std::process::Command::new("flock").arg("-n").arg(&lock).arg("true").status().unwrap().success();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while lock.exists() && !free() {
+        assert!(std::time::Instant::now() < until, "the store's lock is still held");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[tokio::test]
+async fn contacts_stored_before_the_index_are_scanned_until_reindexed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = Host::start_in(dir.path(), &[]).await;
+    let (org, token) = host.org_with_token(json!({ "name": "Legacy", "plan": "unlimited" })).await;
+    seed(&host, &org, 40).await;
+    assert!(host.terminate());
+    forget_the_index(dir.path(), &org);
+    let host = Host::start_in(dir.path(), &[]).await;
+
+    let twos: Vec<usize> = std::iter::once(2).chain(20..30).rev().collect();
+    let before = scans(&host).await;
+    assert_eq!(names(&host.get("/api/contacts?search=user2", &token).await), (users(&twos), 11));
+    assert_eq!(scans(&host).await, before + 1.0, "without the index, a scan");
+    // A contact created now has its keys; the older ones still lack them.
+    let r = host.post("/api/contacts", &token, &json!({ "email": "new@bench.co", "firstName": "user2000" })).await;
+    assert_eq!(r.status, 201);
+    let mut expected = vec!["user2000".to_string()];
+    expected.extend(users(&twos));
+    assert_eq!(names(&host.get("/api/contacts?search=user2", &token).await), (expected.clone(), 12));
+    assert_eq!(scans(&host).await, before + 2.0);
+
+    let out = std::process::Command::new(host_binary())
+        .args(["admin", "--url", &host.admin, "contacts", "reindex", &org])
+        .env("CRM_ADMIN_TOKEN", ADMIN_TOKEN)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer, json!({ "success": true, "indexed": 41 }));
+
+    let after = scans(&host).await;
+    assert_eq!(names(&host.get("/api/contacts?search=user2", &token).await), (expected, 12));
+    assert_eq!(scans(&host).await, after, "the index answers now");
+    // A cursor that is not one is refused; a repeat is harmless.
+    let path = format!("/admin/orgs/{org}/contacts/reindex");
+    assert_eq!(host.admin(Method::POST, &path, Some(&json!({ "after": 7 }))).await.status, 400);
+    let r = host.admin(Method::POST, &path, None).await;
+    assert_eq!(
+        (r.status.as_u16(), r.json()["indexed"].clone(), r.json()["next"].clone()),
+        (200, json!(41), Value::Null)
+    );
+}
