@@ -1,7 +1,8 @@
 //! `search=` through the trigram index: exact totals and creation order,
-//! kept exact through renames, the scan for terms too short to have a
-//! trigram, and `crm-host admin contacts reindex` for contacts stored before
-//! the index existed (searched by a scan until then).
+//! kept exact through renames, found at odd and even positions of a field,
+//! the scan for terms of three characters or fewer, and `crm-host admin
+//! contacts reindex` for contacts stored before the index existed (searched
+//! by a scan until then).
 
 use crm_tests::*;
 
@@ -47,6 +48,8 @@ async fn the_index_answers_exact_totals_in_creation_order_and_follows_renames() 
     // user1, user10..user19 match; newest first.
     let ones: Vec<usize> = std::iter::once(1).chain(10..20).rev().collect();
     assert_eq!(names(&host.get("/api/contacts?search=user1", &token).await), (users(&ones), 11));
+    // Found where it starts at an odd position of the field as well.
+    assert_eq!(names(&host.get("/api/contacts?search=ser1", &token).await), (users(&ones), 11));
     assert_eq!(names(&host.get("/api/contacts?search=USER1&limit=3&page=2", &token).await), (users(&ones[3..6]), 11));
     let oldest_first: Vec<usize> = ones.iter().rev().copied().collect();
     assert_eq!(
@@ -61,17 +64,28 @@ async fn the_index_answers_exact_totals_in_creation_order_and_follows_renames() 
         let r = host.get(&format!("/api/contacts?search={}", pct(term)), &token).await;
         assert_eq!(r.json()["pagination"]["total"], 1, "{term}: {}", r.text);
     }
+    // Every window of a field is found, whichever its position's parity.
+    let email: Vec<char> = "maria@tienda.co".chars().collect();
+    for width in 4..=6 {
+        for window in email.windows(width) {
+            let term: String = window.iter().collect();
+            let r = host.get(&format!("/api/contacts?search={}", pct(&term)), &token).await;
+            assert_eq!(r.json()["pagination"]["total"], 1, "{term}: {}", r.text);
+        }
+    }
     // Literal: a term across two fields, or absent, finds nothing.
-    for term in ["user1 bulk", "maríagómez", "zzz", "user1@"] {
+    for term in ["user1 bulk", "maríagómez", "zzzz", "user1@"] {
         let r = host.get(&format!("/api/contacts?search={}", pct(term)), &token).await;
         assert_eq!(r.json()["pagination"]["total"], 0, "{term}");
     }
-    assert_eq!(scans(&host).await, before, "terms of three characters or more never scan");
+    assert_eq!(scans(&host).await, before, "terms of four characters or more never scan");
 
-    // Two characters have no trigram: the scan answers, as exactly.
+    // Three characters or fewer: the scan answers, as exactly.
     let r = host.get("/api/contacts?search=r2&limit=100", &token).await;
     assert_eq!(names(&r).1, 11, "user2, user20..user29");
-    assert_eq!(scans(&host).await, before + 1.0);
+    let r = host.get("/api/contacts?search=r25&limit=100", &token).await;
+    assert_eq!(names(&r), (users(&[25]), 1));
+    assert_eq!(scans(&host).await, before + 2.0);
 
     // A rename moves the contact between terms at once.
     let id =

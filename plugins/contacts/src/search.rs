@@ -5,19 +5,26 @@
 //!   phone and company, lower case and NFC, one per line; a match is a
 //!   literal substring of one line.
 //! - `g/<trigram>/<createdAt>/<id>`: one key per distinct three-character
-//!   window of a projection line (the trigram as hex of its UTF-8), written
-//!   and removed in the contact's own commit with its other index entries
-//!   ([`crate::index::save`]). Empty values: the key says everything.
+//!   window starting at an even position of a projection line (the trigram
+//!   as hex of its UTF-8), written and removed in the contact's own commit
+//!   with its other index entries ([`crate::index::save`]). Empty values: the
+//!   key says everything.
 //! - `meta/search-indexed`: contacts created with their trigram keys, a
 //!   counter written beside `meta/contacts`. The two differ only when the
 //!   organization holds contacts written before the index existed; search
 //!   then scans until [`reindex`] has indexed them.
 //!
-//! A term of three characters or more holds each of its trigrams, so every
-//! match is in each of their key lists. [`matches`] reads the newest keys of
-//! a few of those lists, follows the sparsest to its end (the candidates,
-//! newest first), drops the candidates another list's read part rules out,
-//! and checks the rest against their projections. A term held by more than
+//! Why even positions only: a term of four characters or more found at an
+//! even position of a line has its trigrams at even offsets (0, 2, 4...) at
+//! indexed positions, and found at an odd one, those at odd offsets. So
+//! every match is in each key list of one of the term's two alignments, with
+//! half the keys (and half the write cost) of indexing every position. A
+//! term of three characters or fewer is a scan.
+//!
+//! [`matches`], for each alignment, reads the newest keys of a few of its
+//! lists, follows the sparsest to its end and drops the candidates another
+//! list's read part rules out; the candidates of both, newest first, are
+//! checked against their projections. A term held by more than
 //! [`MOST_CANDIDATES`] contacts is [`Found::Many`]: the list walks its index
 //! instead, and the host counts the matches.
 
@@ -38,9 +45,9 @@ pub const INDEXED_KEY: &str = "meta/search-indexed";
 /// A search whose candidates (or, without the index, matches) are at most
 /// this many reads just those; more is [`Found::Many`].
 const MOST_CANDIDATES: usize = 20_000;
-/// Trigram lists of a term probed; any subset finds every match, since each
-/// candidate is checked against its projection.
-const MOST_PROBED: usize = 8;
+/// Trigram lists of each alignment of a term probed; any subset finds every
+/// match, since each candidate is checked against its projection.
+const MOST_PROBED: usize = 4;
 /// Keys of each probed list read first: enough to tell the sparse lists.
 const PROBE: u32 = 128;
 /// Keys per store call when following a list (the host's bound).
@@ -63,10 +70,34 @@ pub fn projection(c: &Contact) -> String {
         .join("\n")
 }
 
-/// The distinct trigrams of one line of text, as the keys spell them.
-fn trigrams(line: &str) -> BTreeSet<String> {
+/// A trigram as the keys spell it: hex of its UTF-8.
+fn spelled(window: &[char]) -> String {
+    window.iter().collect::<String>().bytes().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The trigrams at even positions of one line of text: those it is indexed by.
+fn indexed_trigrams(line: &str) -> Vec<String> {
     let chars: Vec<char> = line.chars().collect();
-    chars.windows(3).map(|w| w.iter().collect::<String>().bytes().map(|b| format!("{b:02x}")).collect()).collect()
+    chars.windows(3).step_by(2).map(spelled).collect()
+}
+
+/// The distinct trigrams of a term at even offsets and at odd ones, each a
+/// sample of at most [`MOST_PROBED`] (any subset finds every match); `None`
+/// for a term of three characters or fewer.
+fn alignments(term: &str) -> Option<[Vec<String>; 2]> {
+    let chars: Vec<char> = term.chars().collect();
+    if chars.len() < 4 {
+        return None;
+    }
+    let mut sets: [BTreeSet<String>; 2] = Default::default();
+    for (offset, window) in chars.windows(3).enumerate() {
+        sets[offset % 2].insert(spelled(window));
+    }
+    Some(sets.map(|set| {
+        let grams: Vec<String> = set.into_iter().collect();
+        let step = grams.len().div_ceil(MOST_PROBED).max(1);
+        grams.into_iter().step_by(step).collect()
+    }))
 }
 
 fn list_prefix(trigram: &str) -> String {
@@ -75,7 +106,7 @@ fn list_prefix(trigram: &str) -> String {
 
 /// The trigram keys of `c`, from its projection `projected`.
 pub fn keys(c: &Contact, projected: &str) -> Vec<String> {
-    let grams: BTreeSet<String> = projected.split('\n').flat_map(trigrams).collect();
+    let grams: BTreeSet<String> = projected.split('\n').flat_map(indexed_trigrams).collect();
     grams.iter().map(|g| format!("{}{}/{}", list_prefix(g), c.created_at, c.id)).collect()
 }
 
@@ -91,15 +122,30 @@ pub enum Found {
 
 /// The contacts whose searched fields contain `needle` (from [`needle`]).
 pub fn matches(needle: &str) -> Result<Found, Error> {
-    let mut grams: Vec<String> = trigrams(needle).into_iter().collect();
-    let Some(contacts) = indexed_contacts()?.filter(|_| !grams.is_empty()) else { return scan(needle) };
-    // Any subset finds every match: a long term probes a sample of its trigrams.
-    if grams.len() > MOST_PROBED {
-        let step = grams.len() as f64 / MOST_PROBED as f64;
-        grams = (0..MOST_PROBED).map(|i| grams[(i as f64 * step) as usize].clone()).collect();
+    let (Some(contacts), Some(alignments)) = (indexed_contacts()?, alignments(needle)) else { return scan(needle) };
+    let mut candidates = Vec::new();
+    for grams in &alignments {
+        match holding_all(grams, contacts)? {
+            Some(found) => candidates.extend(found),
+            None => return Ok(Found::Many),
+        }
     }
+    candidates.sort_unstable_by(|a, b| b.cmp(a));
+    candidates.dedup();
+    if candidates.len() > MOST_CANDIDATES {
+        return Ok(Found::Many);
+    }
+    let ids: Vec<String> = candidates.iter().map(|e| crate::index::id_of(e.as_bytes())).collect();
+    let kept: HashSet<String> = matching(ids, needle)?.into_iter().collect();
+    Ok(Found::Newest(candidates.into_iter().filter(|e| kept.contains(&crate::index::id_of(e.as_bytes()))).collect()))
+}
+
+/// The contacts whose keys include every trigram of `grams`, or some more
+/// (candidates), as `<createdAt>/<id>` newest first; `None` past
+/// [`MOST_CANDIDATES`].
+fn holding_all(grams: &[String], contacts: u64) -> Result<Option<Vec<String>>, Error> {
     let mut probes = Vec::with_capacity(grams.len());
-    for gram in &grams {
+    for gram in grams {
         probes.push(Probe::read(gram)?);
     }
     // A list read to its end is a candidate set; else the sparsest so far,
@@ -112,23 +158,19 @@ pub fn matches(needle: &str) -> Result<Found, Error> {
             let followed = probes[i].follow(FOLLOW_BEFORE_JUDGING)?
                 || (!too_dense(&probes[i], contacts)? && probes[i].follow(MOST_CANDIDATES)?);
             if !followed {
-                return Ok(Found::Many);
+                return Ok(None);
             }
             i
         }
     };
-    let candidates: Vec<String> = probes[chosen]
-        .entries
-        .iter()
-        .filter(|e| probes.iter().enumerate().all(|(j, p)| j == chosen || !p.rules_out(e)))
-        .cloned()
-        .collect();
-    if candidates.len() > MOST_CANDIDATES {
-        return Ok(Found::Many);
-    }
-    let ids: Vec<String> = candidates.iter().map(|e| crate::index::id_of(e.as_bytes())).collect();
-    let kept: HashSet<String> = matching(ids, needle)?.into_iter().collect();
-    Ok(Found::Newest(candidates.into_iter().filter(|e| kept.contains(&crate::index::id_of(e.as_bytes()))).collect()))
+    Ok(Some(
+        probes[chosen]
+            .entries
+            .iter()
+            .filter(|e| probes.iter().enumerate().all(|(j, p)| j == chosen || !p.rules_out(e)))
+            .cloned()
+            .collect(),
+    ))
 }
 
 /// The newest keys of one trigram's list, as `<createdAt>/<id>`, newest first.
