@@ -30,6 +30,7 @@ macro_rules! store_contract {
             scans_are_ordered_and_bounded,
             reverse_scans_are_ordered_and_bounded,
             find_matches_values_under_a_prefix,
+            count_found_counts_each_key_once,
             batches_apply_every_op,
             conditional_batches_check_then_write,
             counters_under_a_bound_have_exact_winners,
@@ -183,6 +184,30 @@ pub fn find_matches_values_under_a_prefix(s: &Arc<dyn Store>) {
     assert_eq!(s.count_found(&ns, b"a/", b"hay").unwrap(), 2);
     assert_eq!(s.count_found(&ns, b"a/", b"absent").unwrap(), 0);
     assert_eq!(s.count_found(&Namespace::org("b"), b"a/", b"needle").unwrap(), 0, "another namespace");
+}
+
+/// A count over many keys (which a backend may split into parts) counts each
+/// key once: keys of every length, spread unevenly, at the prefix's edges.
+pub fn count_found_counts_each_key_once(s: &Arc<dyn Store>) {
+    let ns = Namespace::org("a");
+    let mut ops: Vec<BatchOp> = (0..3000u32)
+        .map(|i| {
+            let key = format!("p/{:x}/{i}{}", i.wrapping_mul(2_654_435_761) >> (i % 20), "z".repeat(i as usize % 23));
+            BatchOp::Put(key.into_bytes(), if i % 3 == 0 { b"a needle".to_vec() } else { b"hay".to_vec() })
+        })
+        .collect();
+    ops.extend(
+        [b"p/".to_vec(), b"p/\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff\xff".to_vec()]
+            .map(|k| BatchOp::Put(k, b"needle".to_vec())),
+    );
+    ops.extend([b"o/x".to_vec(), b"q/x".to_vec(), b"p".to_vec()].map(|k| BatchOp::Put(k, b"needle".to_vec())));
+    s.batch(&ns, ops).unwrap();
+    let keys: usize = s.scan(&ns, b"p/", None, 10_000).unwrap().len();
+    let needles = s.find(&ns, b"p/", b"needle", 10_000).unwrap().len() as u64;
+    assert_eq!((keys, needles), (3002, 1002), "distinct keys as written");
+    assert_eq!(s.count_found(&ns, b"p/", b"needle").unwrap(), needles);
+    assert_eq!(s.count_found(&ns, b"p/", b"hay").unwrap(), 2000);
+    assert_eq!(s.count_found(&ns, b"p/", b"").unwrap(), 3002);
 }
 
 pub fn batches_apply_every_op(s: &Arc<dyn Store>) {

@@ -2,6 +2,7 @@
 //! by [`GroupCommit`].
 
 use std::future::Future;
+use std::ops::Bound;
 use std::path::Path;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -47,6 +48,43 @@ impl SledStore {
     fn tree(&self, ns: &Namespace) -> StoreResult<sled::Tree> {
         self.db.open_tree(ns.as_str()).map_err(err)
     }
+}
+
+/// Threads one [`Store::count_found`] takes at most.
+const MOST_COUNT_THREADS: usize = 4;
+
+/// A key range, as sled's `range` takes it.
+type Bounds = (Bound<Vec<u8>>, Bound<Vec<u8>>);
+
+/// The keys under `prefix` as `parts` adjacent ranges that together hold
+/// each key once, cut at points spread evenly between the first and the
+/// last key (read as numbers from their first 16 bytes after the prefix).
+/// Keys spread unevenly make uneven parts, never a key missed or repeated.
+fn split_range(tree: &sled::Tree, prefix: &[u8], parts: usize) -> StoreResult<Vec<Bounds>> {
+    let (from, end) = scan_range(prefix, None);
+    let end = end.map_or(Bound::Unbounded, Bound::Excluded);
+    let whole = (Bound::Included(from), end.clone());
+    let mut keys = tree.range(whole.clone()).keys();
+    let (Some(first), Some(last)) = (keys.next().transpose().map_err(err)?, keys.next_back().transpose().map_err(err)?)
+    else {
+        return Ok(vec![whole]);
+    };
+    let number = |key: &[u8]| {
+        let mut bytes = [0u8; 16];
+        let suffix = &key[prefix.len()..];
+        let n = suffix.len().min(16);
+        bytes[..n].copy_from_slice(&suffix[..n]);
+        u128::from_be_bytes(bytes)
+    };
+    let (low, high) = (number(&first), number(&last));
+    let step = (high - low) / parts.max(1) as u128;
+    if step == 0 {
+        return Ok(vec![whole]);
+    }
+    let cuts: Vec<Vec<u8>> = (1..parts as u128).map(|i| [prefix, &(low + step * i).to_be_bytes()].concat()).collect();
+    let starts = std::iter::once(whole.0).chain(cuts.iter().cloned().map(Bound::Included));
+    let ends = cuts.iter().cloned().map(Bound::Excluded).chain(std::iter::once(end));
+    Ok(starts.zip(ends).collect())
 }
 
 fn err(e: impl std::fmt::Display) -> StoreError {
@@ -129,12 +167,29 @@ impl Store for SledStore {
 
     fn count_found(&self, ns: &Namespace, prefix: &[u8], needle: &[u8]) -> StoreResult<u64> {
         crate::count_operation("count_found");
+        let tree = self.tree(ns)?;
         let finder = memchr::memmem::Finder::new(needle);
-        let mut count = 0;
-        for item in self.tree(ns)?.scan_prefix(prefix).values() {
-            count += u64::from(finder.find(&item.map_err(err)?).is_some());
-        }
-        Ok(count)
+        // Reading every value is CPU-bound: one part of the range per core,
+        // each on its own thread, so one large count takes the machine's
+        // cores instead of one.
+        let parts = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MOST_COUNT_THREADS);
+        let ranges = split_range(&tree, prefix, parts)?;
+        std::thread::scope(|scope| {
+            let counting: Vec<_> = ranges
+                .into_iter()
+                .map(|range| {
+                    let (tree, finder) = (&tree, &finder);
+                    scope.spawn(move || {
+                        let mut count = 0;
+                        for item in tree.range(range).values() {
+                            count += u64::from(finder.find(&item.map_err(err)?).is_some());
+                        }
+                        Ok(count)
+                    })
+                })
+                .collect();
+            counting.into_iter().map(|part| part.join().expect("a counting thread panicked")).sum()
+        })
     }
 
     fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()> {
