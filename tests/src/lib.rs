@@ -291,6 +291,17 @@ impl Host {
         self.call(Method::POST, path, Some(token), Some(body)).await
     }
 
+    /// How many store calls of kind `op` (`find`, `count_found`...) the
+    /// host has made, from its metrics: which path a query took.
+    pub async fn store_operations(&self, op: &str) -> f64 {
+        let text = self.client.get(format!("{}/metrics", self.admin)).send().await.unwrap().text().await.unwrap();
+        let label = format!(r#"op="{op}""#);
+        text.lines()
+            .filter(|l| l.starts_with("crm_store_operations_total{") && l.contains(&label))
+            .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+            .sum()
+    }
+
     /// A raw request on the public API, for header-level tests.
     pub fn request(&self, method: Method, path: &str) -> reqwest::RequestBuilder {
         self.client.request(method, format!("{}{}", self.api, path))

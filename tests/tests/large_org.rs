@@ -7,11 +7,18 @@
 use crm_tests::*;
 
 const N: usize = 100_000;
+/// The oldest contacts have a last name (`oldtimer0` .. `oldtimer6`): a
+/// trigram list longer than a search follows, all of it older than the
+/// newest keys of the other lists of the same terms.
+const OLD_TIMERS: usize = 25_000;
 const CITIES: [Option<&str>; 6] = [Some("05001"), Some("05088"), Some("11001"), Some("76001"), Some("08001"), None];
 
 /// Row `i` of the seed.
 fn row(i: usize) -> Value {
     let mut row = json!({ "email": format!("bulk{i}@bench.co"), "firstName": format!("user{i}") });
+    if i < OLD_TIMERS {
+        row["lastName"] = json!(format!("oldtimer{}", i % 7));
+    }
     if let Some(code) = CITIES[i % 6] {
         row["cityCode"] = json!(code);
     }
@@ -104,6 +111,15 @@ async fn every_filter_answers_with_exact_totals_over_100000_contacts() {
     assert_eq!(first_names(rare), ["user42429", "user42428", "user42427"]);
     let rare = host.get("/api/contacts?search=user4242&limit=3&sortOrder=asc", &token).await.json();
     assert_eq!(first_names(rare), ["user4242", "user42420", "user42421"]);
+    // `timer3`: 3,571 matches; its `ime` list holds all 25,000 old timers
+    // and looks sparsest among the newest keys, its `er3` list (user3...
+    // too) is the one that ends. Answered by the index, not the host's count.
+    let counts_before = host.store_operations("count_found").await;
+    let r = host.get("/api/contacts?search=timer3&limit=2", &token).await.json();
+    let timers = count(|i| i < OLD_TIMERS && i % 7 == 3);
+    assert_eq!(r["pagination"]["total"], timers);
+    assert_eq!(first_names(r), ["user24993", "user24986"]);
+    assert_eq!(host.store_operations("count_found").await, counts_before, "a rare term through the index");
     let common = host.get("/api/contacts?search=bench&limit=2&page=3", &token).await.json();
     assert_eq!(first_names(common), [format!("user{}", N - 5), format!("user{}", N - 6)]);
     let common = host.get("/api/contacts?search=BENCH&limit=2&sortOrder=asc", &token).await.json();

@@ -8,11 +8,7 @@ use crm_tests::*;
 
 /// How many store `find` calls (the scan of every projection) the host made.
 async fn scans(host: &Host) -> f64 {
-    let text = host.client.get(format!("{}/metrics", host.admin)).send().await.unwrap().text().await.unwrap();
-    text.lines()
-        .filter(|l| l.starts_with("crm_store_operations_total{") && l.contains(r#"op="find""#))
-        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
-        .sum()
+    host.store_operations("find").await
 }
 
 /// `firstName`s of a list answer, in order, and its total.

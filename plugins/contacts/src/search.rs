@@ -21,9 +21,9 @@
 //! half the keys (and half the write cost) of indexing every position. A
 //! term of three characters or fewer is a scan.
 //!
-//! [`matches`], for each alignment, reads the newest keys of a few of its
-//! lists, follows the sparsest to its end and drops the candidates another
-//! list's read part rules out; the candidates of both, newest first, are
+//! [`matches`], for each alignment, reads a few of its lists in turns until
+//! one ends (the shortest) and drops the candidates another list's read part
+//! rules out; the candidates of both, newest first, are
 //! checked against their projections. A term held by more than
 //! [`MOST_CANDIDATES`] contacts is [`Found::Many`]: the list walks its index
 //! instead, and the host counts the matches.
@@ -48,11 +48,11 @@ const MOST_CANDIDATES: usize = 20_000;
 /// Trigram lists of each alignment of a term probed; any subset finds every
 /// match, since each candidate is checked against its projection.
 const MOST_PROBED: usize = 4;
-/// Keys of each probed list read first: enough to tell the sparse lists.
+/// Keys of each probed list read first.
 const PROBE: u32 = 128;
 /// Keys per store call when following a list (the host's bound).
 const CHUNK: u32 = 1000;
-/// Keys of the sparsest list read before judging whether it is worth following.
+/// Keys of each list read before judging whether it is worth following.
 const FOLLOW_BEFORE_JUDGING: usize = 2_000;
 
 /// Text as the projection holds it, and a search term likewise: lower case,
@@ -148,21 +148,21 @@ fn holding_all(grams: &[String], contacts: u64) -> Result<Option<Vec<String>>, E
     for gram in grams {
         probes.push(Probe::read(gram)?);
     }
-    // A list read to its end is a candidate set; else the sparsest so far,
-    // the one whose first keys reach furthest back, followed to its end.
-    let chosen = match probes.iter().enumerate().filter(|(_, p)| p.complete).min_by_key(|(_, p)| p.entries.len()) {
-        Some((i, _)) => i,
-        None => {
-            let (i, _) = probes.iter().enumerate().min_by_key(|(_, p)| p.oldest().to_vec()).expect("a trigram");
-            // A rare term's list ends soon; a list that goes on is judged before it is followed far.
-            let followed = probes[i].follow(FOLLOW_BEFORE_JUDGING)?
-                || (!too_dense(&probes[i], contacts)? && probes[i].follow(MOST_CANDIDATES)?);
-            if !followed {
-                return Ok(None);
+    // A rare term's lists end soon; lists still going past that are judged
+    // before they are followed far, and those likely past the bound only
+    // rule candidates out.
+    let every: Vec<usize> = (0..probes.len()).collect();
+    let mut chosen = race(&mut probes, &every, FOLLOW_BEFORE_JUDGING)?;
+    if chosen.is_none() {
+        let mut likely_short = Vec::new();
+        for i in every {
+            if !too_dense(&probes[i], contacts)? {
+                likely_short.push(i);
             }
-            i
         }
-    };
+        chosen = race(&mut probes, &likely_short, MOST_CANDIDATES)?;
+    }
+    let Some(chosen) = chosen else { return Ok(None) };
     Ok(Some(
         probes[chosen]
             .entries
@@ -171,6 +171,28 @@ fn holding_all(grams: &[String], contacts: u64) -> Result<Option<Vec<String>>, E
             .cloned()
             .collect(),
     ))
+}
+
+/// Reads the lists of `racing` a chunk each in turns until one ends, and
+/// answers the shortest that did; `None` once every one holds more than
+/// `most` keys. Turns rather than a guess at the sparsest list: a list can
+/// look sparse among the newest contacts and hold a hundred thousand older
+/// ones (`er4` of `user4242`), and the turns cost at most a chunk per list
+/// more than the shortest list's length.
+fn race(probes: &mut [Probe], racing: &[usize], most: usize) -> Result<Option<usize>, Error> {
+    loop {
+        let ended = racing.iter().copied().filter(|&i| probes[i].complete);
+        if let Some(shortest) = ended.min_by_key(|&i| probes[i].entries.len()) {
+            return Ok(Some(shortest));
+        }
+        let going: Vec<usize> = racing.iter().copied().filter(|&i| probes[i].entries.len() <= most).collect();
+        if going.is_empty() {
+            return Ok(None);
+        }
+        for i in going {
+            probes[i].read_more(CHUNK)?;
+        }
+    }
 }
 
 /// The newest keys of one trigram's list, as `<createdAt>/<id>`, newest first.
@@ -188,7 +210,6 @@ impl Probe {
         let prefix = list_prefix(gram);
         let mut probe = Probe { prefix, entries: Vec::new(), complete: false, set: HashSet::new() };
         probe.read_more(PROBE)?;
-        probe.set = probe.entries.iter().cloned().collect();
         Ok(probe)
     }
 
@@ -197,20 +218,11 @@ impl Probe {
         let before = self.entries.last().map(|e| format!("{}{e}", self.prefix).into_bytes());
         let keys = store::scan_reverse(self.prefix.as_bytes(), before.as_deref(), n)?;
         self.complete = keys.len() < n as usize;
-        self.entries
-            .extend(keys.into_iter().map(|(k, _)| String::from_utf8_lossy(&k[self.prefix.len()..]).into_owned()));
+        let read: Vec<String> =
+            keys.into_iter().map(|(k, _)| String::from_utf8_lossy(&k[self.prefix.len()..]).into_owned()).collect();
+        self.set.extend(read.iter().cloned());
+        self.entries.extend(read);
         Ok(())
-    }
-
-    /// Reads the list to its end; `false` (stopped) past `most` keys.
-    fn follow(&mut self, most: usize) -> Result<bool, Error> {
-        while !self.complete {
-            if self.entries.len() > most {
-                return Ok(false);
-            }
-            self.read_more(CHUNK)?;
-        }
-        Ok(true)
     }
 
     /// The oldest key read: the further back, the sparser the list.
