@@ -23,10 +23,10 @@
 //!
 //! [`matches`], for each alignment, reads a few of its lists in turns until
 //! one ends (the shortest) and drops the candidates another list's read part
-//! rules out; the candidates of both, newest first, are
-//! checked against their projections. A term held by more than
-//! [`MOST_CANDIDATES`] contacts is [`Found::Many`]: the list walks its index
-//! instead, and the host counts the matches.
+//! rules out; the candidates of both, newest first, are checked against
+//! their projections. A term held by more than [`MOST_CANDIDATES`] contacts
+//! is [`Found::Many`]: the list walks its index instead, and the host counts
+//! the matches.
 
 use std::collections::{BTreeSet, HashSet};
 
