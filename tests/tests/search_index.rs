@@ -39,6 +39,9 @@ async fn the_index_answers_exact_totals_in_creation_order_and_follows_renames() 
     seed(&host, &org, 30).await;
     let accented = json!({ "email": "maria@tienda.co", "firstName": "Mari\u{301}a", "lastName": "Gómez", "company": "Tienda Ñandú", "mobile": "3001234567" });
     assert_eq!(host.post("/api/contacts", &token, &accented).await.status, 201);
+    // A separator inside a trigram is text like any other.
+    let slashes = json!({ "email": "ruta@vias.co", "company": "Ruta 5/7/9 S.A.S" });
+    assert_eq!(host.post("/api/contacts", &token, &slashes).await.status, 201);
 
     let before = scans(&host).await;
     // user1, user10..user19 match; newest first.
@@ -56,7 +59,8 @@ async fn the_index_answers_exact_totals_in_creation_order_and_follows_renames() 
     let in_bogota: Vec<usize> = ones.iter().copied().filter(|i| i % 2 == 1).collect();
     assert_eq!(names(&host.get("/api/contacts?search=user1&cityCode=11001", &token).await), (users(&in_bogota), 6));
     // Every field, composed and decomposed accents, case.
-    for term in ["MARÍA", "Mari\u{301}a", "gómez", "ñandú", "tienda.co", "1234567", "@tienda"] {
+    for term in ["MARÍA", "Mari\u{301}a", "gómez", "ñandú", "tienda.co", "1234567", "@tienda", "5/7/", "/7/9", "a 5/7"]
+    {
         let r = host.get(&format!("/api/contacts?search={}", pct(term)), &token).await;
         assert_eq!(r.json()["pagination"]["total"], 1, "{term}: {}", r.text);
     }

@@ -6,8 +6,8 @@
 //! Times are fixed-width RFC 3339 (`2026-11-22T13:29:07.097Z`), so key order is
 //! time order. Index values are empty: the key says everything.
 //!
-//! `s/<id>`, the search projection, and `g/<trigram>/<createdAt>/<id>`, the
-//! search index, are [`crate::search`]'s.
+//! `s/<id>`, the search projection, and `g/<trigram><posting>`, the search
+//! index, are [`crate::search`]'s.
 //!
 //! `r/<id>` is the read model: the contact's flattened JSON, rendered at write
 //! time so a list page is a concatenation, not a parse and a render per row.
@@ -26,14 +26,16 @@ use crate::search;
 use crate::unique::{self, Claims};
 
 /// Every index key of `c`, the search index's included.
-fn entries(c: &Contact) -> Vec<String> {
+fn entries(c: &Contact) -> Vec<Vec<u8>> {
     let mut keys = search::keys(c, &search::projection(c));
-    keys.extend([format!("ix/c/{}/{}", c.created_at, c.id), format!("ix/u/{}/{}", c.updated_at, c.id)]);
+    let mut push = |key: String| keys.push(key.into_bytes());
+    push(format!("ix/c/{}/{}", c.created_at, c.id));
+    push(format!("ix/u/{}/{}", c.updated_at, c.id));
     if let Some(code) = &c.city_code {
-        keys.push(format!("ix/city/{code}/{}/{}", c.created_at, c.id));
+        push(format!("ix/city/{code}/{}/{}", c.created_at, c.id));
     }
     if let Some(code) = &c.state_code {
-        keys.push(format!("ix/state/{code}/{}/{}", c.created_at, c.id));
+        push(format!("ix/state/{code}/{}/{}", c.created_at, c.id));
     }
     keys
 }
@@ -49,13 +51,11 @@ pub fn save(old: Option<&Stored>, new: &Contact, limit: Option<u64>, claims: &Cl
     // Only what changed: an update that keeps a name rewrites none of its trigram keys.
     let fresh = entries(new);
     let before = old.map(|old| entries(&old.contact)).unwrap_or_default();
-    let (fresh_set, before_set): (HashSet<&String>, HashSet<&String>) =
+    let (fresh_set, before_set): (HashSet<&Vec<u8>>, HashSet<&Vec<u8>>) =
         (fresh.iter().collect(), before.iter().collect());
     let mut writes: Vec<Write> =
-        before.iter().filter(|k| !fresh_set.contains(k)).map(|k| Write::Delete(k.clone().into_bytes())).collect();
-    writes.extend(
-        fresh.iter().filter(|k| !before_set.contains(k)).map(|k| Write::Put((k.clone().into_bytes(), Vec::new()))),
-    );
+        before.iter().filter(|k| !fresh_set.contains(k)).map(|k| Write::Delete(k.clone())).collect();
+    writes.extend(fresh.iter().filter(|k| !before_set.contains(k)).map(|k| Write::Put((k.clone(), Vec::new()))));
     let record = serde_json::to_vec(new).map_err(Error::internal)?;
     writes.push(Write::Put((record::key(&new.id).into_bytes(), record)));
     let rendered = serde_json::to_vec(&new.flattened()).map_err(Error::internal)?;

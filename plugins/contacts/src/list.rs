@@ -243,11 +243,8 @@ pub fn list(req: &Request) -> Result<Response, Error> {
     if let Some(needle) = &q.search {
         let search_only = !dates && !property_filters && q.city_codes.is_empty() && q.state_codes.is_empty();
         match search::matches(needle)? {
-            Found::Newest(entries) if search_only && !q.by_updated => return newest_matches(&q, entries),
-            Found::Newest(entries) => {
-                return few_matches(&q, entries.iter().map(|e| index::id_of(e.as_bytes())).collect());
-            }
-            Found::Ids(ids) => return few_matches(&q, ids),
+            Found::Newest(ids) if search_only && !q.by_updated => return newest_matches(&q, ids),
+            Found::Newest(ids) | Found::Ids(ids) => return few_matches(&q, ids),
             Found::Many if search_only && !q.by_updated => return many_matches(&q, needle),
             Found::Many => {}
         }
@@ -316,13 +313,12 @@ fn matching_records(q: &Query, ids: Vec<String>) -> Result<Vec<Contact>, Error> 
 
 /// A search alone, sorted by creation, found by the index: the matches are
 /// the list, already in order; only the page is read.
-fn newest_matches(q: &Query, mut entries: Vec<String>) -> Result<Response, Error> {
+fn newest_matches(q: &Query, mut ids: Vec<String>) -> Result<Response, Error> {
     if q.ascending {
-        entries.reverse();
+        ids.reverse();
     }
-    let page: Vec<String> =
-        entries.iter().skip(q.paging.skip()).take(q.paging.limit).map(|e| index::id_of(e.as_bytes())).collect();
-    Ok(q.paging.response_raw(&index::rendered(&page)?, entries.len()))
+    let page: Vec<String> = ids.iter().skip(q.paging.skip()).take(q.paging.limit).cloned().collect();
+    Ok(q.paging.response_raw(&index::rendered(&page)?, ids.len()))
 }
 
 /// A search alone matching many contacts, sorted by creation: the host counts

@@ -4,11 +4,14 @@
 //! - `s/<id>`: the search projection. First and last name, email, mobile,
 //!   phone and company, lower case and NFC, one per line; a match is a
 //!   literal substring of one line.
-//! - `g/<trigram>/<createdAt>/<id>`: one key per distinct three-character
-//!   window starting at an even position of a projection line (the trigram
-//!   as hex of its UTF-8), written and removed in the contact's own commit
-//!   with its other index entries ([`crate::index::save`]). Empty values: the
-//!   key says everything.
+//! - `g/<trigram><posting>`: one key per distinct three-character window
+//!   starting at an even position of a projection line, written and removed
+//!   in the contact's own commit with its other index entries
+//!   ([`crate::index::save`]). The trigram is its UTF-8 (three whole
+//!   characters, so no list's prefix is another's); the [`Posting`] is 18
+//!   bytes that sort as `ix/c/<createdAt>/<id>` does. Empty values: the key
+//!   says everything. Short keys on purpose: a contact has about twenty, and
+//!   the store's disk and its recovery at start grow with their bytes.
 //! - `meta/search-indexed`: contacts created with their trigram keys, a
 //!   counter written beside `meta/contacts`. The two differ only when the
 //!   organization holds contacts written before the index existed; search
@@ -70,15 +73,55 @@ pub fn projection(c: &Contact) -> String {
         .join("\n")
 }
 
-/// A trigram as the keys spell it: hex of its UTF-8.
-fn spelled(window: &[char]) -> String {
-    window.iter().collect::<String>().bytes().map(|b| format!("{b:02x}")).collect()
+/// Where a contact sits in every trigram list: its creation time (6 bytes of
+/// milliseconds) and its id (12 bytes), big-endian, so byte order is the
+/// order of `ix/c/<createdAt>/<id>`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Posting([u8; POSTING_LEN]);
+
+const POSTING_LEN: usize = 18;
+
+impl Posting {
+    /// `c`'s posting. Every contact's id is 24 hex characters (the host's
+    /// `new-id`) and its `createdAt` the host's RFC 3339 (one that did not
+    /// parse would sort as the oldest, nothing worse).
+    fn of(c: &Contact) -> Posting {
+        Posting::new(&c.created_at, &c.id)
+    }
+
+    /// The posting of the creation index's entry `<createdAt>/<id>`.
+    fn of_entry(entry: &[u8]) -> Posting {
+        let entry = String::from_utf8_lossy(entry);
+        let (created_at, id) = entry.split_once('/').unwrap_or_default();
+        Posting::new(created_at, id)
+    }
+
+    fn new(created_at: &str, id: &str) -> Posting {
+        let millis = chrono::DateTime::parse_from_rfc3339(created_at).map_or(0, |t| t.timestamp_millis().max(0));
+        let mut bytes = [0u8; POSTING_LEN];
+        bytes[..6].copy_from_slice(&millis.to_be_bytes()[2..]);
+        for (i, pair) in id.as_bytes().chunks(2).take(12).enumerate() {
+            let digits = std::str::from_utf8(pair).ok();
+            bytes[6 + i] = digits.and_then(|d| u8::from_str_radix(d, 16).ok()).unwrap_or_default();
+        }
+        Posting(bytes)
+    }
+
+    /// The posting a list key ends with.
+    fn from_key(key: &[u8]) -> Option<Posting> {
+        key.len().checked_sub(POSTING_LEN).map(|start| Posting(key[start..].try_into().expect("18 bytes")))
+    }
+
+    /// The contact's id, as 24 hex characters.
+    pub fn id(&self) -> String {
+        self.0[6..].iter().map(|b| format!("{b:02x}")).collect()
+    }
 }
 
 /// The trigrams at even positions of one line of text: those it is indexed by.
 fn indexed_trigrams(line: &str) -> Vec<String> {
     let chars: Vec<char> = line.chars().collect();
-    chars.windows(3).step_by(2).map(spelled).collect()
+    chars.windows(3).step_by(2).map(String::from_iter).collect()
 }
 
 /// The distinct trigrams of a term at even offsets and at odd ones, each a
@@ -91,7 +134,7 @@ fn alignments(term: &str) -> Option<[Vec<String>; 2]> {
     }
     let mut sets: [BTreeSet<String>; 2] = Default::default();
     for (offset, window) in chars.windows(3).enumerate() {
-        sets[offset % 2].insert(spelled(window));
+        sets[offset % 2].insert(String::from_iter(window));
     }
     Some(sets.map(|set| {
         let grams: Vec<String> = set.into_iter().collect();
@@ -100,19 +143,20 @@ fn alignments(term: &str) -> Option<[Vec<String>; 2]> {
     }))
 }
 
-fn list_prefix(trigram: &str) -> String {
-    format!("g/{trigram}/")
+fn list_prefix(trigram: &str) -> Vec<u8> {
+    format!("g/{trigram}").into_bytes()
 }
 
 /// The trigram keys of `c`, from its projection `projected`.
-pub fn keys(c: &Contact, projected: &str) -> Vec<String> {
+pub fn keys(c: &Contact, projected: &str) -> Vec<Vec<u8>> {
     let grams: BTreeSet<String> = projected.split('\n').flat_map(indexed_trigrams).collect();
-    grams.iter().map(|g| format!("{}{}/{}", list_prefix(g), c.created_at, c.id)).collect()
+    let posting = Posting::of(c);
+    grams.iter().map(|g| [list_prefix(g).as_slice(), &posting.0].concat()).collect()
 }
 
 /// What a search found.
 pub enum Found {
-    /// Every match, as `<createdAt>/<id>`, newest first.
+    /// Every match, by id, newest first.
     Newest(Vec<String>),
     /// Every match, by id, in no useful order (found by a scan).
     Ids(Vec<String>),
@@ -135,15 +179,13 @@ pub fn matches(needle: &str) -> Result<Found, Error> {
     if candidates.len() > MOST_CANDIDATES {
         return Ok(Found::Many);
     }
-    let ids: Vec<String> = candidates.iter().map(|e| crate::index::id_of(e.as_bytes())).collect();
-    let kept: HashSet<String> = matching(ids, needle)?.into_iter().collect();
-    Ok(Found::Newest(candidates.into_iter().filter(|e| kept.contains(&crate::index::id_of(e.as_bytes()))).collect()))
+    let ids: Vec<String> = candidates.iter().map(Posting::id).collect();
+    Ok(Found::Newest(matching(ids, needle)?))
 }
 
 /// The contacts whose keys include every trigram of `grams`, or some more
-/// (candidates), as `<createdAt>/<id>` newest first; `None` past
-/// [`MOST_CANDIDATES`].
-fn holding_all(grams: &[String], contacts: u64) -> Result<Option<Vec<String>>, Error> {
+/// (candidates), newest first; `None` past [`MOST_CANDIDATES`].
+fn holding_all(grams: &[String], contacts: u64) -> Result<Option<Vec<Posting>>, Error> {
     let mut probes = Vec::with_capacity(grams.len());
     for gram in grams {
         probes.push(Probe::read(gram)?);
@@ -168,7 +210,7 @@ fn holding_all(grams: &[String], contacts: u64) -> Result<Option<Vec<String>>, E
             .entries
             .iter()
             .filter(|e| probes.iter().enumerate().all(|(j, p)| j == chosen || !p.rules_out(e)))
-            .cloned()
+            .copied()
             .collect(),
     ))
 }
@@ -195,14 +237,14 @@ fn race(probes: &mut [Probe], racing: &[usize], most: usize) -> Result<Option<us
     }
 }
 
-/// The newest keys of one trigram's list, as `<createdAt>/<id>`, newest first.
+/// The newest postings of one trigram's list, newest first.
 struct Probe {
-    prefix: String,
-    entries: Vec<String>,
+    prefix: Vec<u8>,
+    entries: Vec<Posting>,
     /// Every key of the list is in `entries`.
     complete: bool,
     /// `entries` as a set, to rule candidates out.
-    set: HashSet<String>,
+    set: HashSet<Posting>,
 }
 
 impl Probe {
@@ -215,24 +257,18 @@ impl Probe {
 
     /// Reads up to `n` more keys; marks the list complete at its end.
     fn read_more(&mut self, n: u32) -> Result<(), Error> {
-        let before = self.entries.last().map(|e| format!("{}{e}", self.prefix).into_bytes());
-        let keys = store::scan_reverse(self.prefix.as_bytes(), before.as_deref(), n)?;
+        let before = self.entries.last().map(|e| [self.prefix.as_slice(), &e.0].concat());
+        let keys = store::scan_reverse(&self.prefix, before.as_deref(), n)?;
         self.complete = keys.len() < n as usize;
-        let read: Vec<String> =
-            keys.into_iter().map(|(k, _)| String::from_utf8_lossy(&k[self.prefix.len()..]).into_owned()).collect();
-        self.set.extend(read.iter().cloned());
+        let read: Vec<Posting> = keys.iter().filter_map(|(k, _)| Posting::from_key(k)).collect();
+        self.set.extend(read.iter().copied());
         self.entries.extend(read);
         Ok(())
     }
 
-    /// The oldest key read: the further back, the sparser the list.
-    fn oldest(&self) -> &[u8] {
-        self.entries.last().map(String::as_bytes).unwrap_or_default()
-    }
-
     /// `entry` is within the part read and not in it: not a match.
-    fn rules_out(&self, entry: &str) -> bool {
-        (self.complete || entry.as_bytes() >= self.oldest()) && !self.set.contains(entry)
+    fn rules_out(&self, entry: &Posting) -> bool {
+        (self.complete || self.entries.last().is_none_or(|oldest| entry >= oldest)) && !self.set.contains(entry)
     }
 }
 
@@ -264,8 +300,8 @@ fn too_dense(probe: &Probe, contacts: u64) -> Result<bool, Error> {
         }
         before = Some(last.clone());
     }
-    let nth_newest = &before.expect("read")[b"ix/c/".len()..];
-    Ok(probe.entries.get(PROBE as usize - 1).is_some_and(|e| e.as_bytes() >= nth_newest))
+    let nth_newest = Posting::of_entry(&before.expect("read")[b"ix/c/".len()..]);
+    Ok(probe.entries.get(PROBE as usize - 1).is_some_and(|e| *e >= nth_newest))
 }
 
 /// Without the index: the host scans every projection.
@@ -340,9 +376,7 @@ fn index_chunk(entries: &[String]) -> Result<(), Error> {
             conditions.push(Condition::Equals((key.clone().into_bytes(), raw.clone())));
             if let Some(raw) = raw {
                 let c: Contact = kv::decode(key, &raw)?;
-                writes.extend(
-                    self::keys(&c, &projection(&c)).into_iter().map(|k| Write::Put((k.into_bytes(), Vec::new()))),
-                );
+                writes.extend(self::keys(&c, &projection(&c)).into_iter().map(|k| Write::Put((k, Vec::new()))));
             }
         }
         if store::commit(&conditions, &writes)? {
