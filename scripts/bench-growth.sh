@@ -11,6 +11,7 @@
 # Prints a table and writes it as a chart to bench/figures/growth.svg (or
 # $CHART). $HOST_ENV (NAME=VALUE words) is the host's extra environment, e.g.
 # HOST_ENV=CRM_STORE_CACHE_MB=128 CHART=/tmp/small.svg scripts/bench-growth.sh 1000000
+# $KEEP (a path) keeps the last size's data dir there, e.g. to profile a restart.
 #
 # Usage: scripts/bench-growth.sh [sizes...]
 set -euo pipefail
@@ -65,6 +66,7 @@ for n in "${SIZES[@]}"; do
   ready=$(until_ready)
   stop_host
   ROWS+=("$n $rate $p99 $page $rare $common $disk $rss $stop $ready")
+  [ -z "${KEEP:-}" ] || { rm -rf "$KEEP"; mv "$WORK/data" "$KEEP"; }
   echo "$n contacts: create ${rate}/s p99 ${p99} ms; page ${page} ms; search rare ${rare} ms, common ${common} ms; disk ${disk} MB; RSS ${rss} MB; stop ${stop} s; restart to ready ${ready} s"
 done
 
