@@ -1,6 +1,7 @@
 //! `search=` through the trigram index: exact totals and creation order,
 //! kept exact through renames, found at odd and even positions of a field,
-//! the scan for terms of three characters or fewer, and `crm-host admin
+//! the host's count for a term most contacts hold, the scan for terms of
+//! three characters or fewer, and `crm-host admin
 //! contacts reindex` for contacts stored before the index existed (searched
 //! by a scan until then).
 
@@ -99,6 +100,23 @@ async fn the_index_answers_exact_totals_in_creation_order_and_follows_renames() 
     assert_eq!(names(&host.get("/api/contacts?search=user1&limit=1", &token).await).1, 10);
     // Its email still holds bulk15.
     assert_eq!(names(&host.get("/api/contacts?search=bulk15@", &token).await), (vec!["zeta".to_string()], 1));
+}
+
+#[tokio::test]
+async fn a_term_most_contacts_hold_is_counted_by_the_host_not_checked_one_by_one() {
+    let host = Host::start().await;
+    let (org, token) = host.org_with_token(json!({ "name": "Search", "plan": "unlimited" })).await;
+    seed(&host, &org, 3_000).await;
+    let counts = host.store_operations("count_found").await;
+
+    // Every email holds "bench": 3,000 candidates, more than a fifth of the
+    // organization, cost more to check than the host's count of every projection.
+    let newest: Vec<usize> = (2_990..3_000).rev().collect();
+    assert_eq!(names(&host.get("/api/contacts?search=bench&limit=10", &token).await), (users(&newest), 3_000));
+    assert_eq!(host.store_operations("count_found").await, counts + 1.0);
+    // A rare term is still the index's alone.
+    assert_eq!(names(&host.get("/api/contacts?search=user2999", &token).await), (users(&[2_999]), 1));
+    assert_eq!(host.store_operations("count_found").await, counts + 1.0);
 }
 
 /// Percent-encodes a query value.
