@@ -299,7 +299,8 @@ impl Host {
         text.lines()
             .filter(|l| l.starts_with("crm_store_operations_total{") && l.contains(&label))
             .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
-            .sum()
+            // From 0.0: an empty f64 `sum` is -0.0, which reads oddly in a failed assertion.
+            .fold(0.0, |total, n| total + n)
     }
 
     /// A raw request on the public API, for header-level tests.
