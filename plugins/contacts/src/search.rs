@@ -49,6 +49,16 @@ pub const INDEXED_KEY: &str = "meta/search-indexed";
 /// this many reads just those; more is [`Found::Many`].
 const MOST_CANDIDATES: usize = 20_000;
 
+/// Trigram lists of each alignment of a term probed; any subset finds every
+/// match, since each candidate is checked against its projection.
+const MOST_PROBED: usize = 4;
+/// Keys of each probed list read first.
+const PROBE: u32 = 128;
+/// Keys per store call when following a list (the host's bound).
+const CHUNK: u32 = 1000;
+/// Keys of each list read before judging whether it is worth following.
+const FOLLOW_BEFORE_JUDGING: usize = 2_000;
+
 /// The candidates worth checking one by one in an organization of
 /// `contacts`: a fifth of it (at least [`FOLLOW_BEFORE_JUDGING`]), at most
 /// [`MOST_CANDIDATES`]. Checking a candidate (its posting, then its
@@ -59,15 +69,6 @@ const MOST_CANDIDATES: usize = 20_000;
 fn most_candidates(contacts: u64) -> usize {
     (contacts / 5).clamp(FOLLOW_BEFORE_JUDGING as u64, MOST_CANDIDATES as u64) as usize
 }
-/// Trigram lists of each alignment of a term probed; any subset finds every
-/// match, since each candidate is checked against its projection.
-const MOST_PROBED: usize = 4;
-/// Keys of each probed list read first.
-const PROBE: u32 = 128;
-/// Keys per store call when following a list (the host's bound).
-const CHUNK: u32 = 1000;
-/// Keys of each list read before judging whether it is worth following.
-const FOLLOW_BEFORE_JUDGING: usize = 2_000;
 
 /// Text as the projection holds it, and a search term likewise: lower case,
 /// Unicode NFC (a composed and a decomposed accent match), on one line.
