@@ -112,10 +112,7 @@ impl Posting {
         let millis = chrono::DateTime::parse_from_rfc3339(created_at).map_or(0, |t| t.timestamp_millis().max(0));
         let mut bytes = [0u8; POSTING_LEN];
         bytes[..6].copy_from_slice(&millis.to_be_bytes()[2..]);
-        for (i, pair) in id.as_bytes().chunks(2).take(12).enumerate() {
-            let digits = std::str::from_utf8(pair).ok();
-            bytes[6 + i] = digits.and_then(|d| u8::from_str_radix(d, 16).ok()).unwrap_or_default();
-        }
+        bytes[6..].copy_from_slice(&crm_sdk::id_bytes(id));
         Posting(bytes)
     }
 
@@ -126,7 +123,7 @@ impl Posting {
 
     /// The contact's id, as 24 hex characters.
     pub fn id(&self) -> String {
-        self.0[6..].iter().map(|b| format!("{b:02x}")).collect()
+        crm_sdk::id_text(self.0[6..].try_into().expect("12 bytes"))
     }
 }
 

@@ -52,6 +52,20 @@ pub fn is_id(text: &str) -> bool {
     text.len() == 24 && text.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
+/// The 12 bytes an id spells in hex (a pair that is not hex reads as 0).
+pub fn id_bytes(id: &str) -> [u8; 12] {
+    let mut bytes = [0u8; 12];
+    for (i, byte) in bytes.iter_mut().enumerate() {
+        *byte = id.get(i * 2..i * 2 + 2).and_then(|h| u8::from_str_radix(h, 16).ok()).unwrap_or(0);
+    }
+    bytes
+}
+
+/// The id 12 bytes spell: 24 lowercase hex characters.
+pub fn id_text(bytes: &[u8; 12]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// Generates a component's bindings for its world, sharing the SDK's bindings
 /// of the host imports and types (so `crm_sdk::http` and `crm_sdk::kv` work on
 /// them). Expands to `mod bindings`, with `bindings::export!` inside.
@@ -80,4 +94,18 @@ macro_rules! component_bindings {
             });
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_id_and_its_bytes_spell_each_other() {
+        let id = "6b052f4b0000138387408ed5";
+        let bytes = id_bytes(id);
+        assert_eq!(bytes[..4], [0x6b, 0x05, 0x2f, 0x4b]);
+        assert_eq!(id_text(&bytes), id);
+        assert_eq!(id_bytes("zz"), [0; 12], "not hex reads as 0");
+    }
 }

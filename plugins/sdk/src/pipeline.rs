@@ -30,13 +30,12 @@ pub fn default_stage_id(pipeline_id: &str, index: usize) -> String {
 }
 
 fn derive(id: &str, mask: &[u8; 12], last: u8) -> String {
-    let mut bytes = [0u8; 12];
-    for (i, byte) in bytes.iter_mut().enumerate() {
-        let pair = id.get(i * 2..i * 2 + 2).and_then(|h| u8::from_str_radix(h, 16).ok()).unwrap_or(0);
-        *byte = pair ^ mask[i];
+    let mut bytes = crate::id_bytes(id);
+    for (byte, mask) in bytes.iter_mut().zip(mask) {
+        *byte ^= mask;
     }
     bytes[11] ^= last;
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::id_text(&bytes)
 }
 
 #[cfg(test)]
