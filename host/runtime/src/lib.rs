@@ -10,6 +10,7 @@
 //!   [`HttpClient`] the server supplies;
 //! - [`integrations`]: each organization's settings for a provider;
 //! - [`limits`]: one instance's memory cap, with its peak recorded;
+//! - [`turns`]: compute turns, the CPU shared between organizations;
 //! - [`runtime`]: the [`Runtime`] and the state of one instance: per-call
 //!   deadline, memory cap and organization scope; a trap or an exceeded limit
 //!   is that call's error, nothing more;
@@ -39,6 +40,7 @@ pub mod nested;
 pub mod outbound;
 pub mod providers;
 pub mod runtime;
+pub mod turns;
 
 pub use context::CallContext;
 pub use loader::Embedded;

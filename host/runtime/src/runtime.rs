@@ -28,6 +28,7 @@ use crate::engine::{self, POOL_INSTANCES};
 use crate::integrations::Integration;
 use crate::limits::CallLimits;
 use crate::outbound::{Allowlist, HttpClient, Outbound};
+use crate::turns::{Turn, Turns};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
@@ -89,6 +90,8 @@ pub struct Runtime {
     /// Outer calls take a permit; nested calls (a module calling contacts) use the
     /// pool's other half, so they never wait on their own callers.
     pub(crate) permits: Semaphore,
+    /// The CPU, shared between organizations: an outer call computes only on a turn.
+    pub turns: Arc<Turns>,
     memory_cap: usize,
     /// How long a nested call may run.
     pub(crate) nested_deadline: Duration,
@@ -102,13 +105,14 @@ pub struct Runtime {
 
 impl Runtime {
     /// `http` carries provider components' outbound requests; it should time
-    /// out within `provider_timeout`.
+    /// out within `provider_timeout`. `turns`: how many calls compute at once.
     pub fn new(
         store: Arc<dyn Store>,
         memory_cap: usize,
         provider_timeout: Duration,
         http: Arc<dyn HttpClient>,
         outbox: Arc<crm_events::Outbox>,
+        turns: usize,
     ) -> wasmtime::Result<Arc<Runtime>> {
         let engine = engine::new_engine(memory_cap)?;
         engine::start_ticker(&engine);
@@ -121,6 +125,7 @@ impl Runtime {
             store,
             modules: RwLock::default(),
             permits: Semaphore::new(POOL_INSTANCES as usize / 2),
+            turns: Turns::new(turns),
             memory_cap,
             nested_deadline: Duration::from_secs(5),
             outbound: Outbound::new(http),
@@ -197,8 +202,10 @@ impl Runtime {
         deadline: Duration,
     ) -> wasmtime::Result<(types::Response, bool)> {
         let _permit = self.permits.acquire().await?;
+        let turn = self.turns.take(ctx.as_ref().map_or("", |c| c.org.id.as_str())).await;
         let caller = ctx.as_ref().map_or_else(CallContext::nobody, CallContext::caller);
         let mut store = self.new_store(&module.name, ctx.map(Arc::new), deadline);
+        store.data_mut().turn = Some(turn);
         let pre = module.pre.as_ref().ok_or_else(|| wasmtime::Error::msg("not a module"))?;
         let started = Instant::now();
         let call = async {
@@ -263,6 +270,8 @@ pub struct HostState {
     /// Events and subscriptions staged for the next commit (`imports/events.rs`).
     pub(crate) staged: Vec<crm_events::Staged>,
     pub(crate) limits: CallLimits,
+    /// The outer call's compute turn; given back while it waits outside.
+    pub(crate) turn: Option<Turn>,
     /// City names this instance resolved (see `imports/catalog.rs`).
     pub(crate) resolved:
         std::collections::HashMap<crate::imports::CityKey, crate::bindings::platform::crm::plugin::catalog::Resolution>,
@@ -292,10 +301,25 @@ impl HostState {
             wrote: false,
             staged: Vec::new(),
             limits,
+            turn: None,
             resolved: Default::default(),
             // No filesystem, sockets, environment or arguments.
             wasi: WasiCtx::builder().build(),
             table: ResourceTable::new(),
         }
+    }
+}
+
+impl HostState {
+    /// Awaits `outside` (a shipping provider, a customer's DNS) without this
+    /// call's compute turn, which another organization's request can use
+    /// meanwhile; the call waits for a new turn before it computes again.
+    pub(crate) async fn off_turn<T>(&mut self, outside: impl Future<Output = T>) -> T {
+        let Some(turn) = self.turn.take() else { return outside.await };
+        drop(turn);
+        let answer = outside.await;
+        let org = self.ctx.as_ref().map_or("", |c| c.org.id.as_str()).to_string();
+        self.turn = Some(self.runtime.turns.take(&org).await);
+        answer
     }
 }

@@ -75,6 +75,12 @@ pub struct Config {
     #[arg(long, env = "CRM_ORG_MAX_IN_FLIGHT", default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..))]
     pub org_max_in_flight: u64,
 
+    /// How many requests compute at once, handed out in turn between
+    /// organizations (see `crm_runtime::turns`); 0 picks from the cores and
+    /// the store: a remote store's round trips keep calls waiting, not computing.
+    #[arg(long, env = "CRM_COMPUTE_TURNS", default_value_t = 0)]
+    pub compute_turns: usize,
+
     /// How long a request may wait for one of its organization's slots, in milliseconds.
     #[arg(long, env = "CRM_ORG_QUEUE_MS", default_value_t = 250)]
     pub org_queue_ms: u64,
@@ -129,5 +135,17 @@ impl Config {
     /// Where compiled components are cached.
     pub fn cache_dir(&self) -> PathBuf {
         self.cache_dir.clone().unwrap_or_else(|| self.data_dir.join("cache"))
+    }
+
+    /// `--compute-turns`, or when 0: two per core on the embedded store (a
+    /// call holding a turn barely waits), 64 per core on a database (each
+    /// store call a round trip, waited for on the turn).
+    pub fn compute_turns(&self) -> usize {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        match (self.compute_turns, &self.store_url) {
+            (0, None) => 2 * cores,
+            (0, Some(_)) => 64 * cores,
+            (turns, _) => turns,
+        }
     }
 }

@@ -37,8 +37,15 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let http = Arc::new(ReqwestClient::new(provider_timeout));
     let webhooks = crm_events::webhook_url::Policy { allow_private: config.webhook_allow_private };
     let outbox = crm_events::Outbox::new(store.clone(), webhooks);
-    let runtime = Runtime::new(store.clone(), config.component_memory_mb << 20, provider_timeout, http, outbox.clone())
-        .map_err(|e| format!("cannot start the Wasm runtime: {e:#}"))?;
+    let runtime = Runtime::new(
+        store.clone(),
+        config.component_memory_mb << 20,
+        provider_timeout,
+        http,
+        outbox.clone(),
+        config.compute_turns(),
+    )
+    .map_err(|e| format!("cannot start the Wasm runtime: {e:#}"))?;
     let loading = Instant::now();
     let cache_dir = config.cache_dir();
     let modules = loader::load_all(&runtime, embedded::COMPONENTS, &cache_dir, config.plugins_dir.as_deref())

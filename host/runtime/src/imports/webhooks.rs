@@ -6,6 +6,8 @@ use crate::runtime::HostState;
 
 impl webhooks::Host for HostState {
     async fn check_url(&mut self, url: String) -> Result<(), String> {
-        self.runtime.outbox.policy().check(&url).await.map(|_| ())
+        // The check may resolve the customer's host name: a wait, not work.
+        let outbox = self.runtime.outbox.clone();
+        self.off_turn(async move { outbox.policy().check(&url).await.map(|_| ()) }).await
     }
 }

@@ -9,7 +9,9 @@
 //! 4. the route's permission (403 `INSUFFICIENT_API_PERMISSIONS`);
 //! 5. the route's plan module, e.g. `shipping` (403 `PLAN_MODULE_REQUIRED`);
 //! 6. the organization's fair share and the token's quota (429 `RATE_LIMITED`,
-//!    see [`crate::fairness`]).
+//!    see [`crate::fairness`]);
+//! 7. a compute turn for the handler's work, organizations served in turn
+//!    (`crm_runtime::turns`; a component call takes it in `Runtime::handle`).
 
 mod catalogs;
 mod deliveries;
@@ -122,16 +124,28 @@ impl Api {
             Err(e) => return e.into_response(),
         };
         let served = match &route.handler {
-            Handler::Native(handler) => match handler(app, &caller, &req, &params) {
-                // A native write (a delivery retried) is durable before its 2xx.
-                Ok(done) if req.method != Method::GET => app.store.durable().await.map(|_| done).map_err(Into::into),
-                served => served,
-            },
+            Handler::Native(handler) => {
+                let computed = {
+                    let _turn = app.runtime.turns.take(&org).await;
+                    handler(app, &caller, &req, &params)
+                };
+                match computed {
+                    // A native write (a delivery retried) is durable before its 2xx.
+                    Ok(done) if req.method != Method::GET => {
+                        app.store.durable().await.map(|_| done).map_err(Into::into)
+                    }
+                    computed => computed,
+                }
+            }
             Handler::NativeBlocking(handler) => {
                 let (handler, app) = (*handler, app.clone());
-                tokio::task::spawn_blocking(move || handler(&app, &caller, &req, &params))
-                    .await
-                    .unwrap_or_else(|_| Err(ApiError::internal()))
+                let turn = app.runtime.turns.take(&org).await;
+                tokio::task::spawn_blocking(move || {
+                    let _turn = turn;
+                    handler(&app, &caller, &req, &params)
+                })
+                .await
+                .unwrap_or_else(|_| Err(ApiError::internal()))
             }
             Handler::Component(module, deadline) => {
                 let path = req.path.strip_prefix("/api").unwrap_or(&req.path).to_string();

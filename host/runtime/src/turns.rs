@@ -1,0 +1,174 @@
+//! Compute turns: how the host's CPU is shared between organizations.
+//!
+//! A request computes (runs its component, a catalog match) only while it
+//! holds a turn, and there are few turns: about what the cores can run at
+//! once. A request that waits for one parks at no cost. When a turn ends it
+//! goes to the next organization, not the next request, so one
+//! organization's hundreds of waiting requests queue behind each other while
+//! another's single request takes the very next turn:
+//!
+//! - organizations that had nothing waiting are served first, in order of
+//!   arrival (as fq_codel serves new flows before old ones);
+//! - the others take turns round robin, one request each.
+//!
+//! A call that waits on something outside (a shipping provider, a customer's
+//! DNS) gives its turn back meanwhile: see `HostState::off_turn`.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::oneshot;
+
+/// The turns of one host.
+pub struct Turns {
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    free: usize,
+    /// Organizations whose requests began to wait when none of theirs was waiting.
+    fresh: VecDeque<String>,
+    /// Organizations still waiting after they were served, round robin.
+    ring: VecDeque<String>,
+    /// Each waiting organization's requests, first come first served.
+    waiting: HashMap<String, VecDeque<oneshot::Sender<Turn>>>,
+}
+
+/// The right to compute, until dropped.
+pub struct Turn {
+    turns: Arc<Turns>,
+}
+
+impl Turns {
+    /// `capacity` turns at once (at least one).
+    pub fn new(capacity: usize) -> Arc<Turns> {
+        Arc::new(Turns { state: Mutex::new(State { free: capacity.max(1), ..State::default() }) })
+    }
+
+    /// A turn for a request of `org`, as soon as it is that organization's turn.
+    pub async fn take(self: &Arc<Self>, org: &str) -> Turn {
+        let waiting = {
+            let mut state = self.state.lock().expect("turns lock");
+            if state.free > 0 {
+                state.free -= 1;
+                return Turn { turns: self.clone() };
+            }
+            let (tx, rx) = oneshot::channel();
+            let queue = state.waiting.entry(org.to_string()).or_default();
+            queue.push_back(tx);
+            if queue.len() == 1 {
+                state.fresh.push_back(org.to_string());
+            }
+            rx
+        };
+        // Senders are only ever consumed by `send`, so this never closes empty.
+        waiting.await.expect("a waiting request's turn is sent, never dropped")
+    }
+
+    #[cfg(test)]
+    fn free(&self) -> usize {
+        self.state.lock().expect("turns lock").free
+    }
+
+    /// Passes an ended turn to the next organization waiting, or frees it.
+    fn pass_on(self: &Arc<Self>) {
+        let mut state = self.state.lock().expect("turns lock");
+        loop {
+            let Some(org) = state.fresh.pop_front().or_else(|| state.ring.pop_front()) else {
+                state.free += 1;
+                return;
+            };
+            let queue = state.waiting.get_mut(&org).expect("a listed organization waits");
+            let next = queue.pop_front().expect("a listed organization has a waiter");
+            if queue.is_empty() {
+                state.waiting.remove(&org);
+            } else {
+                state.ring.push_back(org);
+            }
+            match next.send(Turn { turns: self.clone() }) {
+                Ok(()) => return,
+                // That request stopped waiting (its client left): the turn
+                // comes back without running `Drop`, and goes to the next.
+                Err(turn) => std::mem::forget(turn),
+            }
+        }
+    }
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        self.turns.pass_on();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! On the current-thread runtime of `#[tokio::test]`: a spawned task runs
+    //! (and starts waiting) when the test yields, so the order is exact.
+    use super::*;
+    use tokio::task::{JoinHandle, yield_now};
+
+    type Order = Arc<Mutex<Vec<&'static str>>>;
+
+    /// A request of `org` that waits for its turn, notes it, and ends it.
+    async fn queue(turns: &Arc<Turns>, org: &'static str, order: &Order) -> JoinHandle<()> {
+        let (turns, order) = (turns.clone(), order.clone());
+        let request = tokio::spawn(async move {
+            let _turn = turns.take(org).await;
+            order.lock().unwrap().push(org);
+        });
+        yield_now().await;
+        request
+    }
+
+    async fn served(requests: Vec<JoinHandle<()>>, order: &Order) -> Vec<&'static str> {
+        for request in requests {
+            request.await.unwrap();
+        }
+        order.lock().unwrap().clone()
+    }
+
+    #[tokio::test]
+    async fn a_quiet_organization_waits_one_turn_not_a_busy_ones_queue() {
+        let turns = Turns::new(1);
+        let held = turns.take("busy").await;
+        let order = Order::default();
+        let mut requests = Vec::new();
+        for org in ["busy", "busy", "busy", "quiet"] {
+            requests.push(queue(&turns, org, &order).await);
+        }
+        drop(held);
+        assert_eq!(served(requests, &order).await, ["busy", "quiet", "busy", "busy"]);
+        assert_eq!(turns.free(), 1);
+    }
+
+    #[tokio::test]
+    async fn busy_organizations_alternate() {
+        let turns = Turns::new(1);
+        let held = turns.take("a").await;
+        let order = Order::default();
+        let mut requests = Vec::new();
+        for org in ["a", "a", "a", "b", "b", "b"] {
+            requests.push(queue(&turns, org, &order).await);
+        }
+        drop(held);
+        assert_eq!(served(requests, &order).await, ["a", "b", "a", "b", "a", "b"]);
+        assert_eq!(turns.free(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_request_that_stops_waiting_does_not_keep_a_turn() {
+        let turns = Turns::new(1);
+        let held = turns.take("a").await;
+        let order = Order::default();
+        let gave_up = queue(&turns, "b", &order).await;
+        gave_up.abort();
+        let _ = gave_up.await;
+        drop(held);
+        assert_eq!(turns.free(), 1);
+        let _again = turns.take("b").await;
+        assert_eq!(turns.free(), 0);
+        assert!(order.lock().unwrap().is_empty());
+    }
+}
