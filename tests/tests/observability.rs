@@ -43,6 +43,11 @@ async fn metrics_count_requests_components_and_the_store() {
     assert!(sample(&after, "crm_http_request_seconds_count", &[r#"route="/api/contacts""#]) >= 3.0);
     assert!(sample(&after, "crm_component_calls_total", &[r#"component="contacts""#, r#"outcome="ok""#]) >= 4.0);
     assert!(sample(&after, "crm_component_call_seconds_count", &[r#"component="contacts""#]) >= 4.0);
+    // Every component call waited (or not) for a compute turn.
+    assert!(
+        sample(&after, "crm_compute_turn_wait_seconds_count", &[])
+            >= sample(&after, "crm_component_calls_total", &[r#"component="contacts""#, r#"outcome="ok""#])
+    );
     assert!(sample(&after, "crm_store_operations_total", &[r#"op="batch_if""#]) >= 3.0);
     // Group commit is the embedded store's; on PostgreSQL each commit is durable.
     if !backend::is_postgres() {

@@ -16,6 +16,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use tokio::sync::oneshot;
 
@@ -48,6 +49,13 @@ impl Turns {
 
     /// A turn for a request of `org`, as soon as it is that organization's turn.
     pub async fn take(self: &Arc<Self>, org: &str) -> Turn {
+        let asked = Instant::now();
+        let turn = self.wait_for_turn(org).await;
+        metrics::histogram!("crm_compute_turn_wait_seconds").record(asked.elapsed().as_secs_f64());
+        turn
+    }
+
+    async fn wait_for_turn(self: &Arc<Self>, org: &str) -> Turn {
         let waiting = {
             let mut state = self.state.lock().expect("turns lock");
             if state.free > 0 {
