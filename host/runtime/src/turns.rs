@@ -38,7 +38,8 @@ struct State {
 
 /// The right to compute, until dropped.
 pub struct Turn {
-    turns: Arc<Turns>,
+    /// `None` once given back without passing it on (see [`Turns::pass_on`]).
+    turns: Option<Arc<Turns>>,
 }
 
 impl Turns {
@@ -60,7 +61,7 @@ impl Turns {
             let mut state = self.state.lock().expect("turns lock");
             if state.free > 0 {
                 state.free -= 1;
-                return Turn { turns: self.clone() };
+                return Turn { turns: Some(self.clone()) };
             }
             let (tx, rx) = oneshot::channel();
             let queue = state.waiting.entry(org.to_string()).or_default();
@@ -94,11 +95,12 @@ impl Turns {
             } else {
                 state.ring.push_back(org);
             }
-            match next.send(Turn { turns: self.clone() }) {
+            match next.send(Turn { turns: Some(self.clone()) }) {
                 Ok(()) => return,
                 // That request stopped waiting (its client left): the turn
-                // comes back without running `Drop`, and goes to the next.
-                Err(turn) => std::mem::forget(turn),
+                // comes back, is emptied so that dropping it does not pass it
+                // on a second time (under this lock), and goes to the next.
+                Err(mut turn) => drop(turn.turns.take()),
             }
         }
     }
@@ -106,7 +108,9 @@ impl Turns {
 
 impl Drop for Turn {
     fn drop(&mut self) {
-        self.turns.pass_on();
+        if let Some(turns) = self.turns.take() {
+            turns.pass_on();
+        }
     }
 }
 
