@@ -170,3 +170,24 @@ async fn token_quotas_answer_429_with_rate_limit_headers() {
     tokio::time::sleep(Duration::from_millis(1200)).await;
     assert_eq!(host.get("/api/me", &token).await.status, 200);
 }
+
+/// A shipment waiting on the provider (a second) holds no compute turn: with
+/// one turn, another organization's call answers meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_waiting_on_a_provider_gives_its_compute_turn_back() {
+    let shop = crm_tests::shop::Shop::open_with(&[("CRM_COMPUTE_TURNS", "1")]).await;
+    let (_, other) = shop.host.org_with_token(json!({ "name": "Otra" })).await;
+    shop.sim.set_latency(Duration::ZERO, Duration::from_millis(1000));
+    let meanwhile = async {
+        while shop.sim.calls("generate") == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let t = Instant::now();
+        let r = shop.host.get("/api/contacts?limit=5", &other).await;
+        (r.status, t.elapsed())
+    };
+    let (label, (status, waited)) = tokio::join!(shop.generate(Some("slow-provider")), meanwhile);
+    assert_eq!(label.status, 201, "{}", label.text);
+    assert_eq!(status, 200);
+    assert!(waited < Duration::from_millis(500), "the other organization waited {waited:?} for the provider's call");
+}
