@@ -28,7 +28,7 @@ use crate::engine::{self, POOL_INSTANCES};
 use crate::integrations::Integration;
 use crate::limits::CallLimits;
 use crate::outbound::{Allowlist, HttpClient, Outbound};
-use crate::turns::{Turn, Turns};
+use crate::turns::{Held, Turns};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
@@ -177,12 +177,16 @@ impl Runtime {
         store.limiter(|state| &mut state.limits);
         let until = Instant::now() + deadline;
         store.set_epoch_deadline(1);
-        store.epoch_deadline_callback(move |_| {
+        store.epoch_deadline_callback(move |store| {
             if Instant::now() >= until {
-                Err(wasmtime::Error::msg("deadline exceeded"))
-            } else {
-                Ok(UpdateDeadline::Yield(1))
+                return Err(wasmtime::Error::msg("deadline exceeded"));
             }
+            // Every tick lets the thread's other tasks run; a call holding a
+            // turn another request waits for passes it on first.
+            Ok(match store.data().turn.pass_if_wanted() {
+                Some(pass) => UpdateDeadline::YieldCustom(1, pass),
+                None => UpdateDeadline::Yield(1),
+            })
         });
         store
     }
@@ -202,10 +206,11 @@ impl Runtime {
         deadline: Duration,
     ) -> wasmtime::Result<(types::Response, bool)> {
         let _permit = self.permits.acquire().await?;
-        let turn = self.turns.take(ctx.as_ref().map_or("", |c| c.org.id.as_str())).await;
+        let org = ctx.as_ref().map_or("", |c| c.org.id.as_str());
+        let turn = Held::new(self.turns.take(org).await, org);
         let caller = ctx.as_ref().map_or_else(CallContext::nobody, CallContext::caller);
         let mut store = self.new_store(&module.name, ctx.map(Arc::new), deadline);
-        store.data_mut().turn = Some(turn);
+        store.data_mut().turn = turn;
         let pre = module.pre.as_ref().ok_or_else(|| wasmtime::Error::msg("not a module"))?;
         let started = Instant::now();
         let call = async {
@@ -270,8 +275,9 @@ pub struct HostState {
     /// Events and subscriptions staged for the next commit (`imports/events.rs`).
     pub(crate) staged: Vec<crm_events::Staged>,
     pub(crate) limits: CallLimits,
-    /// The outer call's compute turn; given back while it waits outside.
-    pub(crate) turn: Option<Turn>,
+    /// The outer call's compute turn; given back while it waits outside, and
+    /// at a tick while another request waits. Nested calls hold none.
+    pub(crate) turn: Held,
     /// City names this instance resolved (see `imports/catalog.rs`).
     pub(crate) resolved:
         std::collections::HashMap<crate::imports::CityKey, crate::bindings::platform::crm::plugin::catalog::Resolution>,
@@ -301,7 +307,7 @@ impl HostState {
             wrote: false,
             staged: Vec::new(),
             limits,
-            turn: None,
+            turn: Held::default(),
             resolved: Default::default(),
             // No filesystem, sockets, environment or arguments.
             wasi: WasiCtx::builder().build(),
@@ -312,14 +318,10 @@ impl HostState {
 
 impl HostState {
     /// Awaits `outside` (a shipping provider, a customer's DNS) without this
-    /// call's compute turn, which another organization's request can use
-    /// meanwhile; the call waits for a new turn before it computes again.
-    pub(crate) async fn off_turn<T>(&mut self, outside: impl Future<Output = T>) -> T {
-        let Some(turn) = self.turn.take() else { return outside.await };
-        drop(turn);
-        let answer = outside.await;
-        let org = self.ctx.as_ref().map_or("", |c| c.org.id.as_str()).to_string();
-        self.turn = Some(self.runtime.turns.take(&org).await);
-        answer
+    /// call's compute turn, which another request can use meanwhile; the
+    /// call waits for a new turn before it computes again.
+    pub(crate) fn off_turn<T>(&self, outside: impl Future<Output = T>) -> impl Future<Output = T> {
+        let held = self.turn.clone();
+        async move { held.off_turn(outside).await }
     }
 }

@@ -11,10 +11,16 @@
 //!   arrival (as fq_codel serves new flows before old ones);
 //! - the others take turns round robin, one request each.
 //!
-//! A call that waits on something outside (a shipping provider, a customer's
-//! DNS) gives its turn back meanwhile: see `HostState::off_turn`.
+//! A call keeps its turn in a [`Held`] slot, which gives it back:
+//! - while the call waits on something outside (a shipping provider, a
+//!   customer's DNS): [`Held::off_turn`];
+//! - at every epoch tick (10 ms) of a long computation while another request
+//!   waits: [`Held::pass_if_wanted`], so a 10,000-row import cannot keep a
+//!   turn for seconds while others queue.
 
 use std::collections::{HashMap, VecDeque};
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -75,6 +81,11 @@ impl Turns {
         waiting.await.expect("a waiting request's turn is sent, never dropped")
     }
 
+    /// Whether a request waits for a turn.
+    fn wanted(&self) -> bool {
+        !self.state.lock().expect("turns lock").waiting.is_empty()
+    }
+
     #[cfg(test)]
     fn free(&self) -> usize {
         self.state.lock().expect("turns lock").free
@@ -103,6 +114,55 @@ impl Turns {
                 Err(mut turn) => drop(turn.turns.take()),
             }
         }
+    }
+}
+
+/// The turn of one call, if it holds one now (a call the host makes for
+/// itself holds none), shared with the futures that give it back and retake it.
+#[derive(Clone, Default)]
+pub struct Held(Arc<Mutex<Option<(Turn, String)>>>);
+
+impl Held {
+    /// `turn`, for a request of `org`.
+    pub fn new(turn: Turn, org: &str) -> Held {
+        Held(Arc::new(Mutex::new(Some((turn, org.to_string())))))
+    }
+
+    fn give_back(&self) -> Option<(Turn, String)> {
+        self.0.lock().expect("held turn lock").take()
+    }
+
+    /// Takes the next turn of `org` and holds it.
+    async fn retake(&self, turns: Arc<Turns>, org: String) {
+        let turn = turns.take(&org).await;
+        *self.0.lock().expect("held turn lock") = Some((turn, org));
+    }
+
+    /// Awaits `outside` without the turn, then waits for a new one.
+    pub async fn off_turn<T>(&self, outside: impl Future<Output = T>) -> T {
+        let Some((turn, org)) = self.give_back() else { return outside.await };
+        let turns = turn.turns.clone().expect("a held turn is full");
+        drop(turn);
+        let answer = outside.await;
+        self.retake(turns, org).await;
+        answer
+    }
+
+    /// When another request waits: a future that gives the turn back and
+    /// waits for the next one (the call then goes on where it stopped).
+    pub fn pass_if_wanted(&self) -> Option<Pin<Box<dyn Future<Output = ()> + Send>>> {
+        let mut slot = self.0.lock().expect("held turn lock");
+        let turns = slot.as_ref()?.0.turns.clone().expect("a held turn is full");
+        if !turns.wanted() {
+            return None;
+        }
+        let (turn, org) = slot.take().expect("checked");
+        drop(slot);
+        let held = self.clone();
+        Some(Box::pin(async move {
+            drop(turn);
+            held.retake(turns, org).await;
+        }))
     }
 }
 
@@ -182,5 +242,21 @@ mod tests {
         let _again = turns.take("b").await;
         assert_eq!(turns.free(), 0);
         assert!(order.lock().unwrap().is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_held_turn_is_passed_on_at_a_tick_only_when_another_request_waits() {
+        let turns = Turns::new(1);
+        let held = Held::new(turns.take("long").await, "long");
+        assert!(held.pass_if_wanted().is_none(), "nobody waits: keep computing");
+        let order = Order::default();
+        let short = queue(&turns, "short", &order).await;
+        let pass = held.pass_if_wanted().expect("a request waits");
+        pass.await;
+        short.await.unwrap();
+        assert_eq!(*order.lock().unwrap(), ["short"]);
+        assert_eq!(turns.free(), 0, "the long call holds its turn again");
+        drop(held);
+        assert_eq!(turns.free(), 1);
     }
 }
