@@ -314,9 +314,7 @@ impl HostState {
             table: ResourceTable::new(),
         }
     }
-}
 
-impl HostState {
     /// Awaits `outside` (a shipping provider, a customer's DNS) without this
     /// call's compute turn, which another request can use meanwhile; the
     /// call waits for a new turn before it computes again.
