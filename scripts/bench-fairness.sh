@@ -4,7 +4,8 @@
 #    compares (100 characters, no match) from 16 connections, while /healthz
 #    is measured from one; and a 60,000-character city (refused at once);
 # 2. one organization flooding GET /api/contacts from 256 connections while
-#    another's calls are measured, for each setting in SETTINGS (default:
+#    another's calls (then /healthz, which takes no turn) are measured, for
+#    each setting in SETTINGS (default:
 #    compute turns off (1,000,000), the default turns, and the default turns
 #    with an in-flight share of 16).
 # PIN=1 pins the host to core 0 and the load generators to core 1, so the

@@ -3,13 +3,11 @@
 //! A request computes (runs its component, a catalog match) only while it
 //! holds a turn, and there are few turns: about what the cores can run at
 //! once. A request that waits for one parks at no cost. When a turn ends it
-//! goes to the next organization, not the next request, so one
-//! organization's hundreds of waiting requests queue behind each other while
-//! another's single request takes the very next turn:
-//!
-//! - organizations that had nothing waiting are served first, in order of
-//!   arrival (as fq_codel serves new flows before old ones);
-//! - the others take turns round robin, one request each.
+//! goes to the next organization, not the next request: the organizations
+//! waiting take turns round robin, one request each, and one that starts
+//! waiting joins the end of the round. One organization's hundreds of
+//! waiting requests queue behind each other, while another's single request
+//! waits for one turn of each organization ahead of it, and none starves.
 //!
 //! A call keeps its turn in a [`Held`] slot, which gives it back:
 //! - while the call waits on something outside (a shipping provider, a
@@ -34,10 +32,8 @@ pub struct Turns {
 #[derive(Default)]
 struct State {
     free: usize,
-    /// Organizations whose requests began to wait when none of theirs was waiting.
-    fresh: VecDeque<String>,
-    /// Organizations still waiting after they were served, round robin.
-    ring: VecDeque<String>,
+    /// The organizations waiting, in the order they are served.
+    round: VecDeque<String>,
     /// Each waiting organization's requests, first come first served.
     waiting: HashMap<String, VecDeque<oneshot::Sender<Turn>>>,
 }
@@ -73,7 +69,7 @@ impl Turns {
             let queue = state.waiting.entry(org.to_string()).or_default();
             queue.push_back(tx);
             if queue.len() == 1 {
-                state.fresh.push_back(org.to_string());
+                state.round.push_back(org.to_string());
             }
             rx
         };
@@ -95,7 +91,7 @@ impl Turns {
     fn pass_on(self: &Arc<Self>) {
         let mut state = self.state.lock().expect("turns lock");
         loop {
-            let Some(org) = state.fresh.pop_front().or_else(|| state.ring.pop_front()) else {
+            let Some(org) = state.round.pop_front() else {
                 state.free += 1;
                 return;
             };
@@ -104,7 +100,7 @@ impl Turns {
             if queue.is_empty() {
                 state.waiting.remove(&org);
             } else {
-                state.ring.push_back(org);
+                state.round.push_back(org);
             }
             match next.send(Turn { turns: Some(self.clone()) }) {
                 Ok(()) => return,
@@ -227,6 +223,19 @@ mod tests {
         drop(held);
         assert_eq!(served(requests, &order).await, ["a", "b", "a", "b", "a", "b"]);
         assert_eq!(turns.free(), 1);
+    }
+
+    #[tokio::test]
+    async fn every_waiting_organization_gets_a_turn_before_any_gets_a_second() {
+        let turns = Turns::new(1);
+        let held = turns.take("x").await;
+        let order = Order::default();
+        let mut requests = Vec::new();
+        for org in ["busy", "busy", "busy", "l1", "l2", "l3"] {
+            requests.push(queue(&turns, org, &order).await);
+        }
+        drop(held);
+        assert_eq!(served(requests, &order).await, ["busy", "l1", "l2", "l3", "busy", "busy"]);
     }
 
     #[tokio::test]

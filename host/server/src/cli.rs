@@ -33,9 +33,9 @@ enum Command {
 /// requests is the compute turns' (see `crm_runtime::turns`), which serve
 /// organizations in turn; a request only joins it once read, so reading
 /// sooner is what lets a quiet organization's request reach its turn while
-/// another floods. Measured in BENCHMARKS.md (fairness): a quiet
-/// organization's p50 under a flood 8.6 ms at 61, 4.1 ms at 16, with no
-/// throughput lost on any route.
+/// another floods. Measured in BENCHMARKS.md (fairness), the host on one
+/// core: a quiet organization's p50 under a flood 8.6 ms at 61, 4.1 ms at
+/// 16, with no throughput lost on any route.
 const EVENT_INTERVAL: u32 = 16;
 
 pub fn main() -> std::process::ExitCode {
