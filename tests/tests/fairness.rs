@@ -191,3 +191,30 @@ async fn a_call_waiting_on_a_provider_gives_its_compute_turn_back() {
     assert_eq!(status, 200);
     assert!(waited < Duration::from_millis(500), "the other organization waited {waited:?} for the provider's call");
 }
+
+/// An import's rows run in a nested call of the contacts module; that call
+/// shares the import's turn and passes it on at every tick like any long
+/// call, so with one turn another organization's list answers meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_import_passes_its_compute_turn_on_while_it_runs() {
+    let host = Host::start_with(&[("CRM_COMPUTE_TURNS", "1")]).await;
+    let (_, importer) = host.org_with_token(json!({ "name": "Importadora" })).await;
+    let (_, other) = host.org_with_token(json!({ "name": "Otra" })).await;
+    let rows: Vec<Value> = (0..4000).map(|i| json!({ "email": format!("i{i}@x.co"), "firstName": "Ana" })).collect();
+    let started = Instant::now();
+    let importing = async {
+        let r = host.post("/api/import/contacts", &importer, &json!({ "rows": rows })).await;
+        (r, started.elapsed())
+    };
+    let meanwhile = async {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        timed(&host, &other, "/api/contacts?limit=5", 5).await
+    };
+    let ((import, took), lists) = tokio::join!(importing, meanwhile);
+    assert_eq!(import.status, 200, "{}", import.text);
+    assert_eq!(import.json()["data"]["created"], 4000);
+    let slowest = *lists.last().unwrap();
+    eprintln!("the import took {took:?}; the other organization's slowest list {slowest:?}");
+    assert!(took > Duration::from_millis(600), "the import was too quick ({took:?}) to show anything");
+    assert!(slowest < Duration::from_millis(500), "a list waited {slowest:?} beside an import of {took:?}");
+}

@@ -8,7 +8,8 @@ use std::time::Duration;
 use crate::bindings::contacts_provider::exports::crm::plugin::contacts as exported_contacts;
 use crate::bindings::platform::crm::plugin::contacts;
 use crate::context::CallContext;
-use crate::runtime::{LoadedModule, Runtime};
+use crate::runtime::{HostState, LoadedModule, Runtime};
+use crate::turns::Held;
 
 /// How long one `upsert-many` may run: an import of 10,000 rows is one call.
 pub const BATCH_DEADLINE: Duration = Duration::from_secs(120);
@@ -36,16 +37,33 @@ impl Runtime {
         self.find_module(|m| m.contacts.is_some())
     }
 
+    /// A store for a call nested in another: it shares its caller's compute
+    /// turn (the caller is suspended meanwhile) and passes it on at a tick
+    /// as the caller would, so an import's nested upsert of 10,000 rows is
+    /// sliced like any long call.
+    fn nested_store(
+        self: &Arc<Self>,
+        module: &str,
+        ctx: Arc<CallContext>,
+        turn: Held,
+        deadline: Duration,
+    ) -> wasmtime::Store<HostState> {
+        let mut store = self.new_store(module, Some(ctx), deadline);
+        store.data_mut().turn = turn;
+        store
+    }
+
     /// The contacts module's `upsert-with`, for another module of the same organization.
     pub(crate) async fn contacts_upsert(
         self: &Arc<Self>,
         ctx: Arc<CallContext>,
+        turn: Held,
         body: String,
         options: contacts::UpsertOptions,
     ) -> contacts::UpsertOutcome {
         let Some(module) = self.contacts_module() else { return failed(501) };
         let pre = module.contacts.as_ref().expect("checked");
-        let mut store = self.new_store(&module.name, Some(ctx), self.nested_deadline);
+        let mut store = self.nested_store(&module.name, ctx, turn, self.nested_deadline);
         let outcome = async {
             let instance = pre.instantiate_async(&mut store).await?;
             instance.crm_plugin_contacts().call_upsert_with(&mut store, &body, &exported(options)).await
@@ -65,13 +83,14 @@ impl Runtime {
     pub(crate) async fn contacts_upsert_many(
         self: &Arc<Self>,
         ctx: Arc<CallContext>,
+        turn: Held,
         bodies: Vec<String>,
         options: contacts::UpsertOptions,
     ) -> Vec<contacts::UpsertOutcome> {
         let count = bodies.len();
         let Some(module) = self.contacts_module() else { return (0..count).map(|_| failed(501)).collect() };
         let pre = module.contacts.as_ref().expect("checked");
-        let mut store = self.new_store(&module.name, Some(ctx), BATCH_DEADLINE);
+        let mut store = self.nested_store(&module.name, ctx, turn, BATCH_DEADLINE);
         let outcome = async {
             let instance = pre.instantiate_async(&mut store).await?;
             instance.crm_plugin_contacts().call_upsert_many(&mut store, &bodies, &exported(options)).await
@@ -91,19 +110,29 @@ impl Runtime {
     }
 
     /// The contacts module's `conversation`, for another module of the same organization.
-    pub(crate) async fn contacts_conversation(self: &Arc<Self>, ctx: Arc<CallContext>, id: String) -> Option<String> {
+    pub(crate) async fn contacts_conversation(
+        self: &Arc<Self>,
+        ctx: Arc<CallContext>,
+        turn: Held,
+        id: String,
+    ) -> Option<String> {
         let module = self.contacts_module()?;
         let pre = module.contacts.as_ref()?;
-        let mut store = self.new_store(&module.name, Some(ctx), self.nested_deadline);
+        let mut store = self.nested_store(&module.name, ctx, turn, self.nested_deadline);
         let instance = pre.instantiate_async(&mut store).await.ok()?;
         instance.crm_plugin_contacts().call_conversation(&mut store, &id).await.ok().flatten()
     }
 
     /// The contacts module's `get`, for another module of the same organization.
-    pub(crate) async fn contacts_get(self: &Arc<Self>, ctx: Arc<CallContext>, id: String) -> Option<String> {
+    pub(crate) async fn contacts_get(
+        self: &Arc<Self>,
+        ctx: Arc<CallContext>,
+        turn: Held,
+        id: String,
+    ) -> Option<String> {
         let module = self.contacts_module()?;
         let pre = module.contacts.as_ref()?;
-        let mut store = self.new_store(&module.name, Some(ctx), self.nested_deadline);
+        let mut store = self.nested_store(&module.name, ctx, turn, self.nested_deadline);
         let instance = pre.instantiate_async(&mut store).await.ok()?;
         instance.crm_plugin_contacts().call_get(&mut store, &id).await.ok().flatten()
     }

@@ -10,7 +10,7 @@ impl HostState {
             return contacts::UpsertOutcome { status: 500, contact_id: None, body: "{}".into() };
         };
         let dry_run = options.dry_run;
-        let outcome = self.runtime.contacts_upsert(ctx, body, options).await;
+        let outcome = self.runtime.contacts_upsert(ctx, self.turn.clone(), body, options).await;
         self.wrote |= !dry_run && outcome.status < 300;
         outcome
     }
@@ -38,18 +38,18 @@ impl contacts::Host for HostState {
                 .collect();
         };
         let dry_run = options.dry_run;
-        let outcomes = self.runtime.contacts_upsert_many(ctx, bodies, options).await;
+        let outcomes = self.runtime.contacts_upsert_many(ctx, self.turn.clone(), bodies, options).await;
         self.wrote |= !dry_run && outcomes.iter().any(|o| o.status < 300);
         outcomes
     }
 
     async fn get(&mut self, id: String) -> Option<String> {
         let ctx = self.ctx.clone()?;
-        self.runtime.contacts_get(ctx, id).await
+        self.runtime.contacts_get(ctx, self.turn.clone(), id).await
     }
 
     async fn conversation(&mut self, id: String) -> Option<String> {
         let ctx = self.ctx.clone()?;
-        self.runtime.contacts_conversation(ctx, id).await
+        self.runtime.contacts_conversation(ctx, self.turn.clone(), id).await
     }
 }
