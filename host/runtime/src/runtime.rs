@@ -314,12 +314,4 @@ impl HostState {
             table: ResourceTable::new(),
         }
     }
-
-    /// Awaits `outside` (a shipping provider, a customer's DNS) without this
-    /// call's compute turn, which another request can use meanwhile; the
-    /// call waits for a new turn before it computes again.
-    pub(crate) fn off_turn<T>(&self, outside: impl Future<Output = T>) -> impl Future<Output = T> {
-        let held = self.turn.clone();
-        async move { held.off_turn(outside).await }
-    }
 }

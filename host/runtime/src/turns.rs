@@ -190,52 +190,44 @@ mod tests {
         request
     }
 
-    async fn served(requests: Vec<JoinHandle<()>>, order: &Order) -> Vec<&'static str> {
+    /// With one turn held by `holder`, requests of `orgs` queue in that
+    /// order; the turn is released: the order they were served in, and
+    /// whether the turn came back free.
+    async fn served_after(holder: &'static str, orgs: &[&'static str]) -> (Vec<&'static str>, usize) {
+        let turns = Turns::new(1);
+        let held = turns.take(holder).await;
+        let order = Order::default();
+        let mut requests = Vec::new();
+        for org in orgs {
+            requests.push(queue(&turns, org, &order).await);
+        }
+        drop(held);
         for request in requests {
             request.await.unwrap();
         }
-        order.lock().unwrap().clone()
+        let served = order.lock().unwrap().clone();
+        (served, turns.free())
     }
 
     #[tokio::test]
     async fn a_quiet_organization_waits_one_turn_not_a_busy_ones_queue() {
-        let turns = Turns::new(1);
-        let held = turns.take("busy").await;
-        let order = Order::default();
-        let mut requests = Vec::new();
-        for org in ["busy", "busy", "busy", "quiet"] {
-            requests.push(queue(&turns, org, &order).await);
-        }
-        drop(held);
-        assert_eq!(served(requests, &order).await, ["busy", "quiet", "busy", "busy"]);
-        assert_eq!(turns.free(), 1);
+        let (served, free) = served_after("busy", &["busy", "busy", "busy", "quiet"]).await;
+        assert_eq!(served, ["busy", "quiet", "busy", "busy"]);
+        assert_eq!(free, 1);
     }
 
     #[tokio::test]
     async fn busy_organizations_alternate() {
-        let turns = Turns::new(1);
-        let held = turns.take("a").await;
-        let order = Order::default();
-        let mut requests = Vec::new();
-        for org in ["a", "a", "a", "b", "b", "b"] {
-            requests.push(queue(&turns, org, &order).await);
-        }
-        drop(held);
-        assert_eq!(served(requests, &order).await, ["a", "b", "a", "b", "a", "b"]);
-        assert_eq!(turns.free(), 1);
+        let (served, free) = served_after("a", &["a", "a", "a", "b", "b", "b"]).await;
+        assert_eq!(served, ["a", "b", "a", "b", "a", "b"]);
+        assert_eq!(free, 1);
     }
 
     #[tokio::test]
     async fn every_waiting_organization_gets_a_turn_before_any_gets_a_second() {
-        let turns = Turns::new(1);
-        let held = turns.take("x").await;
-        let order = Order::default();
-        let mut requests = Vec::new();
-        for org in ["busy", "busy", "busy", "l1", "l2", "l3"] {
-            requests.push(queue(&turns, org, &order).await);
-        }
-        drop(held);
-        assert_eq!(served(requests, &order).await, ["busy", "l1", "l2", "l3", "busy", "busy"]);
+        let (served, free) = served_after("x", &["busy", "busy", "busy", "l1", "l2", "l3"]).await;
+        assert_eq!(served, ["busy", "l1", "l2", "l3", "busy", "busy"]);
+        assert_eq!(free, 1);
     }
 
     #[tokio::test]

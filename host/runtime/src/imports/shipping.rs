@@ -94,34 +94,37 @@ impl shipping::Host for HostState {
 
     async fn carriers(&mut self, provider: String) -> Result<Vec<String>, ProviderError> {
         let (timeout, instance) = (self.runtime.provider_call_timeout(), self.provider_instance(&provider));
-        self.off_turn(async move {
-            let (mut store, instance) = instance.await?;
-            let call = instance.crm_plugin_provider().call_carriers(&mut store);
-            bounded(timeout, &provider, "carriers", call).await
-        })
-        .await
+        self.turn
+            .off_turn(async move {
+                let (mut store, instance) = instance.await?;
+                let call = instance.crm_plugin_provider().call_carriers(&mut store);
+                bounded(timeout, &provider, "carriers", call).await
+            })
+            .await
     }
 
     async fn rates(&mut self, provider: String, request: QuoteRequest) -> Result<Quote, ProviderError> {
         let (timeout, instance) = (self.runtime.provider_call_timeout(), self.provider_instance(&provider));
-        self.off_turn(async move {
-            let (mut store, instance) = instance.await?;
-            let call = instance.crm_plugin_provider().call_rates(&mut store, &request);
-            bounded(timeout, &provider, "rates", call).await
-        })
-        .await
+        self.turn
+            .off_turn(async move {
+                let (mut store, instance) = instance.await?;
+                let call = instance.crm_plugin_provider().call_rates(&mut store, &request);
+                bounded(timeout, &provider, "rates", call).await
+            })
+            .await
     }
 
     async fn generate(&mut self, provider: String, request: LabelRequest) -> Result<Label, ProviderError> {
         let (durable, timeout, instance) =
             (self.writes_durable(), self.runtime.provider_call_timeout(), self.provider_instance(&provider));
-        self.off_turn(async move {
-            durable.await?;
-            let (mut store, instance) = instance.await?;
-            let call = instance.crm_plugin_provider().call_generate(&mut store, &request);
-            bounded(timeout, &provider, "generate", call).await
-        })
-        .await
+        self.turn
+            .off_turn(async move {
+                durable.await?;
+                let (mut store, instance) = instance.await?;
+                let call = instance.crm_plugin_provider().call_generate(&mut store, &request);
+                bounded(timeout, &provider, "generate", call).await
+            })
+            .await
     }
 
     async fn track(&mut self, provider: String, tracking_numbers: Vec<String>) -> Result<Vec<Tracking>, ProviderError> {
@@ -129,12 +132,13 @@ impl shipping::Host for HostState {
             return Err(rejected("TOO_MANY", "At most 100 tracking numbers per call"));
         }
         let (timeout, instance) = (self.runtime.provider_call_timeout(), self.provider_instance(&provider));
-        self.off_turn(async move {
-            let (mut store, instance) = instance.await?;
-            let call = instance.crm_plugin_provider().call_track(&mut store, &tracking_numbers);
-            bounded(timeout, &provider, "track", call).await
-        })
-        .await
+        self.turn
+            .off_turn(async move {
+                let (mut store, instance) = instance.await?;
+                let call = instance.crm_plugin_provider().call_track(&mut store, &tracking_numbers);
+                bounded(timeout, &provider, "track", call).await
+            })
+            .await
     }
 
     async fn cancel(
@@ -145,13 +149,14 @@ impl shipping::Host for HostState {
     ) -> Result<Refund, ProviderError> {
         let (durable, timeout, instance) =
             (self.writes_durable(), self.runtime.provider_call_timeout(), self.provider_instance(&provider));
-        self.off_turn(async move {
-            durable.await?;
-            let (mut store, instance) = instance.await?;
-            let call = instance.crm_plugin_provider().call_cancel(&mut store, &carrier, &tracking_number);
-            bounded(timeout, &provider, "cancel", call).await
-        })
-        .await
+        self.turn
+            .off_turn(async move {
+                durable.await?;
+                let (mut store, instance) = instance.await?;
+                let call = instance.crm_plugin_provider().call_cancel(&mut store, &carrier, &tracking_number);
+                bounded(timeout, &provider, "cancel", call).await
+            })
+            .await
     }
 
     async fn state_abbreviations(&mut self, provider: String, state_codes: Vec<String>) -> Vec<Option<String>> {
@@ -160,17 +165,18 @@ impl shipping::Host for HostState {
             return none;
         }
         let instance = self.provider_instance(&provider);
-        self.off_turn(async move {
-            let Ok((mut store, instance)) = instance.await else { return none };
-            let mut out = Vec::with_capacity(state_codes.len());
-            for code in &state_codes {
-                match instance.crm_plugin_provider().call_state_abbreviation(&mut store, code).await {
-                    Ok(abbreviation) => out.push(abbreviation),
-                    Err(_) => return none,
+        self.turn
+            .off_turn(async move {
+                let Ok((mut store, instance)) = instance.await else { return none };
+                let mut out = Vec::with_capacity(state_codes.len());
+                for code in &state_codes {
+                    match instance.crm_plugin_provider().call_state_abbreviation(&mut store, code).await {
+                        Ok(abbreviation) => out.push(abbreviation),
+                        Err(_) => return none,
+                    }
                 }
-            }
-            out
-        })
-        .await
+                out
+            })
+            .await
     }
 }

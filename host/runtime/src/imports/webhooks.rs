@@ -8,6 +8,6 @@ impl webhooks::Host for HostState {
     async fn check_url(&mut self, url: String) -> Result<(), String> {
         // The check may resolve the customer's host name: a wait, not work.
         let outbox = self.runtime.outbox.clone();
-        self.off_turn(async move { outbox.policy().check(&url).await.map(|_| ()) }).await
+        self.turn.off_turn(async move { outbox.policy().check(&url).await.map(|_| ()) }).await
     }
 }
