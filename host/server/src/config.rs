@@ -103,9 +103,10 @@ pub struct Config {
     #[arg(long, env = "CRM_COMPONENT_DEADLINE_MS", default_value_t = 5000)]
     pub component_deadline_ms: u64,
 
-    /// Largest linear memory of one component instance, in MiB.
-    #[arg(long, env = "CRM_COMPONENT_MEMORY_MB", default_value_t = 64)]
-    pub component_memory_mb: usize,
+    /// Largest linear memory of one component instance, in MiB. At least 8:
+    /// the modules start with 4 MiB (see `plugins/.cargo/config.toml`).
+    #[arg(long, env = "CRM_COMPONENT_MEMORY_MB", default_value_t = 64, value_parser = clap::value_parser!(u64).range(8..=4096))]
+    pub component_memory_mb: u64,
 
     /// How long one provider call (a label, a quote, a cancel) may take before
     /// its outcome counts as unknown. At most 55000: the shipments routes run 60 s.

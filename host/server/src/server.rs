@@ -39,7 +39,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let outbox = crm_events::Outbox::new(store.clone(), webhooks);
     let runtime = Runtime::new(
         store.clone(),
-        config.component_memory_mb << 20,
+        (config.component_memory_mb as usize) << 20,
         provider_timeout,
         http,
         outbox.clone(),
