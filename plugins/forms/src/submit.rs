@@ -170,18 +170,24 @@ fn commit(
 /// form's extra fields (its bounds) is written without them: they stay on
 /// the submission, and the lead is not lost to them.
 fn upsert(fields: &Fields, attribution: &Value) -> Result<contacts::UpsertOutcome, Error> {
-    let options = || contacts::UpsertOptions {
-        attribution: Some(attribution.to_string()),
-        lenient_location: false,
-        dry_run: false,
-    };
-    let outcome = contacts::upsert_with(&Value::Object(fields.contact.clone()).to_string(), &options());
+    let options =
+        contacts::UpsertOptions { attribution: Some(attribution.to_string()), lenient_location: false, dry_run: false };
+    let outcome = upsert_one(Value::Object(fields.contact.clone()), &options)?;
     let hit_bounds = outcome.status == 400
         && serde_json::from_str::<Value>(&outcome.body).is_ok_and(|b| b["details"]["limit"].is_string());
     if !hit_bounds {
         return Ok(outcome);
     }
-    Ok(contacts::upsert_with(&Value::Object(fields.contact_without_custom()).to_string(), &options()))
+    upsert_one(Value::Object(fields.contact_without_custom()), &options)
+}
+
+/// One body through `upsert-many`, whose success answers leave the contact
+/// out: a form reads only the status and the id, so the contacts module
+/// need not flatten the whole contact for it.
+fn upsert_one(body: Value, options: &contacts::UpsertOptions) -> Result<contacts::UpsertOutcome, Error> {
+    contacts::upsert_many(&[body.to_string()], options)
+        .pop()
+        .ok_or_else(|| Error::internal("upsert-many answered no outcome"))
 }
 
 /// The first touch: the form's channel and id, the campaign keys sent, and
