@@ -12,6 +12,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
+use crm_store::group_commit::Computing;
 use crm_store::{Namespace, Store};
 use tokio::sync::Semaphore;
 use wasmtime::component::{HasSelf, Linker, ResourceTable};
@@ -105,7 +106,8 @@ pub struct Runtime {
 
 impl Runtime {
     /// `http` carries provider components' outbound requests; it should time
-    /// out within `provider_timeout`. `turns`: how many calls compute at once.
+    /// out within `provider_timeout`. `turns`: how many calls compute at once;
+    /// `computing` is kept as the count of calls computing or waiting to.
     pub fn new(
         store: Arc<dyn Store>,
         memory_cap: usize,
@@ -113,6 +115,7 @@ impl Runtime {
         http: Arc<dyn HttpClient>,
         outbox: Arc<crm_events::Outbox>,
         turns: usize,
+        computing: Computing,
     ) -> wasmtime::Result<Arc<Runtime>> {
         let engine = engine::new_engine(memory_cap)?;
         engine::start_ticker(&engine);
@@ -125,7 +128,7 @@ impl Runtime {
             store,
             modules: RwLock::default(),
             permits: Semaphore::new(POOL_INSTANCES as usize / 2),
-            turns: Turns::new(turns),
+            turns: Turns::new(turns, computing),
             memory_cap,
             nested_deadline: Duration::from_secs(5),
             outbound: Outbound::new(http),

@@ -15,6 +15,9 @@
 //! - at every epoch tick (10 ms) of a long computation while another request
 //!   waits: [`Held::pass_if_wanted`], so a 10,000-row import cannot keep a
 //!   turn for seconds while others queue.
+//!
+//! The turns also keep [`Computing`], the count of requests holding or
+//! waiting for one, from which the store paces its flushes.
 
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
@@ -22,16 +25,21 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
+use crm_store::group_commit::Computing;
 use tokio::sync::oneshot;
 
 /// The turns of one host.
 pub struct Turns {
     state: Mutex<State>,
+    capacity: usize,
+    computing: Computing,
 }
 
 #[derive(Default)]
 struct State {
     free: usize,
+    /// Requests waiting (some may have stopped waiting, until their turn comes).
+    queued: usize,
     /// The organizations waiting, in the order they are served.
     round: VecDeque<String>,
     /// Each waiting organization's requests, first come first served.
@@ -45,9 +53,15 @@ pub struct Turn {
 }
 
 impl Turns {
-    /// `capacity` turns at once (at least one).
-    pub fn new(capacity: usize) -> Arc<Turns> {
-        Arc::new(Turns { state: Mutex::new(State { free: capacity.max(1), ..State::default() }) })
+    /// `capacity` turns at once (at least one); keeps `computing`.
+    pub fn new(capacity: usize, computing: Computing) -> Arc<Turns> {
+        let capacity = capacity.max(1);
+        Arc::new(Turns { state: Mutex::new(State { free: capacity, ..State::default() }), capacity, computing })
+    }
+
+    /// Publishes the count of requests holding or waiting for a turn.
+    fn count(&self, state: &State) {
+        self.computing.set(self.capacity - state.free + state.queued);
     }
 
     /// A turn for a request of `org`, as soon as it is that organization's turn.
@@ -63,6 +77,7 @@ impl Turns {
             let mut state = self.state.lock().expect("turns lock");
             if state.free > 0 {
                 state.free -= 1;
+                self.count(&state);
                 return Turn { turns: Some(self.clone()) };
             }
             let (tx, rx) = oneshot::channel();
@@ -71,6 +86,8 @@ impl Turns {
             if queue.len() == 1 {
                 state.round.push_back(org.to_string());
             }
+            state.queued += 1;
+            self.count(&state);
             rx
         };
         // Senders are only ever consumed by `send`, so this never closes empty.
@@ -93,6 +110,7 @@ impl Turns {
         loop {
             let Some(org) = state.round.pop_front() else {
                 state.free += 1;
+                self.count(&state);
                 return;
             };
             let queue = state.waiting.get_mut(&org).expect("a listed organization waits");
@@ -102,6 +120,8 @@ impl Turns {
             } else {
                 state.round.push_back(org);
             }
+            state.queued -= 1;
+            self.count(&state);
             match next.send(Turn { turns: Some(self.clone()) }) {
                 Ok(()) => return,
                 // That request stopped waiting (its client left): the turn
@@ -194,7 +214,7 @@ mod tests {
     /// order; the turn is released: the order they were served in, and
     /// whether the turn came back free.
     async fn served_after(holder: &'static str, orgs: &[&'static str]) -> (Vec<&'static str>, usize) {
-        let turns = Turns::new(1);
+        let turns = Turns::new(1, Computing::default());
         let held = turns.take(holder).await;
         let order = Order::default();
         let mut requests = Vec::new();
@@ -232,7 +252,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_request_that_stops_waiting_does_not_keep_a_turn() {
-        let turns = Turns::new(1);
+        let turns = Turns::new(1, Computing::default());
         let held = turns.take("a").await;
         let order = Order::default();
         let gave_up = queue(&turns, "b", &order).await;
@@ -246,8 +266,27 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn computing_counts_the_requests_holding_or_waiting_for_a_turn() {
+        let computing = Computing::default();
+        let turns = Turns::new(2, computing.clone());
+        let first = turns.take("a").await;
+        let second = turns.take("b").await;
+        assert_eq!(computing.get(), 2);
+        let order = Order::default();
+        let waiting = [queue(&turns, "a", &order).await, queue(&turns, "c", &order).await];
+        assert_eq!(computing.get(), 4, "two hold a turn, two wait");
+        drop(first);
+        drop(second);
+        for request in waiting {
+            request.await.unwrap();
+        }
+        assert_eq!(computing.get(), 0);
+        assert_eq!(turns.free(), 2);
+    }
+
+    #[tokio::test]
     async fn a_held_turn_is_passed_on_at_a_tick_only_when_another_request_waits() {
-        let turns = Turns::new(1);
+        let turns = Turns::new(1, Computing::default());
         let held = Held::new(turns.take("long").await, "long");
         assert!(held.pass_if_wanted().is_none(), "nobody waits: keep computing");
         let order = Order::default();

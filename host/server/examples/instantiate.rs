@@ -20,7 +20,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let store = Arc::new(SledStore::open(&dir.path().join("store"))?);
     let timeout = Duration::from_secs(25);
     let outbox = crm_events::Outbox::new(store.clone(), crm_events::webhook_url::Policy { allow_private: false });
-    let runtime = Runtime::new(store.clone(), 64 << 20, timeout, Arc::new(ReqwestClient::new(timeout)), outbox, 4)?;
+    let runtime = Runtime::new(
+        store.clone(),
+        64 << 20,
+        timeout,
+        Arc::new(ReqwestClient::new(timeout)),
+        outbox,
+        4,
+        Default::default(),
+    )?;
     let loaded = loader::load_all(&runtime, embedded::COMPONENTS, &dir.path().join("cache"), None).await?;
     let modules = runtime.set_modules(&loaded.into_iter().map(Arc::new).collect::<Vec<_>>());
     let module = modules.get("contacts").expect("contacts is embedded").clone();

@@ -30,7 +30,8 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let metrics = crate::metrics::install()?;
     std::fs::create_dir_all(&config.data_dir)
         .map_err(|e| format!("cannot create the data dir {}: {e}", config.data_dir.display()))?;
-    let store = storage::open(&config)?;
+    let computing = crm_store::group_commit::Computing::default();
+    let store = storage::open(&config, computing.clone())?;
     let host_id = bootstrap::host_id(&config.data_dir)?;
     let admin_token_digest = bootstrap::admin_token_digest(&config.data_dir, &*store, config.store_url.is_some())?;
     let provider_timeout = Duration::from_millis(config.provider_timeout_ms);
@@ -44,6 +45,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
         http,
         outbox.clone(),
         config.compute_turns(),
+        computing,
     )
     .map_err(|e| format!("cannot start the Wasm runtime: {e:#}"))?;
     let loading = Instant::now();

@@ -2,13 +2,17 @@
 //! with `--store-url`, a PostgreSQL-protocol database that many hosts share.
 
 use std::sync::Arc;
+use std::time::Duration;
 
+use crm_store::group_commit::{Computing, FlushWindow};
 use crm_store::{SledStore, Store};
 use crm_store_postgres::PostgresStore;
 
 use crate::config::Config;
 
-pub fn open(config: &Config) -> Result<Arc<dyn Store>, String> {
+/// `computing` is the runtime's count of requests computing, which paces
+/// the embedded store's flushes (see `crm_store::group_commit`).
+pub fn open(config: &Config, computing: Computing) -> Result<Arc<dyn Store>, String> {
     match &config.store_url {
         Some(url) => {
             let store = PostgresStore::connect(url, config.store_connections as usize)
@@ -17,7 +21,8 @@ pub fn open(config: &Config) -> Result<Arc<dyn Store>, String> {
         }
         None => {
             let dir = config.data_dir.join("store");
-            let store = SledStore::open_with_cache(&dir, config.store_cache_mb << 20)
+            let window = FlushWindow { length: Duration::from_micros(config.flush_window_us), computing };
+            let store = SledStore::open_with(&dir, config.store_cache_mb << 20, window)
                 .map_err(|e| format!("cannot open the store in {}: {e}", config.data_dir.display()))?;
             Ok(Arc::new(store))
         }

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use crate::group_commit::GroupCommit;
+use crate::group_commit::{FlushWindow, GroupCommit};
 use sled::transaction::{ConflictableTransactionError, TransactionError, TransactionalTree};
 
 use crate::{
@@ -24,15 +24,16 @@ pub struct SledStore {
 pub const DEFAULT_CACHE_BYTES: u64 = 1 << 30;
 
 impl SledStore {
-    /// Opens the store in `dir` with sled's default page cache.
+    /// Opens the store in `dir` with sled's default page cache, flushing as
+    /// soon as a writer asks.
     pub fn open(dir: &Path) -> StoreResult<SledStore> {
-        SledStore::open_with_cache(dir, DEFAULT_CACHE_BYTES)
+        SledStore::open_with(dir, DEFAULT_CACHE_BYTES, FlushWindow::default())
     }
 
     /// Opens the store in `dir` with a page cache of `cache_bytes`: most of
     /// the host's resident memory on a large store (an edge machine may want
-    /// less; reads past the cache go to disk).
-    pub fn open_with_cache(dir: &Path, cache_bytes: u64) -> StoreResult<SledStore> {
+    /// less; reads past the cache go to disk), and flushes paced by `window`.
+    pub fn open_with(dir: &Path, cache_bytes: u64, window: FlushWindow) -> StoreResult<SledStore> {
         let db = sled::Config::new()
             .path(dir)
             .cache_capacity(cache_bytes)
@@ -41,7 +42,7 @@ impl SledStore {
             .open()
             .map_err(err)?;
         let flusher = db.clone();
-        let group = GroupCommit::start(move || flusher.flush().map(|_| ()).map_err(|e| e.to_string()));
+        let group = GroupCommit::start(move || flusher.flush().map(|_| ()).map_err(|e| e.to_string()), window);
         Ok(SledStore { db, group })
     }
 
