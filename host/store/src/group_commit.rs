@@ -14,10 +14,9 @@
 //! requests are still computing, and so about to write, it waits a moment
 //! before flushing, and one flush serves them all. A lone writer never waits.
 
-use std::time::Duration;
-
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
 
 use tokio::sync::watch;
 
