@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::bindings::contacts_provider::ContactsProvider;
 use crate::bindings::contacts_provider::exports::crm::plugin::contacts as exported_contacts;
 use crate::bindings::platform::crm::plugin::contacts;
 use crate::context::CallContext;
@@ -37,20 +38,22 @@ impl Runtime {
         self.find_module(|m| m.contacts.is_some())
     }
 
-    /// A store for a call nested in another: it shares its caller's compute
-    /// turn (the caller is suspended meanwhile) and passes it on at a tick
-    /// as the caller would, so an import's nested upsert of 10,000 rows is
-    /// sliced like any long call.
-    fn nested_store(
+    /// A fresh instance of the contacts module for a call nested in another,
+    /// in its own store; `None` when no module offers contacts. The store
+    /// shares its caller's compute turn (the caller is suspended meanwhile)
+    /// and passes it on at a tick as the caller would, so an import's nested
+    /// upsert of 10,000 rows is sliced like any long call.
+    async fn nested_contacts(
         self: &Arc<Self>,
-        module: &str,
         ctx: Arc<CallContext>,
         turn: Held,
         deadline: Duration,
-    ) -> wasmtime::Store<HostState> {
-        let mut store = self.new_store(module, Some(ctx), deadline);
+    ) -> Option<wasmtime::Result<(wasmtime::Store<HostState>, ContactsProvider)>> {
+        let module = self.contacts_module()?;
+        let pre = module.contacts.as_ref()?;
+        let mut store = self.new_store(&module.name, Some(ctx), deadline);
         store.data_mut().turn = turn;
-        store
+        Some(pre.instantiate_async(&mut store).await.map(|instance| (store, instance)))
     }
 
     /// The contacts module's `upsert-with`, for another module of the same organization.
@@ -61,11 +64,9 @@ impl Runtime {
         body: String,
         options: contacts::UpsertOptions,
     ) -> contacts::UpsertOutcome {
-        let Some(module) = self.contacts_module() else { return failed(501) };
-        let pre = module.contacts.as_ref().expect("checked");
-        let mut store = self.nested_store(&module.name, ctx, turn, self.nested_deadline);
+        let Some(started) = self.nested_contacts(ctx, turn, self.nested_deadline).await else { return failed(501) };
         let outcome = async {
-            let instance = pre.instantiate_async(&mut store).await?;
+            let (mut store, instance) = started?;
             instance.crm_plugin_contacts().call_upsert_with(&mut store, &body, &exported(options)).await
         }
         .await;
@@ -88,11 +89,11 @@ impl Runtime {
         options: contacts::UpsertOptions,
     ) -> Vec<contacts::UpsertOutcome> {
         let count = bodies.len();
-        let Some(module) = self.contacts_module() else { return (0..count).map(|_| failed(501)).collect() };
-        let pre = module.contacts.as_ref().expect("checked");
-        let mut store = self.nested_store(&module.name, ctx, turn, BATCH_DEADLINE);
+        let Some(started) = self.nested_contacts(ctx, turn, BATCH_DEADLINE).await else {
+            return (0..count).map(|_| failed(501)).collect();
+        };
         let outcome = async {
-            let instance = pre.instantiate_async(&mut store).await?;
+            let (mut store, instance) = started?;
             instance.crm_plugin_contacts().call_upsert_many(&mut store, &bodies, &exported(options)).await
         }
         .await;
@@ -116,10 +117,7 @@ impl Runtime {
         turn: Held,
         id: String,
     ) -> Option<String> {
-        let module = self.contacts_module()?;
-        let pre = module.contacts.as_ref()?;
-        let mut store = self.nested_store(&module.name, ctx, turn, self.nested_deadline);
-        let instance = pre.instantiate_async(&mut store).await.ok()?;
+        let (mut store, instance) = self.nested_contacts(ctx, turn, self.nested_deadline).await?.ok()?;
         instance.crm_plugin_contacts().call_conversation(&mut store, &id).await.ok().flatten()
     }
 
@@ -130,10 +128,7 @@ impl Runtime {
         turn: Held,
         id: String,
     ) -> Option<String> {
-        let module = self.contacts_module()?;
-        let pre = module.contacts.as_ref()?;
-        let mut store = self.nested_store(&module.name, ctx, turn, self.nested_deadline);
-        let instance = pre.instantiate_async(&mut store).await.ok()?;
+        let (mut store, instance) = self.nested_contacts(ctx, turn, self.nested_deadline).await?.ok()?;
         instance.crm_plugin_contacts().call_get(&mut store, &id).await.ok().flatten()
     }
 }
