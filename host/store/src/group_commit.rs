@@ -143,18 +143,21 @@ mod tests {
     use super::*;
     use std::sync::atomic::AtomicUsize;
 
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn concurrent_writers_share_flushes() {
+    /// A group whose flush takes `flush_time`, and the count of its flushes.
+    fn counting(flush_time: Duration, window: FlushWindow) -> (Arc<GroupCommit>, Arc<AtomicUsize>) {
         let flushes = Arc::new(AtomicUsize::new(0));
         let counter = flushes.clone();
-        let group = GroupCommit::start(
-            move || {
-                counter.fetch_add(1, Ordering::SeqCst);
-                std::thread::sleep(std::time::Duration::from_millis(20));
-                Ok(())
-            },
-            FlushWindow::default(),
-        );
+        let flush = move || {
+            counter.fetch_add(1, Ordering::SeqCst);
+            std::thread::sleep(flush_time);
+            Ok(())
+        };
+        (GroupCommit::start(flush, window), flushes)
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn concurrent_writers_share_flushes() {
+        let (group, flushes) = counting(Duration::from_millis(20), FlushWindow::default());
         let waits: Vec<_> = (0..64)
             .map(|_| {
                 let g = group.clone();
@@ -171,16 +174,7 @@ mod tests {
     /// 30 writers that ask one after another, 1 ms apart (a flush takes
     /// 0.1 ms): how many flushes they cause under `window`.
     async fn flushes_for_spaced_writers(window: FlushWindow) -> usize {
-        let flushes = Arc::new(AtomicUsize::new(0));
-        let counter = flushes.clone();
-        let group = GroupCommit::start(
-            move || {
-                counter.fetch_add(1, Ordering::SeqCst);
-                std::thread::sleep(Duration::from_micros(100));
-                Ok(())
-            },
-            window,
-        );
+        let (group, flushes) = counting(Duration::from_micros(100), window);
         let mut waits = Vec::new();
         for _ in 0..30 {
             let g = group.clone();
