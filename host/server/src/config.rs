@@ -117,9 +117,10 @@ pub struct Config {
     #[arg(long, env = "CRM_TRACKING_REFRESH_MS", default_value_t = 300_000)]
     pub tracking_refresh_ms: u64,
 
-    /// How long the embedded store's flush waits for more writers while at
-    /// least 8 requests are computing, in microseconds; 0 flushes at once.
-    /// One flush then serves many writers instead of one or two.
+    /// How long the embedded store's flush, and its combined commit, wait for
+    /// more writers while at least 8 requests are computing, in microseconds;
+    /// 0 flushes and commits at once. One flush (one commit) then serves many
+    /// writers instead of one or two.
     #[arg(long, env = "CRM_FLUSH_WINDOW_US", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(0..=20_000))]
     pub flush_window_us: u64,
 

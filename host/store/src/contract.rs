@@ -45,6 +45,16 @@ macro_rules! store_contract {
                 .unwrap()
                 .block_on($crate::contract::durable_resolves_after_writes(store));
         }
+        #[test]
+        fn shared_batches_have_exact_winners() {
+            let (_guard, store) = $open;
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(4)
+                .enable_all()
+                .build()
+                .unwrap()
+                .block_on($crate::contract::shared_batches_have_exact_winners(store));
+        }
     };
     (@tests $open:expr; $($name:ident),* $(,)?) => {
         $(
@@ -316,6 +326,51 @@ pub async fn durable_resolves_after_writes(s: Arc<dyn Store>) {
     }
 }
 
+/// Many conditional batches through [`Store::batch_if_shared`] at once, as
+/// the plugin runtime sends them: each still checks its conditions against
+/// every batch applied before it. Of many claims of one absent key one wins;
+/// adds under a bound win exactly the bound's worth; each batch lands whole.
+pub async fn shared_batches_have_exact_winners(s: Arc<dyn Store>) {
+    const TASKS: usize = 16;
+    const BOUND: u64 = 50;
+    let ns = Namespace::org("a");
+    let tasks: Vec<_> = (0..TASKS)
+        .map(|t| {
+            let (s, ns) = (s.clone(), ns.clone());
+            tokio::spawn(async move {
+                let claim = vec![Condition::Equals(b"claim".to_vec(), None)];
+                let claimed = s.batch_if_shared(ns.clone(), claim, vec![put(b"claim", t)]).await.unwrap();
+                let mut won = 0;
+                for i in 0..10 {
+                    let ops = vec![
+                        BatchOp::Add(b"count".to_vec(), 1),
+                        put(format!("rec/{t}/{i}").as_bytes(), t),
+                        put(format!("mirror/{t}/{i}").as_bytes(), t),
+                    ];
+                    let bound = vec![Condition::Below(b"count".to_vec(), BOUND)];
+                    won += u64::from(s.batch_if_shared(ns.clone(), bound, ops).await.unwrap());
+                }
+                (claimed, won)
+            })
+        })
+        .collect();
+    let (mut claims, mut won) = (0, 0);
+    for task in tasks {
+        let (claimed, w) = task.await.unwrap();
+        claims += usize::from(claimed);
+        won += w;
+    }
+    assert_eq!(claims, 1, "not exactly one claim of an absent key won");
+    assert_eq!(won, BOUND, "not exactly {BOUND} adds under the bound won");
+    assert_eq!(counter_value(s.get(&ns, b"count").unwrap().as_deref()), BOUND as i64);
+    assert_eq!(s.scan(&ns, b"rec/", None, 1000).unwrap().len() as u64, BOUND, "records beside the count");
+    assert_eq!(s.scan(&ns, b"mirror/", None, 1000).unwrap().len() as u64, BOUND, "a batch landed in part");
+}
+
+fn put(key: &[u8], task: usize) -> BatchOp {
+    BatchOp::Put(key.to_vec(), task.to_string().into_bytes())
+}
+
 /// Crash safety: acknowledged writes survive `kill -9`, and batches land whole.
 pub mod crash {
     use std::io::{BufRead, BufReader};
@@ -342,16 +397,36 @@ pub mod crash {
         ]
     }
 
+    /// Writers of the crash writer at once: their batches share commits
+    /// where the backend combines them ([`Store::batch_if_shared`]).
+    const WRITERS: u64 = 4;
+
     /// The crash writer's loop: writes [`batch_for`]`(i)` for i = `first`,
-    /// `first`+1, ... and prints each i once it is durable, until killed.
+    /// `first`+1, ... from [`WRITERS`] tasks (half through `batch`, half
+    /// through `batch_if_shared`), and prints each i once it is durable, until
+    /// killed.
     pub async fn write_until_killed(store: Arc<dyn Store>, first: u64) {
-        use std::io::Write;
-        let mut out = std::io::stdout().lock();
-        for i in first.. {
-            store.batch(&namespace(), batch_for(i)).expect("batch");
-            store.durable().await.expect("durable");
-            writeln!(out, "{i}").expect("stdout");
-            out.flush().expect("stdout");
+        let out = Arc::new(std::sync::Mutex::new(std::io::stdout()));
+        let writers: Vec<_> = (0..WRITERS)
+            .map(|w| {
+                let (store, out) = (store.clone(), out.clone());
+                tokio::spawn(async move {
+                    use std::io::Write;
+                    for i in (first + w..).step_by(WRITERS as usize) {
+                        if w % 2 == 0 {
+                            store.batch(&namespace(), batch_for(i)).expect("batch");
+                        } else {
+                            assert!(store.batch_if_shared(namespace(), Vec::new(), batch_for(i)).await.expect("batch"));
+                        }
+                        store.durable().await.expect("durable");
+                        let mut out = out.lock().expect("stdout");
+                        writeln!(out, "{i}").and_then(|()| out.flush()).expect("stdout");
+                    }
+                })
+            })
+            .collect();
+        for writer in writers {
+            writer.await.expect("a writer panicked");
         }
     }
 
@@ -369,36 +444,32 @@ pub mod crash {
                 .expect("start the crash writer");
             let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
             // Kill at a different moment each run, well inside the write loop.
-            let wanted = 200 + 150 * run as u64;
+            let wanted = 200 + 150 * run;
             let deadline = Instant::now() + Duration::from_secs(60);
-            let mut acked = None;
+            let mut acked = Vec::new();
             for line in lines.by_ref() {
-                let i: u64 = line.expect("writer output").trim().parse().expect("the writer prints numbers");
-                acked = Some(i);
-                if i >= next + wanted || Instant::now() > deadline {
+                acked.push(line.expect("writer output").trim().parse::<u64>().expect("the writer prints numbers"));
+                if acked.len() >= wanted || Instant::now() > deadline {
                     break;
                 }
             }
             child.kill().expect("kill -9 the writer");
             // Numbers printed after the kill decision were acknowledged too.
-            for line in lines.map_while(Result::ok) {
-                if let Ok(i) = line.trim().parse::<u64>() {
-                    acked = Some(i);
-                }
-            }
+            acked.extend(lines.map_while(Result::ok).filter_map(|line| line.trim().parse::<u64>().ok()));
             child.wait().unwrap();
-            let acked = acked.expect("the writer acknowledged nothing before the kill");
+            assert!(!acked.is_empty(), "the writer acknowledged nothing before the kill");
             let store = open();
             let ns = namespace();
-            for i in 0..=acked {
+            for i in &acked {
                 let rec = store.get(&ns, format!("rec/{i:012}").as_bytes()).unwrap();
-                assert!(rec.is_some(), "run {run}: write {i} was acknowledged (up to {acked}) but lost");
+                assert!(rec.is_some(), "run {run}: write {i} was acknowledged but lost");
             }
             let recs = store.scan(&ns, b"rec/", None, usize::MAX).unwrap();
             let mirrors = store.scan(&ns, b"mirror/", None, usize::MAX).unwrap();
             assert_eq!(recs.len(), mirrors.len(), "run {run}: a batch landed in part");
             let count = crate::counter_value(store.get(&ns, b"count").unwrap().as_deref());
             assert_eq!(count, recs.len() as i64, "run {run}: the count is off after the crash");
+            // Past every record, so that no write of the next run lands on one.
             let last = recs.last().map(|(k, _)| String::from_utf8_lossy(&k[4..]).parse::<u64>().unwrap());
             next = last.map_or(0, |n| n + 1);
             drop(store);

@@ -60,7 +60,7 @@ pub const SIBLINGS: usize = 8;
 
 impl FlushWindow {
     /// Waits out the window if enough requests may join this flush.
-    fn wait(&self) {
+    pub(crate) fn wait(&self) {
         if !self.length.is_zero() && self.computing.get() >= SIBLINGS {
             std::thread::sleep(self.length);
         }

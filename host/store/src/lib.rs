@@ -14,6 +14,7 @@
 //! written so far is on disk. Handlers call it before answering a write with a 2xx
 //! (see [`group_commit`] for why that stays cheap under load).
 
+pub mod combine;
 pub mod contract;
 pub mod group_commit;
 pub mod lease;
@@ -160,6 +161,18 @@ pub trait Store: Send + Sync + 'static {
     /// `Ok(false)` and nothing written when one does not. Of concurrent
     /// conditional batches, each sees the others' writes whole or not at all.
     fn batch_if(&self, ns: &Namespace, conditions: Vec<Condition>, ops: Vec<BatchOp>) -> StoreResult<bool>;
+
+    /// [`Store::batch_if`] for a caller that can wait without holding anything
+    /// scarce: a backend may commit many callers' batches together (see
+    /// [`combine`]). The promises are those of `batch_if`.
+    fn batch_if_shared(
+        &self,
+        ns: Namespace,
+        conditions: Vec<Condition>,
+        ops: Vec<BatchOp>,
+    ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + '_>> {
+        Box::pin(std::future::ready(self.batch_if(&ns, conditions, ops)))
+    }
 
     /// Removes a namespace and all its keys.
     fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()>;

@@ -1,14 +1,17 @@
 //! The sled backend, the embedded default: one sled tree per namespace, flushed
-//! by [`GroupCommit`].
+//! by [`GroupCommit`]; conditional batches that can wait are committed
+//! together by a [`Combiner`].
 
+use std::convert::Infallible;
 use std::future::Future;
 use std::ops::Bound;
 use std::path::Path;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use crate::combine::{Combiner, Conditional};
 use crate::group_commit::{FlushWindow, GroupCommit};
-use sled::transaction::{ConflictableTransactionError, TransactionError, TransactionalTree};
+use sled::transaction::{TransactionError, TransactionalTree, UnabortableTransactionError};
 
 use crate::{
     BatchOp, Condition, Conflict, KeyValue, Namespace, Store, StoreError, StoreResult, counter_value, reverse_range,
@@ -18,6 +21,7 @@ use crate::{
 pub struct SledStore {
     db: sled::Db,
     group: Arc<GroupCommit>,
+    combiner: Arc<Combiner>,
 }
 
 /// sled's own default page cache: 1 GiB.
@@ -32,7 +36,8 @@ impl SledStore {
 
     /// Opens the store in `dir` with a page cache of `cache_bytes`: most of
     /// the host's resident memory on a large store (an edge machine may want
-    /// less; reads past the cache go to disk), and flushes paced by `window`.
+    /// less; reads past the cache go to disk), and flushes and combined
+    /// commits paced by `window`.
     pub fn open_with(dir: &Path, cache_bytes: u64, window: FlushWindow) -> StoreResult<SledStore> {
         let db = sled::Config::new()
             .path(dir)
@@ -42,8 +47,15 @@ impl SledStore {
             .open()
             .map_err(err)?;
         let flusher = db.clone();
-        let group = GroupCommit::start(move || flusher.flush().map(|_| ()).map_err(|e| e.to_string()), window);
-        Ok(SledStore { db, group })
+        let group = GroupCommit::start(move || flusher.flush().map(|_| ()).map_err(|e| e.to_string()), window.clone());
+        let committer = db.clone();
+        let combiner = Combiner::start(
+            Box::new(move |ns: &Namespace, batches: &[Conditional]| {
+                commit_together(&committer.open_tree(ns.as_str()).map_err(err)?, batches)
+            }),
+            window,
+        );
+        Ok(SledStore { db, group, combiner })
     }
 
     fn tree(&self, ns: &Namespace) -> StoreResult<sled::Tree> {
@@ -86,6 +98,61 @@ fn split_range(tree: &sled::Tree, prefix: &[u8], parts: usize) -> StoreResult<Ve
     let starts = std::iter::once(whole.0).chain(cuts.iter().cloned().map(Bound::Included));
     let ends = cuts.iter().cloned().map(Bound::Excluded).chain(std::iter::once(end));
     Ok(starts.zip(ends).collect())
+}
+
+/// Commits `batches` in one sled transaction, which runs under sled's global
+/// write lock and is sealed in the log as one unit. Each batch checks its
+/// conditions against the tree and the batches before it, and is applied
+/// whole only if they hold; the answer says which were.
+fn commit_together(tree: &sled::Tree, batches: &[Conditional]) -> StoreResult<Vec<bool>> {
+    let outcome: Result<_, TransactionError<Infallible>> = tree.transaction(|tx: &TransactionalTree| {
+        let mut applied = Vec::with_capacity(batches.len());
+        for batch in batches {
+            let holds = holds(tx, &batch.conditions)?;
+            if holds {
+                apply(tx, &batch.ops)?;
+            }
+            applied.push(holds);
+        }
+        Ok(applied)
+    });
+    outcome.map_err(err)
+}
+
+type TxResult<T> = Result<T, UnabortableTransactionError>;
+
+fn holds(tx: &TransactionalTree, conditions: &[Condition]) -> TxResult<bool> {
+    for condition in conditions {
+        let holds = match condition {
+            Condition::Equals(key, expected) => tx.get(key)?.as_deref() == expected.as_deref(),
+            Condition::Below(key, bound) => {
+                let n = counter_value(tx.get(key)?.as_deref());
+                n < 0 || (n as u64) < *bound
+            }
+        };
+        if !holds {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+fn apply(tx: &TransactionalTree, ops: &[BatchOp]) -> TxResult<()> {
+    for op in ops {
+        match op {
+            BatchOp::Put(k, v) => {
+                tx.insert(k.as_slice(), v.as_slice())?;
+            }
+            BatchOp::Delete(k) => {
+                tx.remove(k.as_slice())?;
+            }
+            BatchOp::Add(k, delta) => {
+                let n = counter_value(tx.get(k)?.as_deref()).saturating_add(*delta);
+                tx.insert(k.as_slice(), n.to_string().as_bytes())?;
+            }
+        }
+    }
+    Ok(())
 }
 
 fn err(e: impl std::fmt::Display) -> StoreError {
@@ -211,42 +278,18 @@ impl Store for SledStore {
 
     fn batch_if(&self, ns: &Namespace, conditions: Vec<Condition>, ops: Vec<BatchOp>) -> StoreResult<bool> {
         crate::count_operation("batch_if");
-        // A sled transaction runs under its global write lock and is sealed in
-        // the log as one unit: the checks and the writes are one atomic step.
-        let outcome = self.tree(ns)?.transaction(|tx: &TransactionalTree| {
-            for condition in &conditions {
-                let holds = match condition {
-                    Condition::Equals(key, expected) => tx.get(key)?.as_deref() == expected.as_deref(),
-                    Condition::Below(key, bound) => {
-                        let n = counter_value(tx.get(key)?.as_deref());
-                        n < 0 || (n as u64) < *bound
-                    }
-                };
-                if !holds {
-                    return Err(ConflictableTransactionError::Abort(()));
-                }
-            }
-            for op in &ops {
-                match op {
-                    BatchOp::Put(k, v) => {
-                        tx.insert(k.as_slice(), v.as_slice())?;
-                    }
-                    BatchOp::Delete(k) => {
-                        tx.remove(k.as_slice())?;
-                    }
-                    BatchOp::Add(k, delta) => {
-                        let n = counter_value(tx.get(k)?.as_deref()).saturating_add(*delta);
-                        tx.insert(k.as_slice(), n.to_string().as_bytes())?;
-                    }
-                }
-            }
-            Ok(())
-        });
-        match outcome {
-            Ok(()) => Ok(true),
-            Err(TransactionError::Abort(())) => Ok(false),
-            Err(TransactionError::Storage(e)) => Err(err(e)),
-        }
+        let applied = commit_together(&self.tree(ns)?, &[Conditional { conditions, ops }])?;
+        Ok(applied[0])
+    }
+
+    fn batch_if_shared(
+        &self,
+        ns: Namespace,
+        conditions: Vec<Condition>,
+        ops: Vec<BatchOp>,
+    ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + '_>> {
+        crate::count_operation("batch_if");
+        Box::pin(self.combiner.batch_if(ns, Conditional { conditions, ops }))
     }
 
     fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()> {

@@ -50,6 +50,21 @@ impl HostState {
     }
 }
 
+impl HostState {
+    /// A conditional batch, committed with other requests' batches where the
+    /// store can ([`crm_store::combine`]); the call's compute turn is given
+    /// back while it waits, so that more requests reach their commit.
+    fn shared_commit(
+        &self,
+        ns: Namespace,
+        conditions: Vec<Condition>,
+        ops: Vec<BatchOp>,
+    ) -> impl Future<Output = Result<bool, String>> + Send + 'static {
+        let (store, turn) = (self.store.clone(), self.turn.clone());
+        async move { turn.off_turn(store.batch_if_shared(ns, conditions, ops)).await.map_err(store_err) }
+    }
+}
+
 fn check_value(value: &[u8]) -> Result<(), String> {
     if value.len() > MAX_VALUE { Err(format!("value larger than {MAX_VALUE} bytes")) } else { Ok(()) }
 }
@@ -168,7 +183,7 @@ impl store::Host for HostState {
             .collect::<Result<Vec<_>, String>>()?;
         let mut outbox = self.take_staged()?;
         self.wrote = true;
-        self.store.batch(&ns, [ops, std::mem::take(&mut outbox.ops)].concat()).map_err(store_err)?;
+        self.shared_commit(ns, Vec::new(), [ops, std::mem::take(&mut outbox.ops)].concat()).await?;
         self.settle(&outbox);
         Ok(())
     }
@@ -185,7 +200,7 @@ impl store::Host for HostState {
         let ops = writes.into_iter().map(|w| self.scoped_write(w)).collect::<Result<Vec<_>, String>>()?;
         let mut outbox = self.take_staged()?;
         let writes = [ops, std::mem::take(&mut outbox.ops)].concat();
-        let applied = self.store.batch_if(&ns, conditions, writes).map_err(store_err)?;
+        let applied = self.shared_commit(ns, conditions, writes).await?;
         self.wrote |= applied;
         if applied {
             self.settle(&outbox);

@@ -1,0 +1,168 @@
+//! Commit combining: many requests' conditional batches, one engine commit.
+//!
+//! sled seals each transaction in its log on its own: it writes out the log
+//! buffer before and after, two writes handed to its I/O threads. Under load
+//! that was a third of the cost of a contact create (`BENCHMARKS.md`,
+//! "Commit combining"). So a caller that can wait without holding anything
+//! scarce ([`crate::Store::batch_if_shared`]) queues its batch instead, and
+//! one combiner thread commits everything queued in one transaction per
+//! namespace. Inside it each batch checks its conditions in queue order,
+//! seeing the writes of the batches before it, and applies whole or not at
+//! all, so each caller gets exactly what its own `batch_if` would have given.
+//! A crash keeps or loses the combined commit whole.
+//!
+//! Like the flusher ([`crate::group_commit`]) the combiner waits out a
+//! [`FlushWindow`] while many requests compute, so that more batches share
+//! the commit; a lone writer never waits.
+
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::Duration;
+
+use tokio::sync::oneshot;
+
+use crate::group_commit::FlushWindow;
+use crate::{BatchOp, Condition, Namespace, StoreError, StoreResult};
+
+/// One caller's conditional batch, as [`crate::Store::batch_if`] takes it.
+pub struct Conditional {
+    pub conditions: Vec<Condition>,
+    pub ops: Vec<BatchOp>,
+}
+
+/// Commits `batches` of one namespace as one atomic step, answering for
+/// each whether its conditions held (and so whether it was applied).
+pub type CommitTogether = dyn Fn(&Namespace, &[Conditional]) -> StoreResult<Vec<bool>> + Send + Sync;
+
+struct Queued {
+    ns: Namespace,
+    batch: Conditional,
+    answer: oneshot::Sender<StoreResult<bool>>,
+}
+
+/// The queue between callers and the combiner thread.
+pub struct Combiner {
+    queue: Mutex<Vec<Queued>>,
+    ready: Condvar,
+}
+
+impl Combiner {
+    /// Starts the combiner thread, which commits with `commit`.
+    pub fn start(commit: Box<CommitTogether>, window: FlushWindow) -> Arc<Combiner> {
+        let combiner = Arc::new(Combiner { queue: Mutex::default(), ready: Condvar::new() });
+        let weak = Arc::downgrade(&combiner);
+        std::thread::Builder::new()
+            .name("store-combiner".into())
+            .spawn(move || {
+                while let Some(combiner) = weak.upgrade() {
+                    if !combiner.wait_for_work() {
+                        continue;
+                    }
+                    window.wait();
+                    let queued = std::mem::take(&mut *combiner.queue.lock().expect("combiner lock"));
+                    drop(combiner);
+                    commit_queued(&*commit, queued);
+                }
+            })
+            .expect("spawn the store combiner thread");
+        combiner
+    }
+
+    /// Queues a conditional batch and resolves with its outcome once the
+    /// commit that carried it is applied (not yet flushed: see
+    /// [`crate::Store::durable`]).
+    pub async fn batch_if(&self, ns: Namespace, batch: Conditional) -> StoreResult<bool> {
+        let (answer, outcome) = oneshot::channel();
+        self.queue.lock().expect("combiner lock").push(Queued { ns, batch, answer });
+        self.ready.notify_one();
+        outcome.await.map_err(|_| StoreError("the store combiner stopped".into()))?
+    }
+
+    /// Blocks until a batch is queued (or a second passes, so the thread
+    /// notices when the store is dropped). Returns whether there is work.
+    fn wait_for_work(&self) -> bool {
+        let queue = self.queue.lock().expect("combiner lock");
+        let queue =
+            self.ready.wait_timeout_while(queue, Duration::from_secs(1), |q| q.is_empty()).expect("combiner lock").0;
+        !queue.is_empty()
+    }
+}
+
+/// One commit per namespace, in the order the namespaces first queued.
+fn commit_queued(commit: &CommitTogether, mut queued: Vec<Queued>) {
+    metrics::histogram!("crm_store_combined_batches").record(queued.len() as f64);
+    while let Some(first) = queued.first() {
+        let ns = first.ns.clone();
+        let (same, rest): (Vec<Queued>, Vec<Queued>) = queued.into_iter().partition(|q| q.ns == ns);
+        queued = rest;
+        let (batches, answers): (Vec<Conditional>, Vec<_>) = same.into_iter().map(|q| (q.batch, q.answer)).unzip();
+        match commit(&ns, &batches) {
+            Ok(applied) => answers.into_iter().zip(applied).for_each(|(answer, applied)| {
+                let _ = answer.send(Ok(applied));
+            }),
+            Err(e) => answers.into_iter().for_each(|answer| {
+                let _ = answer.send(Err(StoreError(e.0.clone())));
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A commit that records how many batches each call carried and applies
+    /// every batch whose first condition expects an even key length.
+    fn recording() -> (Box<CommitTogether>, Arc<Mutex<Vec<usize>>>) {
+        let sizes = Arc::new(Mutex::new(Vec::new()));
+        let seen = sizes.clone();
+        let commit = move |_: &Namespace, batches: &[Conditional]| {
+            seen.lock().unwrap().push(batches.len());
+            Ok(batches
+                .iter()
+                .map(|b| matches!(&b.conditions[..], [Condition::Equals(k, _)] if k.len() % 2 == 0))
+                .collect())
+        };
+        (Box::new(commit), sizes)
+    }
+
+    fn batch(key: &str) -> Conditional {
+        Conditional { conditions: vec![Condition::Equals(key.into(), None)], ops: vec![] }
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn each_caller_gets_its_own_batchs_outcome() {
+        let (commit, _) = recording();
+        let combiner = Combiner::start(commit, FlushWindow::default());
+        assert!(combiner.batch_if(Namespace::org("a"), batch("ab")).await.unwrap());
+        assert!(!combiner.batch_if(Namespace::org("a"), batch("abc")).await.unwrap());
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn batches_queued_together_share_one_commit_per_namespace() {
+        let (commit, sizes) = recording();
+        let computing = crate::group_commit::Computing::default();
+        computing.set(crate::group_commit::SIBLINGS);
+        let window = FlushWindow { length: Duration::from_millis(50), computing };
+        let combiner = Combiner::start(commit, window);
+        let started = Arc::new(AtomicUsize::new(0));
+        let calls: Vec<_> = (0..6)
+            .map(|i| {
+                let (combiner, started) = (combiner.clone(), started.clone());
+                tokio::spawn(async move {
+                    started.fetch_add(1, Ordering::SeqCst);
+                    let ns = Namespace::org(if i % 2 == 0 { "even" } else { "odd" });
+                    combiner.batch_if(ns, batch(if i < 3 { "kk" } else { "k" })).await.unwrap()
+                })
+            })
+            .collect();
+        let mut outcomes = Vec::new();
+        for call in calls {
+            outcomes.push(call.await.unwrap());
+        }
+        assert_eq!(outcomes, [true, true, true, false, false, false]);
+        let sizes = sizes.lock().unwrap().clone();
+        assert_eq!(sizes.iter().sum::<usize>(), 6);
+        assert!(sizes.len() <= 4, "six batches of two namespaces in at most two windows: {sizes:?}");
+    }
+}
