@@ -306,8 +306,10 @@ impl Worker {
         }
         let bytes = serde_json::to_vec(&delivery).expect("records serialise");
         ops.push(BatchOp::Put(delivery_key.clone().into_bytes(), bytes));
-        // Only if nobody changed the delivery meanwhile (a manual retry, a purge).
-        store.batch_if(&ns, vec![Condition::Equals(delivery_key.into_bytes(), Some(stored))], ops)?;
+        // Only if nobody changed the delivery meanwhile (a manual retry, a
+        // purge); committed with the requests' batches where the store can.
+        let unchanged = vec![Condition::Equals(delivery_key.into_bytes(), Some(stored))];
+        store.batch_if_shared(ns, unchanged, ops).await?;
         Ok(())
     }
 
