@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
-use crm_store::group_commit::Computing;
+use crm_store::combine::Computing;
 use crm_store::{Namespace, Store};
 use tokio::sync::Semaphore;
 use wasmtime::component::{HasSelf, Linker, ResourceTable};

@@ -17,7 +17,7 @@
 //!   turn for seconds while others queue.
 //!
 //! The turns also keep [`Computing`], the count of requests holding or
-//! waiting for one, from which the store paces its flushes.
+//! waiting for one, from which the store paces its combined commits.
 
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
@@ -25,7 +25,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use crm_store::group_commit::Computing;
+use crm_store::combine::Computing;
 use tokio::sync::oneshot;
 
 /// The turns of one host.

@@ -117,12 +117,12 @@ pub struct Config {
     #[arg(long, env = "CRM_TRACKING_REFRESH_MS", default_value_t = 300_000)]
     pub tracking_refresh_ms: u64,
 
-    /// How long the embedded store's flush, and its combined commit, wait for
-    /// more writers while at least 8 requests are computing, in microseconds;
-    /// 0 flushes and commits at once. One flush (one commit) then serves many
-    /// writers instead of one or two.
-    #[arg(long, env = "CRM_FLUSH_WINDOW_US", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(0..=20_000))]
-    pub flush_window_us: u64,
+    /// How long the embedded store's combined commit waits for more writers
+    /// while at least 8 requests are computing, in microseconds; 0 commits at
+    /// once. One commit (and the flush after it) then serves many writers
+    /// instead of one or two.
+    #[arg(long, env = "CRM_COMMIT_WINDOW_US", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(0..=20_000))]
+    pub commit_window_us: u64,
 
     /// The embedded store's page cache, in MiB: most of the host's memory on a
     /// large store; reads past it go to disk.

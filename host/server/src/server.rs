@@ -30,7 +30,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let metrics = crate::metrics::install()?;
     std::fs::create_dir_all(&config.data_dir)
         .map_err(|e| format!("cannot create the data dir {}: {e}", config.data_dir.display()))?;
-    let computing = crm_store::group_commit::Computing::default();
+    let computing = crm_store::combine::Computing::default();
     let store = storage::open(&config, computing.clone())?;
     let host_id = bootstrap::host_id(&config.data_dir)?;
     let admin_token_digest = bootstrap::admin_token_digest(&config.data_dir, &*store, config.store_url.is_some())?;

@@ -4,14 +4,14 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use crm_store::group_commit::{Computing, FlushWindow};
+use crm_store::combine::{CommitWindow, Computing};
 use crm_store::{SledStore, Store};
 use crm_store_postgres::PostgresStore;
 
 use crate::config::Config;
 
 /// `computing` is the runtime's count of requests computing, which paces
-/// the embedded store's flushes (see `crm_store::group_commit`).
+/// the embedded store's combined commits (see `crm_store::combine`).
 pub fn open(config: &Config, computing: Computing) -> Result<Arc<dyn Store>, String> {
     match &config.store_url {
         Some(url) => {
@@ -21,7 +21,7 @@ pub fn open(config: &Config, computing: Computing) -> Result<Arc<dyn Store>, Str
         }
         None => {
             let dir = config.data_dir.join("store");
-            let window = FlushWindow { length: Duration::from_micros(config.flush_window_us), computing };
+            let window = CommitWindow { length: Duration::from_micros(config.commit_window_us), computing };
             let store = SledStore::open_with(&dir, config.store_cache_mb << 20, window)
                 .map_err(|e| format!("cannot open the store in {}: {e}", config.data_dir.display()))?;
             Ok(Arc::new(store))

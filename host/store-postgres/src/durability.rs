@@ -25,7 +25,7 @@ use deadpool_postgres::Pool;
 use tokio::runtime::Handle;
 
 use crm_store::StoreResult;
-use crm_store::group_commit::{FlushWindow, GroupCommit};
+use crm_store::group_commit::GroupCommit;
 
 use crate::retry::Failure;
 
@@ -47,15 +47,12 @@ impl Durability {
              INSERT INTO crm_flush (slot, flushes) VALUES ({slot}, 1) \
              ON CONFLICT (slot) DO UPDATE SET flushes = crm_flush.flushes + 1; COMMIT"
         );
-        Durability::OnFlush(GroupCommit::start(
-            move || {
-                runtime.block_on(async {
-                    let client = pool.get().await.map_err(|e| Failure::from(e).message)?;
-                    client.batch_execute(&flush).await.map_err(|e| Failure::from(e).message)
-                })
-            },
-            FlushWindow::default(),
-        ))
+        Durability::OnFlush(GroupCommit::start(move || {
+            runtime.block_on(async {
+                let client = pool.get().await.map_err(|e| Failure::from(e).message)?;
+                client.batch_execute(&flush).await.map_err(|e| Failure::from(e).message)
+            })
+        }))
     }
 
     pub(crate) async fn wait(&self) -> StoreResult<()> {

@@ -11,17 +11,56 @@
 //! all, so each caller gets exactly what its own `batch_if` would have given.
 //! A crash keeps or loses the combined commit whole.
 //!
-//! Like the flusher ([`crate::group_commit`]) the combiner waits out a
-//! [`FlushWindow`] while many requests compute, so that more batches share
-//! the commit; a lone writer never waits.
+//! Commits are short, so under load the combiner would often be idle when the
+//! next batch comes, and a commit would carry one or two. So it keeps a
+//! [`CommitWindow`] (PostgreSQL's `commit_delay`): while many requests are
+//! still computing, and so about to write, it waits a moment before it
+//! commits, and one commit carries them all. A lone writer never waits. The
+//! flush that follows ([`crate::group_commit`]) then serves that whole group.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
 use tokio::sync::oneshot;
 
-use crate::group_commit::FlushWindow;
 use crate::{BatchOp, Condition, Namespace, StoreError, StoreResult};
+
+/// How many requests are computing now or waiting to (the runtime's compute
+/// turns keep the count): the writers a commit may soon carry.
+#[derive(Clone, Default)]
+pub struct Computing(Arc<AtomicUsize>);
+
+impl Computing {
+    pub fn set(&self, n: usize) {
+        self.0.store(n, Ordering::Relaxed);
+    }
+
+    pub fn get(&self) -> usize {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// A commit waits `length` before it starts while at least [`SIBLINGS`]
+/// requests are computing. The default, a zero length, never waits.
+#[derive(Clone, Default)]
+pub struct CommitWindow {
+    pub length: Duration,
+    pub computing: Computing,
+}
+
+/// Fewer requests computing than this and a commit starts at once: too few
+/// writers would join it to pay for the wait (PostgreSQL's `commit_siblings`).
+pub const SIBLINGS: usize = 8;
+
+impl CommitWindow {
+    /// Waits out the window if enough requests may join this commit.
+    fn wait(&self) {
+        if !self.length.is_zero() && self.computing.get() >= SIBLINGS {
+            std::thread::sleep(self.length);
+        }
+    }
+}
 
 /// One caller's conditional batch, as [`crate::Store::batch_if`] takes it.
 pub struct Conditional {
@@ -47,7 +86,7 @@ pub struct Combiner {
 
 impl Combiner {
     /// Starts the combiner thread, which commits with `commit`.
-    pub fn start(commit: Box<CommitTogether>, window: FlushWindow) -> Arc<Combiner> {
+    pub fn start(commit: Box<CommitTogether>, window: CommitWindow) -> Arc<Combiner> {
         let combiner = Arc::new(Combiner { queue: Mutex::default(), ready: Condvar::new() });
         let weak = Arc::downgrade(&combiner);
         std::thread::Builder::new()
@@ -133,17 +172,33 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn each_caller_gets_its_own_batchs_outcome() {
         let (commit, _) = recording();
-        let combiner = Combiner::start(commit, FlushWindow::default());
+        let combiner = Combiner::start(commit, CommitWindow::default());
         assert!(combiner.batch_if(Namespace::org("a"), batch("ab")).await.unwrap());
         assert!(!combiner.batch_if(Namespace::org("a"), batch("abc")).await.unwrap());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_commit_waits_for_more_only_while_many_requests_compute() {
+        let (commit, _) = recording();
+        let computing = Computing::default();
+        computing.set(SIBLINGS - 1);
+        let window = CommitWindow { length: Duration::from_millis(500), computing };
+        let combiner = Combiner::start(commit, window);
+        let started = std::time::Instant::now();
+        assert!(combiner.batch_if(Namespace::org("a"), batch("ab")).await.unwrap());
+        let waited = started.elapsed();
+        assert!(
+            waited < Duration::from_millis(250),
+            "with few requests computing a commit starts at once ({waited:?})"
+        );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn batches_queued_together_share_one_commit_per_namespace() {
         let (commit, sizes) = recording();
-        let computing = crate::group_commit::Computing::default();
-        computing.set(crate::group_commit::SIBLINGS);
-        let window = FlushWindow { length: Duration::from_millis(50), computing };
+        let computing = Computing::default();
+        computing.set(SIBLINGS);
+        let window = CommitWindow { length: Duration::from_millis(50), computing };
         let combiner = Combiner::start(commit, window);
         let started = Arc::new(AtomicUsize::new(0));
         let calls: Vec<_> = (0..6)

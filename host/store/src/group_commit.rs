@@ -7,14 +7,11 @@
 //! next one. Since a ticket is taken after its write is applied, the flush that
 //! covers the ticket covers the write.
 //!
-//! Under load a flush would still serve only one or two writers: flushes are
-//! short, so the flusher is idle when the next writer asks. Each flush costs
-//! the engine a log write and a round of thread wake-ups, so the flusher
-//! keeps a [`FlushWindow`] (PostgreSQL's `commit_delay`): while many other
-//! requests are still computing, and so about to write, it waits a moment
-//! before flushing, and one flush serves them all. A lone writer never waits.
+//! The flusher never waits for more writers: on sled the writers come in
+//! groups already, those whose batches one combined commit carried
+//! ([`crate::combine`], which keeps the wait).
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
 
@@ -31,42 +28,6 @@ struct Flushed {
     failed_upto: u64,
 }
 
-/// How many requests are computing now or waiting to (the runtime's compute
-/// turns keep the count): the writers a flush may soon serve.
-#[derive(Clone, Default)]
-pub struct Computing(Arc<AtomicUsize>);
-
-impl Computing {
-    pub fn set(&self, n: usize) {
-        self.0.store(n, Ordering::Relaxed);
-    }
-
-    pub fn get(&self) -> usize {
-        self.0.load(Ordering::Relaxed)
-    }
-}
-
-/// A flush waits `length` before it starts while at least [`SIBLINGS`]
-/// requests are computing. The default, a zero length, never waits.
-#[derive(Clone, Default)]
-pub struct FlushWindow {
-    pub length: Duration,
-    pub computing: Computing,
-}
-
-/// Fewer requests computing than this and a flush starts at once: too few
-/// writers would join it to pay for the wait (PostgreSQL's `commit_siblings`).
-pub const SIBLINGS: usize = 8;
-
-impl FlushWindow {
-    /// Waits out the window if enough requests may join this flush.
-    pub(crate) fn wait(&self) {
-        if !self.length.is_zero() && self.computing.get() >= SIBLINGS {
-            std::thread::sleep(self.length);
-        }
-    }
-}
-
 /// The shared state between writers and the flusher thread.
 pub struct GroupCommit {
     issued: AtomicU64,
@@ -77,7 +38,7 @@ pub struct GroupCommit {
 
 impl GroupCommit {
     /// Starts the flusher thread; `flush` is the engine's blocking flush.
-    pub fn start(flush: impl Fn() -> Result<(), String> + Send + 'static, window: FlushWindow) -> Arc<GroupCommit> {
+    pub fn start(flush: impl Fn() -> Result<(), String> + Send + 'static) -> Arc<GroupCommit> {
         let group = Arc::new(GroupCommit {
             issued: AtomicU64::new(0),
             wake: Mutex::new(false),
@@ -92,7 +53,6 @@ impl GroupCommit {
                     if !group.wait_for_work() {
                         continue;
                     }
-                    window.wait();
                     let target = group.issued.load(Ordering::SeqCst);
                     let started = std::time::Instant::now();
                     let outcome = flush();
@@ -144,7 +104,7 @@ mod tests {
     use std::sync::atomic::AtomicUsize;
 
     /// A group whose flush takes `flush_time`, and the count of its flushes.
-    fn counting(flush_time: Duration, window: FlushWindow) -> (Arc<GroupCommit>, Arc<AtomicUsize>) {
+    fn counting(flush_time: Duration) -> (Arc<GroupCommit>, Arc<AtomicUsize>) {
         let flushes = Arc::new(AtomicUsize::new(0));
         let counter = flushes.clone();
         let flush = move || {
@@ -152,12 +112,12 @@ mod tests {
             std::thread::sleep(flush_time);
             Ok(())
         };
-        (GroupCommit::start(flush, window), flushes)
+        (GroupCommit::start(flush), flushes)
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn concurrent_writers_share_flushes() {
-        let (group, flushes) = counting(Duration::from_millis(20), FlushWindow::default());
+        let (group, flushes) = counting(Duration::from_millis(20));
         let waits: Vec<_> = (0..64)
             .map(|_| {
                 let g = group.clone();
@@ -171,42 +131,9 @@ mod tests {
         assert!((1..64).contains(&n), "64 writers caused {n} flushes");
     }
 
-    /// 30 writers that ask one after another, 1 ms apart (a flush takes
-    /// 0.1 ms): how many flushes they cause under `window`.
-    async fn flushes_for_spaced_writers(window: FlushWindow) -> usize {
-        let (group, flushes) = counting(Duration::from_micros(100), window);
-        let mut waits = Vec::new();
-        for _ in 0..30 {
-            let g = group.clone();
-            waits.push(tokio::spawn(async move { g.wait_durable().await }));
-            tokio::time::sleep(Duration::from_millis(1)).await;
-        }
-        for w in waits {
-            w.await.unwrap().unwrap();
-        }
-        flushes.load(Ordering::SeqCst)
-    }
-
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_flush_waits_for_more_writers_only_while_many_requests_compute() {
-        let computing = Computing::default();
-        let window = FlushWindow { length: Duration::from_millis(5), computing: computing.clone() };
-        let at_once = flushes_for_spaced_writers(window.clone()).await;
-        computing.set(SIBLINGS);
-        let paced = flushes_for_spaced_writers(window.clone()).await;
-        // About one flush a writer at once; about one per 5 ms window paced.
-        assert!(paced * 2 <= at_once, "30 spaced writers: {paced} flushes paced, {at_once} at once");
-
-        computing.set(SIBLINGS - 1);
-        let started = std::time::Instant::now();
-        GroupCommit::start(|| Ok(()), window).wait_durable().await.unwrap();
-        let waited = started.elapsed();
-        assert!(waited < Duration::from_millis(5), "with few requests computing a flush starts at once ({waited:?})");
-    }
-
     #[tokio::test]
     async fn a_failed_flush_fails_its_writers() {
-        let group = GroupCommit::start(|| Err("disk full".into()), FlushWindow::default());
+        let group = GroupCommit::start(|| Err("disk full".into()));
         assert!(group.wait_durable().await.is_err());
     }
 }

@@ -2,7 +2,8 @@
 //!
 //! This crate owns the [`Store`] trait and the promises written on it, the key
 //! layout ([`Namespace`]: one for the host's own records, one per organization),
-//! [`group_commit`] (many writers share one flush), the [`sled_store`]
+//! [`group_commit`] (many writers share one flush), [`combine`] (many
+//! writers' conditional batches share one engine commit), the [`sled_store`]
 //! backend, the [`contract`] suite that every backend must pass, and
 //! [`lease`]s (work that runs once among the hosts sharing a store).
 //!

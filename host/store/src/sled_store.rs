@@ -9,8 +9,8 @@ use std::path::Path;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use crate::combine::{Combiner, Conditional};
-use crate::group_commit::{FlushWindow, GroupCommit};
+use crate::combine::{Combiner, CommitWindow, Conditional};
+use crate::group_commit::GroupCommit;
 use sled::transaction::{TransactionError, TransactionalTree, UnabortableTransactionError};
 
 use crate::{
@@ -28,17 +28,17 @@ pub struct SledStore {
 pub const DEFAULT_CACHE_BYTES: u64 = 1 << 30;
 
 impl SledStore {
-    /// Opens the store in `dir` with sled's default page cache, flushing as
-    /// soon as a writer asks.
+    /// Opens the store in `dir` with sled's default page cache, committing
+    /// as soon as a writer asks.
     pub fn open(dir: &Path) -> StoreResult<SledStore> {
-        SledStore::open_with(dir, DEFAULT_CACHE_BYTES, FlushWindow::default())
+        SledStore::open_with(dir, DEFAULT_CACHE_BYTES, CommitWindow::default())
     }
 
     /// Opens the store in `dir` with a page cache of `cache_bytes`: most of
     /// the host's resident memory on a large store (an edge machine may want
-    /// less; reads past the cache go to disk), and flushes and combined
-    /// commits paced by `window`.
-    pub fn open_with(dir: &Path, cache_bytes: u64, window: FlushWindow) -> StoreResult<SledStore> {
+    /// less; reads past the cache go to disk), and combined commits paced
+    /// by `window`.
+    pub fn open_with(dir: &Path, cache_bytes: u64, window: CommitWindow) -> StoreResult<SledStore> {
         let db = sled::Config::new()
             .path(dir)
             .cache_capacity(cache_bytes)
@@ -47,7 +47,7 @@ impl SledStore {
             .open()
             .map_err(err)?;
         let flusher = db.clone();
-        let group = GroupCommit::start(move || flusher.flush().map(|_| ()).map_err(|e| e.to_string()), window.clone());
+        let group = GroupCommit::start(move || flusher.flush().map(|_| ()).map_err(|e| e.to_string()));
         let committer = db.clone();
         let combiner = Combiner::start(
             Box::new(move |ns: &Namespace, batches: &[Conditional]| {
