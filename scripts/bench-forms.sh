@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-10}
 ROUNDS=${2:-3}
 cargo build --release -q -p crm-host -p crm-load  # also builds plugins/, contacts_client.wasm included
-HOST=target/release/crm-host
+HOST=${HOST:-target/release/crm-host}  # HOST=other/crm-host compares another build
 LOAD=target/release/crm-load
 WORK=$(mktemp -d)
 PORT=${PORT:-18790}
