@@ -148,7 +148,6 @@ fn commit_queued(commit: &CommitTogether, mut queued: Vec<Queued>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::atomic::{AtomicUsize, Ordering};
 
     /// A commit that records how many batches each call carried and applies
     /// every batch whose first condition expects an even key length.
@@ -178,7 +177,7 @@ mod tests {
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_commit_waits_for_more_only_while_many_requests_compute() {
+    async fn with_few_requests_computing_a_commit_starts_at_once() {
         let (commit, _) = recording();
         let computing = Computing::default();
         computing.set(SIBLINGS - 1);
@@ -193,31 +192,29 @@ mod tests {
         );
     }
 
+    /// Six batches of two namespaces queued 10 ms apart: each its own
+    /// commit without a window, one commit per namespace within one.
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn batches_queued_together_share_one_commit_per_namespace() {
+    async fn batches_queued_within_the_window_share_one_commit_per_namespace() {
         let (commit, sizes) = recording();
         let computing = Computing::default();
         computing.set(SIBLINGS);
-        let window = CommitWindow { length: Duration::from_millis(50), computing };
+        let window = CommitWindow { length: Duration::from_millis(300), computing };
         let combiner = Combiner::start(commit, window);
-        let started = Arc::new(AtomicUsize::new(0));
-        let calls: Vec<_> = (0..6)
-            .map(|i| {
-                let (combiner, started) = (combiner.clone(), started.clone());
-                tokio::spawn(async move {
-                    started.fetch_add(1, Ordering::SeqCst);
-                    let ns = Namespace::org(if i % 2 == 0 { "even" } else { "odd" });
-                    combiner.batch_if(ns, batch(if i < 3 { "kk" } else { "k" })).await.unwrap()
-                })
-            })
-            .collect();
+        let mut calls = Vec::new();
+        for i in 0..6 {
+            let combiner = combiner.clone();
+            calls.push(tokio::spawn(async move {
+                let ns = Namespace::org(if i % 2 == 0 { "even" } else { "odd" });
+                combiner.batch_if(ns, batch(if i < 3 { "kk" } else { "k" })).await.unwrap()
+            }));
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
         let mut outcomes = Vec::new();
         for call in calls {
             outcomes.push(call.await.unwrap());
         }
         assert_eq!(outcomes, [true, true, true, false, false, false]);
-        let sizes = sizes.lock().unwrap().clone();
-        assert_eq!(sizes.iter().sum::<usize>(), 6);
-        assert!(sizes.len() <= 4, "six batches of two namespaces in at most two windows: {sizes:?}");
+        assert_eq!(*sizes.lock().unwrap(), [3, 3]);
     }
 }
