@@ -18,6 +18,7 @@
 //! commits, and one commit carries them all. A lone writer never waits. The
 //! flush that follows ([`crate::group_commit`]) then serves that whole group.
 
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
@@ -99,7 +100,12 @@ impl Combiner {
                     window.wait();
                     let queued = std::mem::take(&mut *combiner.queue.lock().expect("combiner lock"));
                     drop(combiner);
-                    commit_queued(&*commit, queued);
+                    // A panic fails the callers of this commit (their answers
+                    // are dropped), not every commit after it.
+                    let committed = std::panic::catch_unwind(AssertUnwindSafe(|| commit_queued(&*commit, queued)));
+                    if committed.is_err() {
+                        tracing::error!("a combined commit panicked; its callers were answered with an error");
+                    }
                 }
             })
             .expect("spawn the store combiner thread");
@@ -190,6 +196,19 @@ mod tests {
             waited < Duration::from_millis(250),
             "with few requests computing a commit starts at once ({waited:?})"
         );
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_commit_that_panics_fails_its_callers_and_not_the_next_commit() {
+        let panicked = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let once = panicked.clone();
+        let commit = move |_: &Namespace, batches: &[Conditional]| {
+            assert!(once.swap(true, std::sync::atomic::Ordering::SeqCst), "the engine broke");
+            Ok(vec![true; batches.len()])
+        };
+        let combiner = Combiner::start(Box::new(commit), CommitWindow::default());
+        assert!(combiner.batch_if(Namespace::org("a"), batch("ab")).await.is_err());
+        assert!(combiner.batch_if(Namespace::org("a"), batch("ab")).await.unwrap());
     }
 
     /// Six batches of two namespaces queued 10 ms apart: each its own
