@@ -22,6 +22,7 @@ pub struct SledStore {
     db: sled::Db,
     group: Arc<GroupCommit>,
     combiner: Arc<Combiner>,
+    window: CommitWindow,
 }
 
 /// sled's own default page cache: 1 GiB.
@@ -53,9 +54,9 @@ impl SledStore {
             Box::new(move |ns: &Namespace, batches: &[Conditional]| {
                 commit_together(&committer.open_tree(ns.as_str()).map_err(err)?, batches)
             }),
-            window,
+            window.clone(),
         );
-        Ok(SledStore { db, group, combiner })
+        Ok(SledStore { db, group, combiner, window })
     }
 
     fn tree(&self, ns: &Namespace) -> StoreResult<sled::Tree> {
@@ -288,6 +289,9 @@ impl Store for SledStore {
         conditions: Vec<Condition>,
         ops: Vec<BatchOp>,
     ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + '_>> {
+        if self.window.alone() {
+            return Box::pin(std::future::ready(self.batch_if(&ns, conditions, ops)));
+        }
         crate::count_operation("batch_if");
         Box::pin(self.combiner.batch_if(ns, Conditional { conditions, ops }))
     }

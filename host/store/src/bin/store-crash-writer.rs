@@ -4,7 +4,9 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crm_store::combine::CommitWindow;
 use crm_store::contract::crash;
+use crm_store::sled_store::DEFAULT_CACHE_BYTES;
 use crm_store::{SledStore, Store};
 
 fn open(spec: &str) -> Arc<dyn Store> {
@@ -13,7 +15,9 @@ fn open(spec: &str) -> Arc<dyn Store> {
     // moment to release its lock.
     let until = Instant::now() + Duration::from_secs(10);
     loop {
-        match SledStore::open(dir.as_ref()) {
+        // The window always open: the writer's shared batches are combined.
+        let window = CommitWindow::always_open(Duration::from_micros(200));
+        match SledStore::open_with(dir.as_ref(), DEFAULT_CACHE_BYTES, window) {
             Ok(store) => return Arc::new(store),
             Err(e) if Instant::now() > until => panic!("cannot open {dir}: {e}"),
             Err(_) => std::thread::sleep(Duration::from_millis(50)),
