@@ -48,9 +48,7 @@ impl HostState {
         let prefix = self.scope.as_ref().map_or(0, |(_, p)| p.len());
         key[prefix.min(key.len())..].to_vec()
     }
-}
 
-impl HostState {
     /// A conditional batch, committed with other requests' batches where the
     /// store can ([`crm_store::combine`]); the call's compute turn is given
     /// back while it waits, so that more requests reach their commit.
