@@ -117,7 +117,7 @@ pub struct Config {
     #[arg(long, env = "CRM_TRACKING_REFRESH_MS", default_value_t = 300_000)]
     pub tracking_refresh_ms: u64,
 
-    /// How long the embedded store's combined commit waits for more writers
+    /// How long the store's combined commit waits for more writers
     /// while at least 8 requests are computing, in microseconds; 0 commits at
     /// once. One commit (and the flush after it) then serves many writers
     /// instead of one or two.

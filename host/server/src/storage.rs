@@ -11,17 +11,17 @@ use crm_store_postgres::PostgresStore;
 use crate::config::Config;
 
 /// `computing` is the runtime's count of requests computing, which paces
-/// the embedded store's combined commits (see `crm_store::combine`).
+/// the store's combined commits (see `crm_store::combine`).
 pub fn open(config: &Config, computing: Computing) -> Result<Arc<dyn Store>, String> {
+    let window = CommitWindow { length: Duration::from_micros(config.commit_window_us), computing };
     match &config.store_url {
         Some(url) => {
-            let store = PostgresStore::connect(url, config.store_connections as usize)
+            let store = PostgresStore::connect_with(url, config.store_connections as usize, window)
                 .map_err(|e| format!("cannot open the store at {}: {e}", redacted(url)))?;
             Ok(Arc::new(store))
         }
         None => {
             let dir = config.data_dir.join("store");
-            let window = CommitWindow { length: Duration::from_micros(config.commit_window_us), computing };
             let store = SledStore::open_with(&dir, config.store_cache_mb << 20, window)
                 .map_err(|e| format!("cannot open the store in {}: {e}", config.data_dir.display()))?;
             Ok(Arc::new(store))

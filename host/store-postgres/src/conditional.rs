@@ -27,6 +27,11 @@
 //! transaction ([`ensure_counters`]), so that they too are locked in that
 //! pass. (Without that, the first contacts of a new organization deadlocked
 //! on its new counters, each cycle broken only after a second.)
+//!
+//! Many batches may commit in one transaction ([`commit_together`], fed by
+//! the store's combiner): their keys are locked and held together, then
+//! each batch is checked in turn against those rows as the batches before
+//! it left them, as one sled transaction does.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
@@ -34,7 +39,8 @@ use std::sync::Mutex;
 use deadpool_postgres::{Client, Transaction};
 use tokio_postgres::types::ToSql;
 
-use crm_store::{BatchOp, Condition, Conflict, counter_value};
+use crm_store::combine::Conditional;
+use crm_store::{BatchOp, Condition, Conflict};
 
 use crate::retry::Failure;
 
@@ -63,7 +69,7 @@ struct Held {
 }
 
 impl Held {
-    fn of(conditions: &[Condition]) -> Held {
+    fn of<'a>(conditions: impl IntoIterator<Item = &'a Condition>) -> Held {
         let mut held = Held::default();
         for condition in conditions {
             match condition {
@@ -80,17 +86,19 @@ impl Held {
     }
 }
 
-/// Checks `conditions` and, when they hold, applies `ops` with `apply`, all
-/// inside `tx`; whether it did. The caller commits (or drops `tx`: rollback).
-pub(crate) async fn batch_if(
+/// Commits `batches` as one transaction's writes, inside `tx`: each checks
+/// its conditions against the locked rows and the batches before it (as
+/// sled's combined commit does) and is applied whole only if they hold; the
+/// answer says which were. Nothing is written when none holds. The caller
+/// commits (or drops `tx`: rollback).
+pub(crate) async fn commit_together(
     tx: &Transaction<'_>,
     ns: &str,
-    conditions: &[Condition],
-    ops: &[BatchOp],
-) -> Result<bool, Failure> {
-    let held = Held::of(conditions);
+    batches: &[Conditional],
+) -> Result<Vec<bool>, Failure> {
+    let held = Held::of(batches.iter().flat_map(|b| &b.conditions));
     let mut touched: Vec<Vec<u8>> = held.locked.clone();
-    touched.extend(ops.iter().map(|op| op_key(op).to_vec()));
+    touched.extend(batches.iter().flat_map(|b| &b.ops).map(|op| op.key().to_vec()));
     let touched = in_lock_order(touched);
     let (lock, hold) = tokio::try_join!(tx.prepare_cached(LOCK_ROWS), tx.prepare_cached(HOLD_ABSENT))?;
     // Sent together, in this order (a query is sent when first polled): the
@@ -106,47 +114,71 @@ pub(crate) async fn batch_if(
     let locking: [&(dyn ToSql + Sync); 2] = [&ns, &touched];
     let (locked, placed) = tokio::join!(tx.query(&lock, &locking), holding);
     let found = values(locked?);
-    if placed?.len() < held.absent.len() {
-        return Ok(false); // one of them is there
+    let placed: HashSet<Vec<u8>> = placed?.into_iter().map(|r| r.get(0)).collect();
+    let mut rows = Rows { found, taken: held.absent.into_iter().filter(|k| !placed.contains(k)).collect() };
+
+    let mut applied = Vec::with_capacity(batches.len());
+    let mut ops = Vec::new();
+    for batch in batches {
+        let holds = batch.conditions.iter().all(|c| rows.holds(c));
+        if holds {
+            batch.ops.iter().for_each(|op| rows.apply(op));
+            ops.extend_from_slice(&batch.ops);
+        }
+        applied.push(holds);
     }
-    if !holds(conditions, &found) {
-        return Ok(false);
+    if ops.is_empty() {
+        return Ok(applied);
     }
-    // Placeholders the batch does not write go before the commit.
-    let written: HashSet<&[u8]> = ops.iter().map(op_key).collect();
-    let mut ops = ops.to_vec();
-    ops.extend(held.absent.iter().filter(|k| !written.contains(k.as_slice())).cloned().map(BatchOp::Delete));
+    // Placeholders no applied batch wrote go before the commit.
+    let written: HashSet<&[u8]> = ops.iter().map(BatchOp::key).collect();
+    let unwritten: Vec<BatchOp> =
+        placed.iter().filter(|k| !written.contains(k.as_slice())).cloned().map(BatchOp::Delete).collect();
+    ops.extend(unwritten);
     crate::store::apply(tx, ns, &ops).await?;
-    Ok(true)
+    Ok(applied)
 }
 
-/// Makes the counters a batch adds to or bounds exist (as `0`, which reads
-/// as absent does), in a statement of its own committed before the batch's
-/// transaction begins: concurrent batches then find them and lock them in
-/// key order like any other row, instead of racing to create them. Counters
-/// this store made sure of before are not asked for again ([`Ensured`]).
+/// The rows of a combined commit as its batches see them in turn: what the
+/// lock pass found, changed by the batches applied so far.
+struct Rows {
+    found: HashMap<Vec<u8>, Vec<u8>>,
+    /// Keys expected absent whose placeholder could not be inserted: a row
+    /// is there, not locked and not read.
+    taken: HashSet<Vec<u8>>,
+}
+
+impl Rows {
+    fn holds(&self, condition: &Condition) -> bool {
+        match condition {
+            Condition::Equals(key, None) if self.taken.contains(key) => false,
+            _ => condition.holds_on(self.found.get(condition.key()).map(Vec::as_slice)),
+        }
+    }
+
+    fn apply(&mut self, op: &BatchOp) {
+        let key = op.key();
+        self.taken.remove(key);
+        match op.applied_to(self.found.get(key).map(Vec::as_slice)) {
+            Some(value) => drop(self.found.insert(key.to_vec(), value)),
+            None => drop(self.found.remove(key)),
+        }
+    }
+}
+
+/// Makes the counters the batches add to or bound exist (as `0`, which
+/// reads as absent does), in a statement of its own committed before the
+/// batches' transaction begins: concurrent batches then find them and lock
+/// them in key order like any other row, instead of racing to create them.
+/// Counters this store made sure of before are not asked for again
+/// ([`Ensured`]).
 pub(crate) async fn ensure_counters(
     client: &Client,
     ensured: &Ensured,
     ns: &str,
-    conditions: &[Condition],
-    ops: &[BatchOp],
+    batches: &[Conditional],
 ) -> Result<(), Failure> {
-    let mut keys: Vec<Vec<u8>> = ops
-        .iter()
-        .filter_map(|op| match op {
-            BatchOp::Add(k, _) => Some(k),
-            _ => None,
-        })
-        .chain(conditions.iter().filter_map(|c| match c {
-            Condition::Below(k, _) => Some(k),
-            _ => None,
-        }))
-        .filter(|k| !ensured.knows(ns, k))
-        .cloned()
-        .collect();
-    // A key the batch expects absent must stay so: it is held by a placeholder instead.
-    keys.retain(|k| !conditions.iter().any(|c| matches!(c, Condition::Equals(key, None) if key == k)));
+    let mut keys: Vec<Vec<u8>> = batches.iter().flat_map(counters).filter(|k| !ensured.knows(ns, k)).cloned().collect();
     if keys.is_empty() {
         return Ok(());
     }
@@ -155,6 +187,22 @@ pub(crate) async fn ensure_counters(
     client.execute(&client.prepare_cached(ENSURE_ROWS).await?, &[&ns, &keys]).await?;
     ensured.remember(ns, keys);
     Ok(())
+}
+
+/// The counters a batch adds to or bounds, but for those it expects absent:
+/// those must stay so (a placeholder holds them instead).
+fn counters(batch: &Conditional) -> impl Iterator<Item = &Vec<u8>> {
+    let added = batch.ops.iter().filter_map(|op| match op {
+        BatchOp::Add(k, _) => Some(k),
+        _ => None,
+    });
+    let bounded = batch.conditions.iter().filter_map(|c| match c {
+        Condition::Below(k, _) => Some(k),
+        _ => None,
+    });
+    added
+        .chain(bounded)
+        .filter(|k| !batch.conditions.iter().any(|c| matches!(c, Condition::Equals(key, None) if key == *k)))
 }
 
 /// The counters this store has made sure exist, so that the batches of a
@@ -189,13 +237,6 @@ impl Ensured {
     }
 }
 
-/// The key an op writes.
-pub(crate) fn op_key(op: &BatchOp) -> &[u8] {
-    match op {
-        BatchOp::Put(k, _) | BatchOp::Delete(k) | BatchOp::Add(k, _) => k,
-    }
-}
-
 /// Locks the existing rows of `keys` in key order (one pass, so that batches
 /// wait for each other in one order); answers their values.
 pub(crate) async fn lock_rows(
@@ -221,19 +262,6 @@ fn in_lock_order(mut keys: Vec<Vec<u8>>) -> Vec<Vec<u8>> {
 /// Rows of `(key, value)` by key.
 fn values(rows: Vec<tokio_postgres::Row>) -> HashMap<Vec<u8>, Vec<u8>> {
     rows.into_iter().map(|r| (r.get(0), r.get(1))).collect()
-}
-
-/// Whether every condition holds over `found` (the locked keys' values; a
-/// key expected absent is known absent by then).
-fn holds(conditions: &[Condition], found: &HashMap<Vec<u8>, Vec<u8>>) -> bool {
-    conditions.iter().all(|condition| match condition {
-        Condition::Equals(_, None) => true,
-        Condition::Equals(key, expected) => found.get(key) == expected.as_ref(),
-        Condition::Below(key, bound) => {
-            let n = counter_value(found.get(key).map(Vec::as_slice));
-            n < 0 || (n as u64) < *bound
-        }
-    })
 }
 
 /// Compare-and-swap in one statement: an insert that does nothing on a
@@ -272,5 +300,39 @@ pub(crate) async fn compare_and_swap(
         true if new.is_none() && expected.is_none() => Ok(Ok(())),
         true => Err(Failure::raced()),
         false => Ok(Err(current)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn equals(key: &str, value: Option<&str>) -> Condition {
+        Condition::Equals(key.into(), value.map(Into::into))
+    }
+
+    /// What later batches of one combined commit see: the rows found, as
+    /// the batches before them changed them.
+    #[test]
+    fn each_batch_sees_the_rows_as_the_batches_before_it_left_them() {
+        let mut rows = Rows { found: HashMap::from([(b"n".to_vec(), b"1".to_vec())]), taken: HashSet::new() };
+        assert!(rows.holds(&equals("claim", None)) && rows.holds(&Condition::Below("n".into(), 2)));
+        rows.apply(&BatchOp::Put("claim".into(), "a".into()));
+        rows.apply(&BatchOp::Add("n".into(), 1));
+        assert!(!rows.holds(&equals("claim", None)), "the first claim won");
+        assert!(rows.holds(&equals("claim", Some("a"))));
+        assert!(!rows.holds(&Condition::Below("n".into(), 2)), "the bound is reached");
+        rows.apply(&BatchOp::Delete("claim".into()));
+        assert!(rows.holds(&equals("claim", None)));
+    }
+
+    /// A key expected absent that a concurrent writer inserted first: no
+    /// placeholder, and its row was neither locked nor read.
+    #[test]
+    fn a_key_taken_by_another_writer_is_not_absent_until_written() {
+        let mut rows = Rows { found: HashMap::new(), taken: HashSet::from([b"k".to_vec()]) };
+        assert!(!rows.holds(&equals("k", None)));
+        rows.apply(&BatchOp::Delete("k".into()));
+        assert!(rows.holds(&equals("k", None)));
     }
 }

@@ -34,7 +34,10 @@
 //!   too, their conditions held by row locks (and a placeholder row for a
 //!   key expected absent) until the commit, so concurrent writers of one
 //!   hot row (an organization's contact count) queue instead of rolling
-//!   back; a compare-and-swap is one conditional statement.
+//!   back; a compare-and-swap is one conditional statement. Batches queued
+//!   at once through `batch_if_shared` commit in one such transaction (one
+//!   lock pass over all their keys, in key order), each checked against the
+//!   rows and the batches before it.
 
 mod bridge;
 mod conditional;

@@ -9,10 +9,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Transaction};
+use tokio::runtime::Handle;
 use tokio_postgres::NoTls;
 use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 
+use crm_store::combine::{Combiner, CommitWindow, Conditional};
 use crm_store::{
     BatchOp, Condition, Conflict, KeyValue, Namespace, Store, StoreError, StoreResult, reverse_range, scan_range,
 };
@@ -30,6 +32,8 @@ pub struct PostgresStore {
     bridge: Bridge,
     durability: Durability,
     ensured: Arc<Ensured>,
+    combiner: Arc<Combiner>,
+    window: CommitWindow,
 }
 
 const GET: &str = "SELECT value FROM crm_kv WHERE ns = $1 AND key = $2";
@@ -62,7 +66,15 @@ const DROP_NAMESPACE: &str = "DELETE FROM crm_kv WHERE ns = $1";
 impl PostgresStore {
     /// Connects to `url` (`postgres://user:password@host:port/database`),
     /// keeping at most `connections` open, and brings the schema up to date.
+    /// Each conditional batch commits on its own.
     pub fn connect(url: &str, connections: usize) -> StoreResult<PostgresStore> {
+        PostgresStore::connect_with(url, connections, CommitWindow::default())
+    }
+
+    /// [`PostgresStore::connect`], with shared conditional batches committed
+    /// together, paced by `window` (see [`crm_store::combine`]): one
+    /// transaction's locks, statements and commit for many requests.
+    pub fn connect_with(url: &str, connections: usize, window: CommitWindow) -> StoreResult<PostgresStore> {
         let mut config: tokio_postgres::Config =
             url.parse().map_err(|e| StoreError(format!("not a PostgreSQL URL: {e}")))?;
         config.connect_timeout(Duration::from_secs(5));
@@ -85,7 +97,9 @@ impl PostgresStore {
             false => Durability::OnCommit,
         };
         tracing::info!(version, connections, postgresql, "PostgreSQL store ready");
-        Ok(PostgresStore { pool, bridge, durability, ensured: Arc::default() })
+        let ensured = Arc::<Ensured>::default();
+        let combiner = combiner(pool.clone(), ensured.clone(), bridge.handle(), window.clone());
+        Ok(PostgresStore { pool, bridge, durability, ensured, combiner, window })
     }
 
     /// Runs one store call: `attempt` is tried (on the store's runtime) until
@@ -100,6 +114,17 @@ impl PostgresStore {
         let pool = self.pool.clone();
         self.bridge.block_on(async move { retry::run(op, repeat, || attempt(pool.clone())).await }).map_err(failed)
     }
+}
+
+/// The combiner of shared batches: it commits each namespace's on the
+/// store's runtime, retried as `batch_if` is.
+fn combiner(pool: Pool, ensured: Arc<Ensured>, runtime: Handle, window: CommitWindow) -> Arc<Combiner> {
+    let commit = move |ns: &Namespace, batches: &[Conditional]| {
+        let attempts =
+            retry::run("batch_if", Repeat::OnlyIfRolledBack, || commit_batches(&pool, &ensured, ns.as_str(), batches));
+        runtime.block_on(attempts).map_err(failed)
+    };
+    Combiner::start(Box::new(commit), window)
 }
 
 /// A pool of at most `connections` sessions configured as `config`.
@@ -168,6 +193,24 @@ async fn apply_each(tx: &Transaction<'_>, ns: &str, ops: &[BatchOp]) -> Result<(
         };
     }
     Ok(())
+}
+
+/// One attempt at committing `batches` of `ns` in one transaction (see
+/// [`conditional::commit_together`]): whether each was applied.
+async fn commit_batches(
+    pool: &Pool,
+    ensured: &Ensured,
+    ns: &str,
+    batches: &[Conditional],
+) -> Result<Vec<bool>, Failure> {
+    let mut client = pool.get().await?;
+    conditional::ensure_counters(&client, ensured, ns, batches).await?;
+    let tx = client.transaction().await?;
+    let applied = conditional::commit_together(&tx, ns, batches).await?;
+    if applied.contains(&true) {
+        tx.commit().await?;
+    }
+    Ok(applied)
 }
 
 /// A prefix scan's SQL: the range's end is optional, so are its parameters.
@@ -360,11 +403,11 @@ impl Store for PostgresStore {
             let (ns, ops, ensured) = (ns.clone(), ops.clone(), ensured.clone());
             async move {
                 let mut client = pool.get().await?;
-                conditional::ensure_counters(&client, &ensured, &ns, &[], &ops).await?;
+                let batch = [Conditional { conditions: Vec::new(), ops: ops.clone() }];
+                conditional::ensure_counters(&client, &ensured, &ns, &batch).await?;
                 let tx = client.transaction().await?;
                 if ops.len() > 1 {
-                    conditional::lock_rows(&tx, &ns, ops.iter().map(|op| conditional::op_key(op).to_vec()).collect())
-                        .await?;
+                    conditional::lock_rows(&tx, &ns, ops.iter().map(|op| op.key().to_vec()).collect()).await?;
                 }
                 apply(&tx, &ns, &ops).await?;
                 tx.commit().await?;
@@ -375,19 +418,24 @@ impl Store for PostgresStore {
 
     fn batch_if(&self, ns: &Namespace, conditions: Vec<Condition>, ops: Vec<BatchOp>) -> StoreResult<bool> {
         let (ns, ensured) = (ns.as_str().to_owned(), self.ensured.clone());
+        let batch = [Conditional { conditions, ops }];
         self.call("batch_if", Repeat::OnlyIfRolledBack, move |pool| {
-            let (ns, conditions, ops, ensured) = (ns.clone(), conditions.clone(), ops.clone(), ensured.clone());
-            async move {
-                let mut client = pool.get().await?;
-                conditional::ensure_counters(&client, &ensured, &ns, &conditions, &ops).await?;
-                let tx = client.transaction().await?;
-                let done = conditional::batch_if(&tx, &ns, &conditions, &ops).await?;
-                if done {
-                    tx.commit().await?;
-                }
-                Ok(done)
-            }
+            let (ns, ensured, batch) = (ns.clone(), ensured.clone(), batch.clone());
+            async move { Ok(commit_batches(&pool, &ensured, &ns, &batch).await?[0]) }
         })
+    }
+
+    fn batch_if_shared(
+        &self,
+        ns: Namespace,
+        conditions: Vec<Condition>,
+        ops: Vec<BatchOp>,
+    ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + '_>> {
+        if self.window.alone() {
+            return Box::pin(std::future::ready(self.batch_if(&ns, conditions, ops)));
+        }
+        crm_store::count_operation("batch_if");
+        Box::pin(self.combiner.batch_if(ns, Conditional { conditions, ops }))
     }
 
     fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()> {

@@ -3,8 +3,10 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use crm_store::Store;
+use crm_store::combine::CommitWindow;
 use crm_store_postgres::PostgresStore;
 use crm_store_postgres::throwaway::Throwaway;
 
@@ -19,8 +21,10 @@ fn fresh_database() -> String {
     server().database(&format!("contract_{}", NEXT.fetch_add(1, Ordering::Relaxed))).unwrap()
 }
 
+/// Shared batches are always combined here, as under load.
 fn open() -> ((), Arc<dyn Store>) {
-    ((), Arc::new(PostgresStore::connect(&fresh_database(), 8).unwrap()))
+    let window = CommitWindow::always_open(Duration::from_micros(200));
+    ((), Arc::new(PostgresStore::connect_with(&fresh_database(), 8, window).unwrap()))
 }
 
 crm_store::store_contract!(open());

@@ -11,6 +11,10 @@
 //! all, so each caller gets exactly what its own `batch_if` would have given.
 //! A crash keeps or loses the combined commit whole.
 //!
+//! On PostgreSQL a combined commit is one transaction: one lock pass, one
+//! set of folded writes and one commit for many requests, instead of each
+//! request's own (`crm-store-postgres`, `conditional.rs`).
+//!
 //! Commits are short, so under load the combiner would often be idle when the
 //! next batch comes, and a commit would carry one or two. So it keeps a
 //! [`CommitWindow`] (PostgreSQL's `commit_delay`): while many requests are
@@ -81,6 +85,7 @@ impl CommitWindow {
 }
 
 /// One caller's conditional batch, as [`crate::Store::batch_if`] takes it.
+#[derive(Clone, Debug)]
 pub struct Conditional {
     pub conditions: Vec<Condition>,
     pub ops: Vec<BatchOp>,

@@ -81,6 +81,44 @@ pub enum Condition {
     Below(Vec<u8>, u64),
 }
 
+impl BatchOp {
+    /// The key the op writes.
+    pub fn key(&self) -> &[u8] {
+        match self {
+            BatchOp::Put(k, _) | BatchOp::Delete(k) | BatchOp::Add(k, _) => k,
+        }
+    }
+
+    /// What its key holds after the op, when it held `value` before.
+    pub fn applied_to(&self, value: Option<&[u8]>) -> Option<Vec<u8>> {
+        match self {
+            BatchOp::Put(_, v) => Some(v.clone()),
+            BatchOp::Delete(_) => None,
+            BatchOp::Add(_, delta) => Some(counter_value(value).saturating_add(*delta).to_string().into_bytes()),
+        }
+    }
+}
+
+impl Condition {
+    /// The key the condition reads.
+    pub fn key(&self) -> &[u8] {
+        match self {
+            Condition::Equals(k, _) | Condition::Below(k, _) => k,
+        }
+    }
+
+    /// Whether the condition holds when its key holds `value`.
+    pub fn holds_on(&self, value: Option<&[u8]>) -> bool {
+        match self {
+            Condition::Equals(_, expected) => value == expected.as_deref(),
+            Condition::Below(_, bound) => {
+                let n = counter_value(value);
+                n < 0 || (n as u64) < *bound
+            }
+        }
+    }
+}
+
 /// A counter's value as stored: decimal text; absent or unreadable is 0.
 pub fn counter_value(stored: Option<&[u8]>) -> i64 {
     stored.and_then(|v| std::str::from_utf8(v).ok()?.trim().parse().ok()).unwrap_or(0)

@@ -14,8 +14,7 @@ use crate::group_commit::GroupCommit;
 use sled::transaction::{TransactionError, TransactionalTree, UnabortableTransactionError};
 
 use crate::{
-    BatchOp, Condition, Conflict, KeyValue, Namespace, Store, StoreError, StoreResult, counter_value, reverse_range,
-    scan_range,
+    BatchOp, Condition, Conflict, KeyValue, Namespace, Store, StoreError, StoreResult, reverse_range, scan_range,
 };
 
 pub struct SledStore {
@@ -124,14 +123,7 @@ type TxResult<T> = Result<T, UnabortableTransactionError>;
 
 fn holds(tx: &TransactionalTree, conditions: &[Condition]) -> TxResult<bool> {
     for condition in conditions {
-        let holds = match condition {
-            Condition::Equals(key, expected) => tx.get(key)?.as_deref() == expected.as_deref(),
-            Condition::Below(key, bound) => {
-                let n = counter_value(tx.get(key)?.as_deref());
-                n < 0 || (n as u64) < *bound
-            }
-        };
-        if !holds {
+        if !condition.holds_on(tx.get(condition.key())?.as_deref()) {
             return Ok(false);
         }
     }
@@ -140,17 +132,14 @@ fn holds(tx: &TransactionalTree, conditions: &[Condition]) -> TxResult<bool> {
 
 fn apply(tx: &TransactionalTree, ops: &[BatchOp]) -> TxResult<()> {
     for op in ops {
-        match op {
-            BatchOp::Put(k, v) => {
-                tx.insert(k.as_slice(), v.as_slice())?;
-            }
-            BatchOp::Delete(k) => {
-                tx.remove(k.as_slice())?;
-            }
-            BatchOp::Add(k, delta) => {
-                let n = counter_value(tx.get(k)?.as_deref()).saturating_add(*delta);
-                tx.insert(k.as_slice(), n.to_string().as_bytes())?;
-            }
+        // Only an add reads what it changes.
+        let before = match op {
+            BatchOp::Add(..) => tx.get(op.key())?,
+            _ => None,
+        };
+        match op.applied_to(before.as_deref()) {
+            Some(value) => drop(tx.insert(op.key(), value)?),
+            None => drop(tx.remove(op.key())?),
         }
     }
     Ok(())
