@@ -19,7 +19,7 @@ ROUNDS=${2:-3}
 SINGLE=1000
 cargo build --release -q -p crm-host -p crm-load
 cargo build --release -q -p crm-tests --bin webhook-receiver
-HOST=target/release/crm-host
+HOST=${HOST:-target/release/crm-host}  # HOST=other/crm-host measures another build
 LOAD=target/release/crm-load
 WORK=$(mktemp -d)
 PORT=${PORT:-18790}
