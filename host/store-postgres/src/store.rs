@@ -33,7 +33,6 @@ pub struct PostgresStore {
     durability: Durability,
     ensured: Arc<Ensured>,
     combiner: Arc<Combiner>,
-    window: CommitWindow,
 }
 
 const GET: &str = "SELECT value FROM crm_kv WHERE ns = $1 AND key = $2";
@@ -98,8 +97,8 @@ impl PostgresStore {
         };
         tracing::info!(version, connections, postgresql, "PostgreSQL store ready");
         let ensured = Arc::<Ensured>::default();
-        let combiner = combiner(pool.clone(), ensured.clone(), bridge.handle(), window.clone());
-        Ok(PostgresStore { pool, bridge, durability, ensured, combiner, window })
+        let combiner = combiner(pool.clone(), ensured.clone(), bridge.handle(), window);
+        Ok(PostgresStore { pool, bridge, durability, ensured, combiner })
     }
 
     /// Runs one store call: `attempt` is tried (on the store's runtime) until
@@ -431,11 +430,8 @@ impl Store for PostgresStore {
         conditions: Vec<Condition>,
         ops: Vec<BatchOp>,
     ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + '_>> {
-        if self.window.alone() {
-            return Box::pin(std::future::ready(self.batch_if(&ns, conditions, ops)));
-        }
-        crm_store::count_operation("batch_if");
-        Box::pin(self.combiner.batch_if(ns, Conditional { conditions, ops }))
+        let own = |ns: &Namespace, batch: Conditional| self.batch_if(ns, batch.conditions, batch.ops);
+        self.combiner.share(ns, Conditional { conditions, ops }, own)
     }
 
     fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()> {

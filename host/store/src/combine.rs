@@ -23,7 +23,9 @@
 //! request computing commits its batch itself, at once, as `batch_if`.
 //! The flush that follows ([`crate::group_commit`]) serves the whole group.
 
+use std::future::Future;
 use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::Duration;
@@ -105,12 +107,13 @@ struct Queued {
 pub struct Combiner {
     queue: Mutex<Vec<Queued>>,
     ready: Condvar,
+    window: CommitWindow,
 }
 
 impl Combiner {
     /// Starts the combiner thread, which commits with `commit`.
     pub fn start(commit: Box<CommitTogether>, window: CommitWindow) -> Arc<Combiner> {
-        let combiner = Arc::new(Combiner { queue: Mutex::default(), ready: Condvar::new() });
+        let combiner = Arc::new(Combiner { queue: Mutex::default(), ready: Condvar::new(), window: window.clone() });
         let weak = Arc::downgrade(&combiner);
         std::thread::Builder::new()
             .name("store-combiner".into())
@@ -132,6 +135,23 @@ impl Combiner {
             })
             .expect("spawn the store combiner thread");
         combiner
+    }
+
+    /// [`crate::Store::batch_if_shared`] for a backend whose own `batch_if`
+    /// is `alone`: a caller that is the only request computing commits at
+    /// once, itself ([`CommitWindow::alone`]); any other queues its batch
+    /// for the next combined commit.
+    pub fn share<'a>(
+        &'a self,
+        ns: Namespace,
+        batch: Conditional,
+        alone: impl FnOnce(&Namespace, Conditional) -> StoreResult<bool>,
+    ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + 'a>> {
+        if self.window.alone() {
+            return Box::pin(std::future::ready(alone(&ns, batch)));
+        }
+        crate::count_operation("batch_if");
+        Box::pin(self.batch_if(ns, batch))
     }
 
     /// Queues a conditional batch and resolves with its outcome once the

@@ -21,7 +21,6 @@ pub struct SledStore {
     db: sled::Db,
     group: Arc<GroupCommit>,
     combiner: Arc<Combiner>,
-    window: CommitWindow,
 }
 
 /// sled's own default page cache: 1 GiB.
@@ -53,9 +52,9 @@ impl SledStore {
             Box::new(move |ns: &Namespace, batches: &[Conditional]| {
                 commit_together(&committer.open_tree(ns.as_str()).map_err(err)?, batches)
             }),
-            window.clone(),
+            window,
         );
-        Ok(SledStore { db, group, combiner, window })
+        Ok(SledStore { db, group, combiner })
     }
 
     fn tree(&self, ns: &Namespace) -> StoreResult<sled::Tree> {
@@ -278,11 +277,8 @@ impl Store for SledStore {
         conditions: Vec<Condition>,
         ops: Vec<BatchOp>,
     ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + '_>> {
-        if self.window.alone() {
-            return Box::pin(std::future::ready(self.batch_if(&ns, conditions, ops)));
-        }
-        crate::count_operation("batch_if");
-        Box::pin(self.combiner.batch_if(ns, Conditional { conditions, ops }))
+        let own = |ns: &Namespace, batch: Conditional| self.batch_if(ns, batch.conditions, batch.ops);
+        self.combiner.share(ns, Conditional { conditions, ops }, own)
     }
 
     fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()> {
