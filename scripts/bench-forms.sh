@@ -14,12 +14,16 @@ SECONDS_EACH=${1:-10}
 ROUNDS=${2:-3}
 cargo build --release -q -p crm-host -p crm-load  # also builds plugins/, contacts_client.wasm included
 HOST=${HOST:-target/release/crm-host}  # HOST=other/crm-host compares another build
+# FORMS_WASM=some/forms.wasm measures a variant of the forms module in the
+# same host (a component named like a first-party one replaces it), without
+# relinking the release host (about 3.4 min with its LTO).
 LOAD=target/release/crm-load
 WORK=$(mktemp -d)
 PORT=${PORT:-18790}
 . scripts/bench-lib.sh
 mkdir -p "$WORK/plugins"
 cp target/plugins/wasm32-wasip2/release/contacts_client.wasm "$WORK/plugins/"
+if [ -n "${FORMS_WASM:-}" ]; then cp "$FORMS_WASM" "$WORK/plugins/forms.wasm"; fi
 start_host "$HOST" CRM_FORM_RATE_PER_MINUTE=0 CRM_PLUGINS_DIR="$WORK/plugins" RUST_LOG=warn
 new_org Bench unlimited
 API=http://127.0.0.1:$PORT
