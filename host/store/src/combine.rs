@@ -113,7 +113,7 @@ pub struct Combiner {
 impl Combiner {
     /// Starts the combiner thread, which commits with `commit`.
     pub fn start(commit: Box<CommitTogether>, window: CommitWindow) -> Arc<Combiner> {
-        let combiner = Arc::new(Combiner { queue: Mutex::default(), ready: Condvar::new(), window: window.clone() });
+        let combiner = Arc::new(Combiner { queue: Mutex::default(), ready: Condvar::new(), window });
         let weak = Arc::downgrade(&combiner);
         std::thread::Builder::new()
             .name("store-combiner".into())
@@ -122,7 +122,7 @@ impl Combiner {
                     if !combiner.wait_for_work() {
                         continue;
                     }
-                    window.wait();
+                    combiner.window.wait();
                     let queued = std::mem::take(&mut *combiner.queue.lock().expect("combiner lock"));
                     drop(combiner);
                     // A panic fails the callers of this commit (their answers
@@ -137,10 +137,10 @@ impl Combiner {
         combiner
     }
 
-    /// [`crate::Store::batch_if_shared`] for a backend whose own `batch_if`
-    /// is `alone`: a caller that is the only request computing commits at
-    /// once, itself ([`CommitWindow::alone`]); any other queues its batch
-    /// for the next combined commit.
+    /// [`crate::Store::batch_if_shared`] for a backend: a caller that is the
+    /// only request computing commits at once, itself, with `alone` (the
+    /// backend's own `batch_if`; see [`CommitWindow::alone`]); any other
+    /// queues its batch for the next combined commit.
     pub fn share<'a>(
         &'a self,
         ns: Namespace,
