@@ -190,3 +190,53 @@ async fn a_module_reaches_the_contacts_rules_through_the_contacts_interface() {
     let (_, other) = host.org_with_token(json!({ "name": "Other" })).await;
     assert_eq!(host.get(&format!("/api/contacts-client/{id}"), &other).await.status, 404);
 }
+
+/// `contacts-joined`: the contact's writes are made by the caller's next
+/// commit and by nothing else; a create that lost its email meanwhile is
+/// refused with that commit, and runs again as an update of the winner.
+#[tokio::test]
+async fn a_joined_upsert_is_written_with_the_callers_commit_or_not_at_all() {
+    let host = Host::start_with_plugins(&["contacts_client"], &[]).await;
+    let token = host.demo_token.clone().unwrap();
+    let joined = |then: &str, email: &str| {
+        let (path, body) = (format!("/api/contacts-client/joined?then={then}"), json!({ "email": email }));
+        let (host, token) = (&host, &token);
+        async move {
+            let r = host.post(&path, token, &body).await;
+            assert_eq!(r.status, 200, "{}", r.text);
+            r.json()
+        }
+    };
+    let found = |id: Value| {
+        let (host, token) = (&host, &token);
+        async move { host.get(&format!("/api/contacts/{}", id.as_str().unwrap()), token).await.status }
+    };
+
+    // No commit after the upsert: nothing of it is written, the email is free.
+    let none = joined("none", "held@wit.co").await;
+    assert_eq!((none["status"].clone(), none["committed"].clone()), (json!(201), Value::Null));
+    assert_eq!(found(none["contactId"].clone()).await, 404);
+    // The caller's commit does not apply: neither does the contact.
+    let failed = joined("fail", "held@wit.co").await;
+    assert_eq!((failed["status"].clone(), failed["committed"].clone()), (json!(201), json!(false)));
+    assert_eq!(found(failed["contactId"].clone()).await, 404);
+    assert_eq!(host.get("/api/contacts?email=held@wit.co&matchMode=exact", &token).await.json()["data"], json!([]));
+
+    // The caller's commit applies: the contact is there, counted once.
+    let committed = joined("commit", "held@wit.co").await;
+    assert_eq!((committed["status"].clone(), committed["committed"].clone()), (json!(201), json!(true)));
+    assert_eq!(found(committed["contactId"].clone()).await, 200);
+    let again = joined("commit", "held@wit.co").await;
+    assert_eq!((again["status"].clone(), again["contactId"].clone()), (json!(200), committed["contactId"].clone()));
+
+    // A plain upsert creates the same email between the joined upsert and
+    // the commit: the commit is refused whole, and the second round updates
+    // the winner instead of making a duplicate.
+    let race = joined("race", "race@wit.co").await;
+    assert_eq!((race["first"]["status"].clone(), race["first"]["committed"].clone()), (json!(201), json!(false)));
+    assert_eq!(found(race["first"]["contactId"].clone()).await, 404);
+    assert_eq!((race["second"]["status"].clone(), race["second"]["committed"].clone()), (json!(200), json!(true)));
+    let listed = host.get("/api/contacts?email=race@wit.co&matchMode=exact", &token).await.json();
+    assert_eq!(listed["data"].as_array().unwrap().len(), 1, "{listed}");
+    assert_eq!(listed["data"][0]["id"], race["second"]["contactId"]);
+}

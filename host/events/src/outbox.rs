@@ -95,6 +95,7 @@ pub fn unsubscribe(id: &str) -> Result<Staged, String> {
 /// The writes that carry what was staged, how many deliveries they make,
 /// and whether they change the organization's subscriptions (then
 /// [`Outbox::forget_subscriptions`] once they are applied).
+#[derive(Default)]
 pub struct Writes {
     pub ops: Vec<BatchOp>,
     pub deliveries: usize,

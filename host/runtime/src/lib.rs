@@ -19,6 +19,7 @@
 //! - `imports`: what components may call (tenant-scoped store, catalog, ids
 //!   and clock, logs, the contacts interface, shipping, provider HTTP);
 //! - [`nested`]: a module calling another's interface (contacts);
+//! - [`deferred`]: a joined nested call's writes, held for its caller's commit;
 //! - [`providers`]: calls into shipping providers and into the shipments
 //!   module's `tracking-sink`.
 //!
@@ -31,6 +32,7 @@
 
 pub mod bindings;
 pub mod context;
+pub mod deferred;
 pub mod engine;
 mod imports;
 pub mod integrations;

@@ -1,6 +1,7 @@
 //! Nested calls: one module of an organization calling another's interface
-//! (today the contacts module's `upsert-with`, `upsert-many`, `get` and `conversation`), in a fresh instance bound
-//! to the same organization, under the nested deadline.
+//! (today the contacts module's `upsert-with`, `upsert-many`, `get` and
+//! `conversation`, and `contacts-joined.upsert`), in a fresh instance bound to
+//! the same organization, under the nested deadline.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -9,6 +10,7 @@ use crate::bindings::contacts_provider::ContactsProvider;
 use crate::bindings::contacts_provider::exports::crm::plugin::contacts as exported_contacts;
 use crate::bindings::platform::crm::plugin::contacts;
 use crate::context::CallContext;
+use crate::deferred::Deferred;
 use crate::runtime::{HostState, LoadedModule, Runtime};
 use crate::turns::Held;
 
@@ -88,16 +90,51 @@ impl Runtime {
         bodies: Vec<String>,
         options: contacts::UpsertOptions,
     ) -> Vec<contacts::UpsertOutcome> {
+        self.call_upsert_many(ctx, turn, bodies, options, BATCH_DEADLINE, false).await.0
+    }
+
+    /// The WIT's `contacts-joined.upsert`: one body through `upsert-many`, in
+    /// a holding instance; the writes it held, for the caller's next commit
+    /// (none when the upsert was refused).
+    pub(crate) async fn contacts_upsert_joined(
+        self: &Arc<Self>,
+        ctx: Arc<CallContext>,
+        turn: Held,
+        body: String,
+        options: contacts::UpsertOptions,
+    ) -> (contacts::UpsertOutcome, Deferred) {
+        let (mut outcomes, held) =
+            self.call_upsert_many(ctx, turn, vec![body], options, self.nested_deadline, true).await;
+        let outcome = outcomes.pop().unwrap_or_else(|| failed(500));
+        let held = if outcome.status < 300 { held } else { Deferred::default() };
+        (outcome, held)
+    }
+
+    /// `upsert-many` in a fresh contacts instance, `holding` its writes or not.
+    async fn call_upsert_many(
+        self: &Arc<Self>,
+        ctx: Arc<CallContext>,
+        turn: Held,
+        bodies: Vec<String>,
+        options: contacts::UpsertOptions,
+        deadline: Duration,
+        holding: bool,
+    ) -> (Vec<contacts::UpsertOutcome>, Deferred) {
         let count = bodies.len();
-        let Some(started) = self.nested_contacts(ctx, turn, BATCH_DEADLINE).await else {
-            return (0..count).map(|_| failed(501)).collect();
+        let Some(started) = self.nested_contacts(ctx, turn, deadline).await else {
+            return ((0..count).map(|_| failed(501)).collect(), Deferred::default());
         };
+        let mut held = Deferred::default();
         let outcome = async {
             let (mut store, instance) = started?;
-            instance.crm_plugin_contacts().call_upsert_many(&mut store, &bodies, &exported(options)).await
+            store.data_mut().holding = holding;
+            let outcomes =
+                instance.crm_plugin_contacts().call_upsert_many(&mut store, &bodies, &exported(options)).await;
+            held = std::mem::take(&mut store.data_mut().deferred);
+            outcomes
         }
         .await;
-        match outcome {
+        let outcomes = match outcome {
             Ok(outcomes) if outcomes.len() == count => outcomes.into_iter().map(imported).collect(),
             Ok(_) => {
                 tracing::error!("the contacts module answered a nested upsert-many with the wrong count");
@@ -107,7 +144,8 @@ impl Runtime {
                 tracing::error!(error = %e, "the contacts module failed a nested upsert-many");
                 (0..count).map(|_| failed(500)).collect()
             }
-        }
+        };
+        (outcomes, held)
     }
 
     /// The contacts module's `conversation`, for another module of the same organization.

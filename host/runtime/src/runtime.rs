@@ -25,6 +25,7 @@ use crate::bindings::platform::{Platform, PlatformPre};
 use crate::bindings::provider_component::ProviderComponentPre;
 use crate::bindings::shipments_module::ShipmentsModulePre;
 use crate::context::CallContext;
+use crate::deferred::Deferred;
 use crate::engine::{self, POOL_INSTANCES};
 use crate::integrations::Integration;
 use crate::limits::CallLimits;
@@ -277,6 +278,12 @@ pub struct HostState {
     pub(crate) wrote: bool,
     /// Events and subscriptions staged for the next commit (`imports/events.rs`).
     pub(crate) staged: Vec<crm_events::Staged>,
+    /// Set on a joined nested call's instance: its writes are held in
+    /// `deferred` for its caller's commit, not made (see [`crate::deferred`]).
+    pub(crate) holding: bool,
+    /// Writes the next commit makes first: a joined nested call's (or, when
+    /// `holding`, this instance's own).
+    pub(crate) deferred: Deferred,
     pub(crate) limits: CallLimits,
     /// The outer call's compute turn; given back while it waits outside, and
     /// at a tick while another request waits. Nested calls hold none.
@@ -309,6 +316,8 @@ impl HostState {
             scope,
             wrote: false,
             staged: Vec::new(),
+            holding: false,
+            deferred: Deferred::default(),
             limits,
             turn: Held::default(),
             resolved: Default::default(),

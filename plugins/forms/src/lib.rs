@@ -9,9 +9,10 @@
 //! click; [`cors`] what browsers are told; [`submissions`], [`deals`] and
 //! [`notifications`] what a submission leaves behind, with their lists.
 //!
-//! A submission becomes a contact only through the contacts module's
-//! `upsert-with` (lookup, strict location, plan limit, id documents stay
-//! there); the city rule stays in the catalog.
+//! A submission becomes a contact only through the contacts module's upsert
+//! (lookup, strict location, plan limit, id documents stay there), joined to
+//! the submission's own commit (`contacts-joined`): one commit per lead. The
+//! city rule stays in the catalog.
 //!
 //! Store keys (scoped by the host to this organization and module):
 //! `f/<id>` forms, `s/<formId>/<id>` submissions, `d/<id>` deals with their

@@ -9,9 +9,9 @@
 //!
 //! Then, in order: the body (JSON or urlencoded, bounded) → the double click
 //! ([`crate::dedupe`]) → the honeypot (201 as for a new lead, kept as `spam`)
-//! → an email or a mobile (400) → the contact, through `contacts.upsert-with`
-//! with the first touch → the submission, the deal and the notifications in
-//! one commit. An unresolved city is 400 `CITY_UNRESOLVED` and leaves
+//! → an email or a mobile (400) → the contact, through `contacts-joined`
+//! with the first touch → the contact, the submission, the deal and the
+//! notifications in one commit. An unresolved city is 400 `CITY_UNRESOLVED` and leaves
 //! nothing; a full plan is 403 `PLAN_LIMIT_REACHED` and keeps the
 //! submission as `rejected`.
 
@@ -21,7 +21,7 @@ use crm_sdk::store::{self, Write};
 use crm_sdk::types::{Request, Response};
 use serde_json::{Map, Value, json};
 
-use crate::bindings::crm::plugin::contacts;
+use crate::bindings::crm::plugin::{contacts, contacts_joined};
 use crate::dedupe::{self, Claim, Seen};
 use crate::fields::{self, Fields};
 use crate::form::{self, Form};
@@ -35,6 +35,11 @@ pub enum Door {
 }
 
 const THANKS: &str = "¡Gracias! Recibimos tus datos.";
+
+/// How many times a submission may find its contact (or its deal) changed
+/// by a concurrent one: each round has a winner, so N at once settle within
+/// N rounds; the call's deadline bounds the time.
+const ROUNDS: usize = 128;
 
 pub fn submit(req: &Request, id: &str, door: Door) -> Result<Response, Error> {
     let form = form::load(id)?;
@@ -108,28 +113,31 @@ fn record(req: &Request, form: &Form, door: Door, fields: &Fields, claim: &Claim
             json!({ "fields": ["email", "mobile"] }),
         ));
     }
-    let outcome = upsert(fields, &attribution)?;
-    let body: Map<String, Value> = serde_json::from_str(&outcome.body).unwrap_or_default();
-    let code = body.get("code").and_then(Value::as_str).unwrap_or("");
-    match (outcome.status, code) {
-        (200 | 201, _) => {}
-        (403, "PLAN_LIMIT_REACHED") => {
-            // No lead is lost: the submission is kept for the team.
-            submission.status = submissions::REJECTED.into();
-            submission.reason = Some(json!({ "code": code, "message": body.get("message") }));
-            let response = json_response(403, &body);
-            commit(&[], submissions::writes(&submission)?, claim, &response)?;
-            return Ok(response);
+    // The contact's writes join the submission's commit (`contacts-joined`):
+    // one commit per lead. A round whose commit does not apply (a concurrent
+    // submission took the email first, changed the contact or opened its
+    // deal) runs again from the upsert, which then finds what changed.
+    for _ in 0..ROUNDS {
+        let outcome = upsert(fields, &attribution);
+        let body: Map<String, Value> = serde_json::from_str(&outcome.body).unwrap_or_default();
+        let code = body.get("code").and_then(Value::as_str).unwrap_or("");
+        match (outcome.status, code) {
+            (200 | 201, _) => {}
+            (403, "PLAN_LIMIT_REACHED") => {
+                // No lead is lost: the submission is kept for the team.
+                submission.status = submissions::REJECTED.into();
+                submission.reason = Some(json!({ "code": code, "message": body.get("message") }));
+                let response = json_response(403, &body);
+                commit(&[], submissions::writes(&submission)?, claim, &response)?;
+                return Ok(response);
+            }
+            (_, "CITY_UNRESOLVED" | "INVALID_CITY_CODE") => return Err(city_unresolved(&body)),
+            (400..=499, _) => return Err(contact_refusal(outcome.status, body)),
+            _ => return Err(Error::internal(format!("the contacts module answered {}", outcome.status))),
         }
-        (_, "CITY_UNRESOLVED" | "INVALID_CITY_CODE") => return Err(city_unresolved(&body)),
-        (400..=499, _) => return Err(contact_refusal(outcome.status, body)),
-        _ => return Err(Error::internal(format!("the contacts module answered {}", outcome.status))),
-    }
-    let contact_id = outcome.contact_id.ok_or_else(|| Error::internal("an upsert without a contact id"))?;
-    submission.status = submissions::ACCEPTED.into();
-    submission.contact_id = Some(contact_id.clone());
-    // Two tries: a concurrent submission may open the contact's deal first.
-    for _ in 0..2 {
+        let contact_id = outcome.contact_id.ok_or_else(|| Error::internal("an upsert without a contact id"))?;
+        submission.status = submissions::ACCEPTED.into();
+        submission.contact_id = Some(contact_id.clone());
         let mut conditions = Vec::new();
         let mut writes = notifications::writes(form, &submission.id, Some(&contact_id), &now)?;
         submission.deal_id = None;
@@ -152,7 +160,7 @@ fn record(req: &Request, form: &Form, door: Door, fields: &Fields, claim: &Claim
             return Ok(response);
         }
     }
-    Err(Error::internal("the contact's deal kept changing"))
+    Err(Error::new(503, "BUSY", "The contact kept changing while this submission was recorded; send it again"))
 }
 
 /// Commits `writes` with the answer twins will get; `false` when a condition failed.
@@ -166,28 +174,22 @@ fn commit(
     Ok(store::commit(conditions, &writes)?)
 }
 
-/// The contact, through the contacts module. A contact that cannot hold the
-/// form's extra fields (its bounds) is written without them: they stay on
-/// the submission, and the lead is not lost to them.
-fn upsert(fields: &Fields, attribution: &Value) -> Result<contacts::UpsertOutcome, Error> {
+/// The contact, through the contacts module, its writes joined to the next
+/// commit; a success's body leaves the contact out (a form reads only the
+/// status and the id). A contact that cannot hold the form's extra fields
+/// (its bounds) is written without them: they stay on the submission, and
+/// the lead is not lost to them.
+fn upsert(fields: &Fields, attribution: &Value) -> contacts::UpsertOutcome {
     let options =
         contacts::UpsertOptions { attribution: Some(attribution.to_string()), lenient_location: false, dry_run: false };
-    let outcome = upsert_one(Value::Object(fields.contact.clone()), &options)?;
+    let joined = |body: Map<String, Value>| contacts_joined::upsert(&Value::Object(body).to_string(), &options);
+    let outcome = joined(fields.contact.clone());
     let hit_bounds = outcome.status == 400
         && serde_json::from_str::<Value>(&outcome.body).is_ok_and(|b| b["details"]["limit"].is_string());
     if !hit_bounds {
-        return Ok(outcome);
+        return outcome;
     }
-    upsert_one(Value::Object(fields.contact_without_custom()), &options)
-}
-
-/// One body through `upsert-many`, whose success answers leave the contact
-/// out: a form reads only the status and the id, so the contacts module
-/// need not flatten the whole contact for it.
-fn upsert_one(body: Value, options: &contacts::UpsertOptions) -> Result<contacts::UpsertOutcome, Error> {
-    contacts::upsert_many(&[body.to_string()], options)
-        .pop()
-        .ok_or_else(|| Error::internal("upsert-many answered no outcome"))
+    joined(fields.contact_without_custom())
 }
 
 /// The first touch: the form's channel and id, the campaign keys sent, and

@@ -1,7 +1,8 @@
-//! The `contacts` import: another module of the same organization reaches
-//! the contacts module's rules (see [`crate::nested`]).
+//! The `contacts` and `contacts-joined` imports: another module of the same
+//! organization reaches the contacts module's rules (see [`crate::nested`]);
+//! a joined upsert's writes wait for the caller's commit ([`crate::deferred`]).
 
-use crate::bindings::platform::crm::plugin::contacts;
+use crate::bindings::platform::crm::plugin::{contacts, contacts_joined};
 use crate::runtime::HostState;
 
 impl HostState {
@@ -51,5 +52,16 @@ impl contacts::Host for HostState {
     async fn conversation(&mut self, id: String) -> Option<String> {
         let ctx = self.ctx.clone()?;
         self.runtime.contacts_conversation(ctx, self.turn.clone(), id).await
+    }
+}
+
+impl contacts_joined::Host for HostState {
+    async fn upsert(&mut self, body: String, options: contacts::UpsertOptions) -> contacts::UpsertOutcome {
+        let Some(ctx) = self.ctx.clone() else {
+            return contacts::UpsertOutcome { status: 500, contact_id: None, body: "{}".into() };
+        };
+        let (outcome, held) = self.runtime.contacts_upsert_joined(ctx, self.turn.clone(), body, options).await;
+        self.deferred.join(held);
+        outcome
     }
 }

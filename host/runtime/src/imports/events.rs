@@ -23,7 +23,7 @@ impl HostState {
     /// made; the staged list is emptied whether that commit applies or not.
     pub(crate) fn take_staged(&mut self) -> Result<Writes, String> {
         if self.staged.is_empty() {
-            return Ok(Writes { ops: Vec::new(), deliveries: 0, subscriptions_changed: false });
+            return Ok(Writes::default());
         }
         let org = self.ctx.as_ref().map(|c| c.org.id.clone()).ok_or("no organization")?;
         let staged = std::mem::take(&mut self.staged);

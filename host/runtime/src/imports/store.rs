@@ -1,7 +1,9 @@
 //! The `store` import: a component's key-value store, scoped by the host to
 //! its organization and module. `batch` and `commit` also carry what the
-//! component staged through the `events` import (the outbox), atomically.
+//! component staged through the `events` import (the outbox), and what a
+//! joined nested call held for them (`crate::deferred`), atomically.
 
+use crm_events::outbox::Writes;
 use crm_store::{BatchOp, Condition, Namespace, StoreError};
 
 use crate::bindings::platform::crm::plugin::store;
@@ -61,6 +63,40 @@ impl HostState {
         let (store, turn) = (self.store.clone(), self.turn.clone());
         async move { turn.off_turn(store.batch_if_shared(ns, conditions, ops)).await.map_err(store_err) }
     }
+
+    /// One commit of the component's: with the outbox writes it staged, and
+    /// after what a joined nested call held; held instead when this instance
+    /// is holding (false at once when a condition already fails).
+    async fn commit_or_hold(
+        &mut self,
+        conditions: Vec<Condition>,
+        ops: Vec<BatchOp>,
+        outbox: Writes,
+    ) -> Result<bool, String> {
+        let ns = self.namespace()?;
+        if self.holding {
+            let keys: Vec<Vec<u8>> = conditions.iter().map(|c| c.key().to_vec()).collect();
+            let values =
+                if keys.is_empty() { Vec::new() } else { self.store.get_many(&ns, &keys).map_err(store_err)? };
+            if !conditions.iter().zip(&values).all(|(c, v)| c.holds_on(v.as_deref())) {
+                return Ok(false);
+            }
+            self.deferred.hold(conditions, ops, outbox);
+            return Ok(true);
+        }
+        let mut joined = std::mem::take(&mut self.deferred);
+        let conditions = [std::mem::take(&mut joined.conditions), conditions].concat();
+        let mut outbox = outbox;
+        let ops = [std::mem::take(&mut joined.ops), ops, std::mem::take(&mut outbox.ops)].concat();
+        let applied = self.shared_commit(ns, conditions, ops).await?;
+        self.wrote |= applied;
+        if applied {
+            for writes in joined.outboxes.iter().chain([&outbox]) {
+                self.settle(writes);
+            }
+        }
+        Ok(applied)
+    }
 }
 
 fn check_value(value: &[u8]) -> Result<(), String> {
@@ -102,12 +138,20 @@ impl store::Host for HostState {
     async fn put(&mut self, key: Vec<u8>, value: Vec<u8>) -> Result<(), String> {
         let (ns, key) = (self.namespace()?, self.scoped(&key)?);
         check_value(&value)?;
+        if self.holding {
+            self.deferred.hold(Vec::new(), vec![BatchOp::Put(key, value)], Writes::default());
+            return Ok(());
+        }
         self.wrote = true;
         self.store.put(&ns, &key, &value).map_err(store_err)
     }
 
     async fn delete(&mut self, key: Vec<u8>) -> Result<(), String> {
         let (ns, key) = (self.namespace()?, self.scoped(&key)?);
+        if self.holding {
+            self.deferred.hold(Vec::new(), vec![BatchOp::Delete(key)], Writes::default());
+            return Ok(());
+        }
         self.wrote = true;
         self.store.delete(&ns, &key).map_err(store_err)
     }
@@ -121,6 +165,13 @@ impl store::Host for HostState {
         let (ns, key) = (self.namespace()?, self.scoped(&key)?);
         if let Some(v) = &new {
             check_value(v)?;
+        }
+        if self.holding {
+            let write = match new {
+                Some(v) => BatchOp::Put(key.clone(), v),
+                None => BatchOp::Delete(key.clone()),
+            };
+            return self.commit_or_hold(vec![Condition::Equals(key, expected)], vec![write], Writes::default()).await;
         }
         let swapped = self.store.compare_and_swap(&ns, &key, expected.as_deref(), new.as_deref()).map_err(store_err)?;
         self.wrote |= swapped.is_ok();
@@ -169,7 +220,6 @@ impl store::Host for HostState {
     }
 
     async fn batch(&mut self, ops: Vec<store::Op>) -> Result<(), String> {
-        let ns = self.namespace()?;
         let ops = ops
             .into_iter()
             .map(|op| {
@@ -179,15 +229,12 @@ impl store::Host for HostState {
                 })
             })
             .collect::<Result<Vec<_>, String>>()?;
-        let mut outbox = self.take_staged()?;
-        self.wrote = true;
-        self.shared_commit(ns, Vec::new(), [ops, std::mem::take(&mut outbox.ops)].concat()).await?;
-        self.settle(&outbox);
+        let outbox = self.take_staged()?;
+        self.commit_or_hold(Vec::new(), ops, outbox).await?;
         Ok(())
     }
 
     async fn commit(&mut self, conditions: Vec<store::Condition>, writes: Vec<store::Write>) -> Result<bool, String> {
-        let ns = self.namespace()?;
         let conditions = conditions
             .into_iter()
             .map(|c| match c {
@@ -196,13 +243,7 @@ impl store::Host for HostState {
             })
             .collect::<Result<Vec<_>, String>>()?;
         let ops = writes.into_iter().map(|w| self.scoped_write(w)).collect::<Result<Vec<_>, String>>()?;
-        let mut outbox = self.take_staged()?;
-        let writes = [ops, std::mem::take(&mut outbox.ops)].concat();
-        let applied = self.shared_commit(ns, conditions, writes).await?;
-        self.wrote |= applied;
-        if applied {
-            self.settle(&outbox);
-        }
-        Ok(applied)
+        let outbox = self.take_staged()?;
+        self.commit_or_hold(conditions, ops, outbox).await
     }
 }

@@ -1,12 +1,18 @@
 //! A module of the `module-using-contacts` world: `POST /contacts-client/upsert`
 //! forwards its body to the contacts module's `upsert` and answers with the
 //! outcome; `GET /contacts-client/{id}` answers with the contacts module's `get`.
+//!
+//! `POST /contacts-client/joined?then=` upserts through `contacts-joined`, then
+//! makes its own commit (`commit`), a commit whose condition fails (`fail`),
+//! none (`none`), or (`race`) lets a plain upsert of the same body create the
+//! contact first, commits, and runs the joined upsert and the commit again.
 
 crm_sdk::component_bindings!("module-using-contacts", "../../../wit");
 
-use bindings::crm::plugin::contacts;
+use bindings::crm::plugin::{contacts, contacts_joined};
 use bindings::exports::crm::plugin::handler::Guest;
-use crm_sdk::http::{json_response, path_param};
+use crm_sdk::http::{json_response, path_param, query_first};
+use crm_sdk::store::{self, Condition, Write};
 use crm_sdk::types::{Caller, ModuleInfo, Request, Response, Route};
 use serde_json::{Value, json};
 
@@ -28,11 +34,18 @@ impl Guest for ContactsClient {
         ModuleInfo {
             name: "contacts-client".into(),
             version: env!("CARGO_PKG_VERSION").into(),
-            routes: vec![route("POST", "/contacts-client/upsert"), route("GET", "/contacts-client/{id}")],
+            routes: vec![
+                route("POST", "/contacts-client/upsert"),
+                route("POST", "/contacts-client/joined"),
+                route("GET", "/contacts-client/{id}"),
+            ],
         }
     }
 
     fn handle(_caller: Caller, req: Request) -> Response {
+        if req.path == "/contacts-client/joined" {
+            return joined(&req);
+        }
         if req.method == "POST" {
             let outcome = contacts::upsert(&String::from_utf8_lossy(&req.body));
             let body: Value = serde_json::from_str(&outcome.body).unwrap_or(Value::Null);
@@ -46,6 +59,38 @@ impl Guest for ContactsClient {
             None => json_response(404, &json!({ "found": false })),
         }
     }
+}
+
+/// The joined upsert, then what `then` asks for.
+fn joined(req: &Request) -> Response {
+    let body = String::from_utf8_lossy(&req.body).into_owned();
+    let then = query_first(req, "then").unwrap_or("commit");
+    let first = joined_round(&body, then);
+    if then != "race" {
+        return json_response(200, &first);
+    }
+    let second = joined_round(&body, "commit");
+    json_response(200, &json!({ "first": first, "second": second }))
+}
+
+fn joined_round(body: &str, then: &str) -> Value {
+    let options = contacts::UpsertOptions { attribution: None, lenient_location: false, dry_run: false };
+    let outcome = contacts_joined::upsert(body, &options);
+    let mark = Write::Put((b"joined-mark".to_vec(), b"1".to_vec()));
+    let committed = match then {
+        "none" => None,
+        "fail" => Some(store::commit(&[Condition::Equals((b"never-written".to_vec(), Some(b"x".to_vec())))], &[mark])),
+        "race" => {
+            contacts::upsert(body);
+            Some(store::commit(&[], &[mark]))
+        }
+        _ => Some(store::commit(&[], &[mark])),
+    };
+    json!({
+        "status": outcome.status,
+        "contactId": outcome.contact_id,
+        "committed": committed.map(|c| c.unwrap_or(false)),
+    })
 }
 
 bindings::export!(ContactsClient with_types_in bindings);
