@@ -2,31 +2,28 @@
 //! the same door, within [`WINDOW_MS`] is answered exactly like the first
 //! (same status, same `submissionId`) and records nothing new.
 //!
-//! The first request claims `dd/<formId>/<sha256 of the body>` with a
-//! pending mark (compare-and-swap: one winner); its final answer replaces the
-//! mark in the submission's own commit. A twin that arrives meanwhile waits
-//! for that answer. A mark left by a crash is taken over after
-//! [`STALE_MS`]; an answer that recorded nothing (a 400) is given back.
+//! The answer of a submission that recorded something is kept at
+//! `dd/<formId>/<sha256 of the door and body>`, written by the submission's
+//! own commit on the condition that the key still holds what was read before
+//! the submission began. Of twins posted at once, one commits; the others'
+//! commits fail whole (their contact writes too), and they answer with the
+//! winner's answer. An answer that recorded nothing (a 400) is not kept: a
+//! corrected retry is new.
 
 use crm_sdk::http::Error;
 use crm_sdk::runtime;
-use crm_sdk::store::{self, Write};
+use crm_sdk::store::{self, Condition, Write};
 use crm_sdk::types::Response;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 pub const WINDOW_MS: u64 = 30_000;
-/// A pending mark older than this was left by a call that died (calls end within 5 s).
-const STALE_MS: u64 = 10_000;
-/// How long a twin waits for the first answer.
-const WAIT_MS: u64 = 5_000;
 
 #[derive(Serialize, Deserialize)]
 struct Entry {
     at: u64,
-    /// `None` while the first request runs.
-    answer: Option<Answer>,
+    answer: Answer,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -36,72 +33,55 @@ struct Answer {
     body: String,
 }
 
-/// The claim of a first request.
-pub struct Claim {
+/// A body's slot: its key and what the key held when last read.
+pub struct Slot {
     key: Vec<u8>,
-    mark: Vec<u8>,
+    seen: Option<Vec<u8>>,
 }
 
 pub enum Seen {
-    First(Claim),
+    First(Slot),
     Twin(Response),
 }
 
-/// Claims the body's slot, or hands back the answer of its twin.
-pub fn begin(form_id: &str, door: &str, sent: &Map<String, Value>) -> Result<Seen, Error> {
+/// The answer of the body's twin, or its slot for a first submission.
+pub fn look(form_id: &str, door: &str, sent: &Map<String, Value>) -> Result<Seen, Error> {
     let mut hash = Sha256::new();
     hash.update(door.as_bytes());
     hash.update([0]);
     hash.update(serde_json::to_vec(sent).map_err(Error::internal)?);
     let hex: String = hash.finalize().iter().map(|b| format!("{b:02x}")).collect();
-    let key = format!("dd/{form_id}/{hex}").into_bytes();
-    let started = runtime::now_millis();
-    loop {
-        let now = runtime::now_millis();
-        let mark = serde_json::to_vec(&Entry { at: now, answer: None }).map_err(Error::internal)?;
-        let current = store::get(&key)?;
-        let entry = current.as_deref().and_then(|v| serde_json::from_slice::<Entry>(v).ok());
-        let take_over = match &entry {
-            None => true,
-            Some(e) if now.saturating_sub(e.at) > WINDOW_MS => true,
-            Some(Entry { answer: Some(a), .. }) => return Ok(Seen::Twin(a.response())),
-            Some(e) => now.saturating_sub(e.at) > STALE_MS,
+    let mut slot = Slot { key: format!("dd/{form_id}/{hex}").into_bytes(), seen: None };
+    Ok(match slot.twin()? {
+        Some(answer) => Seen::Twin(answer),
+        None => Seen::First(slot),
+    })
+}
+
+impl Slot {
+    /// Reads the slot again: the answer a twin committed within the window,
+    /// if any (after a commit of ours that failed, it may be why).
+    pub fn twin(&mut self) -> Result<Option<Response>, Error> {
+        self.seen = store::get(&self.key)?;
+        let entry = self.seen.as_deref().and_then(|v| serde_json::from_slice::<Entry>(v).ok());
+        Ok(entry.filter(|e| runtime::now_millis().saturating_sub(e.at) <= WINDOW_MS).map(|e| e.answer.response()))
+    }
+
+    /// The condition and the write that keep `response` as the answer to
+    /// twins, for the submission's commit.
+    pub fn finish(&self, response: &Response) -> Result<(Condition, Write), Error> {
+        let answer = Answer {
+            status: response.status,
+            headers: response.headers.clone(),
+            body: String::from_utf8_lossy(&response.body).into_owned(),
         };
-        if take_over {
-            if store::compare_and_swap(&key, current.as_deref(), Some(&mark))? {
-                return Ok(Seen::First(Claim { key, mark }));
-            }
-            continue;
-        }
-        if now.saturating_sub(started) > WAIT_MS {
-            return Err(Error::new(409, "SUBMISSION_IN_PROGRESS", "The same submission is being processed"));
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
+        let entry = serde_json::to_vec(&Entry { at: runtime::now_millis(), answer }).map_err(Error::internal)?;
+        Ok((Condition::Equals((self.key.clone(), self.seen.clone())), Write::Put((self.key.clone(), entry))))
     }
 }
 
 impl Answer {
     fn response(&self) -> Response {
         Response { status: self.status, headers: self.headers.clone(), body: self.body.clone().into_bytes() }
-    }
-}
-
-impl Claim {
-    /// The write that keeps `response` as the answer to twins, for the
-    /// submission's commit.
-    pub fn finish(&self, response: &Response) -> Result<Write, Error> {
-        let answer = Answer {
-            status: response.status,
-            headers: response.headers.clone(),
-            body: String::from_utf8_lossy(&response.body).into_owned(),
-        };
-        let entry = Entry { at: runtime::now_millis(), answer: Some(answer) };
-        Ok(Write::Put((self.key.clone(), serde_json::to_vec(&entry).map_err(Error::internal)?)))
-    }
-
-    /// Gives the slot back: nothing was recorded, a corrected retry is new.
-    pub fn abandon(self) -> Result<(), Error> {
-        store::compare_and_swap(&self.key, Some(&self.mark), None)?;
-        Ok(())
     }
 }

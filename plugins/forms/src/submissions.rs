@@ -16,7 +16,7 @@ pub const ACCEPTED: &str = "accepted";
 pub const REJECTED: &str = "rejected";
 pub const SPAM: &str = "spam";
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Submission {
     pub id: String,

@@ -10,19 +10,19 @@
 //! Then, in order: the body (JSON or urlencoded, bounded) → the double click
 //! ([`crate::dedupe`]) → the honeypot (201 as for a new lead, kept as `spam`)
 //! → an email or a mobile (400) → the contact, through `contacts-joined`
-//! with the first touch → the contact, the submission, the deal and the
-//! notifications in one commit. An unresolved city is 400 `CITY_UNRESOLVED` and leaves
-//! nothing; a full plan is 403 `PLAN_LIMIT_REACHED` and keeps the
-//! submission as `rejected`.
+//! with the first touch → the contact, the submission, the deal, the
+//! notifications and the double click's answer in one commit. An unresolved
+//! city is 400 `CITY_UNRESOLVED` and leaves nothing; a full plan is 403
+//! `PLAN_LIMIT_REACHED` and keeps the submission as `rejected`.
 
 use crm_sdk::http::{self, Error, json_response, query_first};
 use crm_sdk::runtime;
-use crm_sdk::store::{self, Write};
+use crm_sdk::store::{self, Condition, Write};
 use crm_sdk::types::{Request, Response};
 use serde_json::{Map, Value, json};
 
 use crate::bindings::crm::plugin::{contacts, contacts_joined};
-use crate::dedupe::{self, Claim, Seen};
+use crate::dedupe::{self, Seen, Slot};
 use crate::fields::{self, Fields};
 use crate::form::{self, Form};
 use crate::submissions::{self, Submission};
@@ -73,105 +73,111 @@ fn same(a: &[u8], b: &[u8]) -> bool {
 fn run(req: &Request, form: &Form, door: Door) -> Result<Response, Error> {
     let fields = fields::read(req)?;
     let door_name = if door == Door::Public { "public" } else { "token" };
-    let claim = match dedupe::begin(&form.id, door_name, &fields.sent)? {
+    let mut slot = match dedupe::look(&form.id, door_name, &fields.sent)? {
         Seen::Twin(answer) => return Ok(answer),
-        Seen::First(claim) => claim,
+        Seen::First(slot) => slot,
     };
-    match record(req, form, door, &fields, &claim) {
-        Ok(response) => Ok(response),
-        Err(e) => {
-            claim.abandon()?;
-            Err(e)
-        }
-    }
-}
-
-/// Everything after the double-click check; nothing is written on an error.
-fn record(req: &Request, form: &Form, door: Door, fields: &Fields, claim: &Claim) -> Result<Response, Error> {
-    let now = runtime::now();
-    let attribution = attribution(form, fields, req, &now);
-    let mut submission = Submission {
-        id: runtime::new_id(),
-        form_id: form.id.clone(),
-        status: submissions::SPAM.into(),
-        fields: fields.sent.clone(),
-        attribution: attribution.clone(),
-        contact_id: None,
-        deal_id: None,
-        reason: None,
-        created_at: now.clone(),
-    };
-    if fields.spam {
-        // Answered as a new lead would be: a bot must not tell the difference.
-        let response = accepted(form, door, fields, 201, &submission);
-        commit(&[], submissions::writes(&submission)?, claim, &response)?;
-        return Ok(response);
-    }
-    if !fields.has_email_or_mobile() {
+    if !fields.spam && !fields.has_email_or_mobile() {
         return Err(Error::validation(
             "Escribe tu correo electrónico o tu número de celular.",
             json!({ "fields": ["email", "mobile"] }),
         ));
     }
-    // The contact's writes join the submission's commit (`contacts-joined`):
-    // one commit per lead. A round whose commit does not apply (a concurrent
-    // submission took the email first, changed the contact or opened its
-    // deal) runs again from the upsert, which then finds what changed.
+    let now = runtime::now();
+    let submission = Submission {
+        id: runtime::new_id(),
+        form_id: form.id.clone(),
+        status: submissions::SPAM.into(),
+        fields: fields.sent.clone(),
+        attribution: attribution(form, &fields, req, &now),
+        contact_id: None,
+        deal_id: None,
+        reason: None,
+        created_at: now,
+    };
+    // Everything a submission writes is one commit, with the double click's
+    // answer; the contact's writes join it (`contacts-joined`). A round whose
+    // commit fails (a twin answered first, a concurrent submission took the
+    // email, changed the contact or opened its deal) runs again from the
+    // upsert, which then finds what changed.
     for _ in 0..ROUNDS {
-        let outcome = upsert(fields, &attribution);
-        let body: Map<String, Value> = serde_json::from_str(&outcome.body).unwrap_or_default();
-        let code = body.get("code").and_then(Value::as_str).unwrap_or("");
-        match (outcome.status, code) {
-            (200 | 201, _) => {}
-            (403, "PLAN_LIMIT_REACHED") => {
-                // No lead is lost: the submission is kept for the team.
-                submission.status = submissions::REJECTED.into();
-                submission.reason = Some(json!({ "code": code, "message": body.get("message") }));
-                let response = json_response(403, &body);
-                commit(&[], submissions::writes(&submission)?, claim, &response)?;
-                return Ok(response);
-            }
-            (_, "CITY_UNRESOLVED" | "INVALID_CITY_CODE") => return Err(city_unresolved(&body)),
-            (400..=499, _) => return Err(contact_refusal(outcome.status, body)),
-            _ => return Err(Error::internal(format!("the contacts module answered {}", outcome.status))),
-        }
-        let contact_id = outcome.contact_id.ok_or_else(|| Error::internal("an upsert without a contact id"))?;
-        submission.status = submissions::ACCEPTED.into();
-        submission.contact_id = Some(contact_id.clone());
-        let mut conditions = Vec::new();
-        let mut writes = notifications::writes(form, &submission.id, Some(&contact_id), &now)?;
-        submission.deal_id = None;
-        if form.create_deal {
-            match deals::open_deal(&contact_id, &form.id)? {
-                Some(open) => submission.deal_id = Some(open),
-                None => {
-                    let deal = deals::new_deal(&form.id, &form.name, &contact_id, &fields.who(), &now)?;
-                    let (condition, deal_writes) = deals::opening(&deal)?;
-                    conditions.push(condition);
-                    writes.extend(deal_writes);
-                    submission.deal_id = Some(deal.id);
-                }
-            }
-        }
-        writes.extend(submissions::writes(&submission)?);
-        let response = accepted(form, door, fields, outcome.status, &submission);
-        crm_sdk::emit("form.submitted", &submission)?;
-        if commit(&conditions, writes, claim, &response)? {
+        let Round { conditions, writes, response } = round(form, door, &fields, submission.clone())?;
+        if commit(conditions, writes, &slot, &response)? {
             return Ok(response);
+        }
+        if let Some(answer) = slot.twin()? {
+            return Ok(answer);
         }
     }
     Err(Error::new(503, "BUSY", "The contact kept changing while this submission was recorded; send it again"))
 }
 
-/// Commits `writes` with the answer twins will get; `false` when a condition failed.
+/// What one round of a submission writes and answers.
+struct Round {
+    conditions: Vec<Condition>,
+    writes: Vec<Write>,
+    response: Response,
+}
+
+/// One round: the contact, then what the submission leaves behind. Nothing is
+/// written on an error: an unresolved city is 400 `CITY_UNRESOLVED`; a full
+/// plan keeps the submission as `rejected` (no lead is lost).
+fn round(form: &Form, door: Door, fields: &Fields, mut submission: Submission) -> Result<Round, Error> {
+    if fields.spam {
+        // Answered as a new lead would be: a bot must not tell the difference.
+        let response = accepted(form, door, fields, 201, &submission);
+        return Ok(Round { conditions: Vec::new(), writes: submissions::writes(&submission)?, response });
+    }
+    let outcome = upsert(fields, &submission.attribution);
+    let body: Map<String, Value> = serde_json::from_str(&outcome.body).unwrap_or_default();
+    let code = body.get("code").and_then(Value::as_str).unwrap_or("");
+    match (outcome.status, code) {
+        (200 | 201, _) => {}
+        (403, "PLAN_LIMIT_REACHED") => {
+            submission.status = submissions::REJECTED.into();
+            submission.reason = Some(json!({ "code": code, "message": body.get("message") }));
+            let response = json_response(403, &body);
+            return Ok(Round { conditions: Vec::new(), writes: submissions::writes(&submission)?, response });
+        }
+        (_, "CITY_UNRESOLVED" | "INVALID_CITY_CODE") => return Err(city_unresolved(&body)),
+        (400..=499, _) => return Err(contact_refusal(outcome.status, body)),
+        _ => return Err(Error::internal(format!("the contacts module answered {}", outcome.status))),
+    }
+    let contact_id = outcome.contact_id.ok_or_else(|| Error::internal("an upsert without a contact id"))?;
+    submission.status = submissions::ACCEPTED.into();
+    submission.contact_id = Some(contact_id.clone());
+    let mut conditions = Vec::new();
+    let mut writes = notifications::writes(form, &submission.id, Some(&contact_id), &submission.created_at)?;
+    if form.create_deal {
+        match deals::open_deal(&contact_id, &form.id)? {
+            Some(open) => submission.deal_id = Some(open),
+            None => {
+                let deal = deals::new_deal(&form.id, &form.name, &contact_id, &fields.who(), &submission.created_at)?;
+                let (condition, deal_writes) = deals::opening(&deal)?;
+                conditions.push(condition);
+                writes.extend(deal_writes);
+                submission.deal_id = Some(deal.id);
+            }
+        }
+    }
+    writes.extend(submissions::writes(&submission)?);
+    let response = accepted(form, door, fields, outcome.status, &submission);
+    crm_sdk::emit("form.submitted", &submission)?;
+    Ok(Round { conditions, writes, response })
+}
+
+/// Commits a round with the answer twins will get; `false` when a condition
+/// failed (nothing was written).
 fn commit(
-    conditions: &[store::Condition],
+    mut conditions: Vec<Condition>,
     mut writes: Vec<Write>,
-    claim: &Claim,
+    slot: &Slot,
     response: &Response,
 ) -> Result<bool, Error> {
-    writes.push(claim.finish(response)?);
-    Ok(store::commit(conditions, &writes)?)
+    let (condition, write) = slot.finish(response)?;
+    conditions.push(condition);
+    writes.push(write);
+    Ok(store::commit(&conditions, &writes)?)
 }
 
 /// The contact, through the contacts module, its writes joined to the next
