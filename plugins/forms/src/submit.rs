@@ -38,7 +38,7 @@ const THANKS: &str = "¡Gracias! Recibimos tus datos.";
 
 /// How many times a submission may find its contact (or its deal) changed
 /// by a concurrent one: each round has a winner, so N at once settle within
-/// N rounds; the call's deadline bounds the time.
+/// N rounds (then 409 `SUBMISSION_BUSY`); the call's deadline bounds the time.
 const ROUNDS: usize = 128;
 
 pub fn submit(req: &Request, id: &str, door: Door) -> Result<Response, Error> {
@@ -109,7 +109,7 @@ fn run(req: &Request, form: &Form, door: Door) -> Result<Response, Error> {
             return Ok(answer);
         }
     }
-    Err(Error::new(503, "BUSY", "The contact kept changing while this submission was recorded; send it again"))
+    Err(Error::new(409, "SUBMISSION_BUSY", "The contact is being changed by other submissions; try again"))
 }
 
 /// What one round of a submission writes and answers.
