@@ -17,6 +17,11 @@
 use crm_events::outbox::Writes;
 use crm_store::{BatchOp, Condition};
 
+/// Most writes that may wait for one commit: a caller that keeps upserting
+/// without committing is refused rather than grow the host's memory (a
+/// contact's upsert holds a few dozen: its record, indexes and search keys).
+pub const MAX_HELD_OPS: usize = 4_096;
+
 /// Conditions and writes held for a later commit, with what they staged in
 /// the outbox (settled once that commit applies).
 #[derive(Default)]

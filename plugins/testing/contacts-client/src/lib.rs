@@ -5,7 +5,8 @@
 //! `POST /contacts-client/joined?then=` upserts through `contacts-joined`, then
 //! makes its own commit (`commit`), a commit whose condition fails (`fail`),
 //! none (`none`), or (`race`) lets a plain upsert of the same body create the
-//! contact first, commits, and runs the joined upsert and the commit again.
+//! contact first, commits, and runs the joined upsert and the commit again;
+//! `?times=N` makes N joined upserts without a commit.
 
 crm_sdk::component_bindings!("module-using-contacts", "../../../wit");
 
@@ -61,10 +62,21 @@ impl Guest for ContactsClient {
     }
 }
 
-/// The joined upsert, then what `then` asks for.
+/// The joined upsert, then what `then` asks for; with `times=N`, N joined
+/// upserts (`{i}` in the body numbered) and no commit: the statuses, counted.
 fn joined(req: &Request) -> Response {
     let body = String::from_utf8_lossy(&req.body).into_owned();
     let then = query_first(req, "then").unwrap_or("commit");
+    if let Some(times) = query_first(req, "times").and_then(|t| t.parse::<usize>().ok()) {
+        let options = contacts::UpsertOptions { attribution: None, lenient_location: false, dry_run: false };
+        let mut statuses = serde_json::Map::new();
+        for i in 0..times {
+            let outcome = contacts_joined::upsert(&body.replace("{i}", &i.to_string()), &options);
+            let count = statuses.entry(outcome.status.to_string()).or_insert(json!(0));
+            *count = json!(count.as_u64().unwrap_or(0) + 1);
+        }
+        return json_response(200, &Value::Object(statuses));
+    }
     let first = joined_round(&body, then);
     if then != "race" {
         return json_response(200, &first);
