@@ -12,15 +12,13 @@
 //! without holding (the contacts module then looks again and updates the
 //! winner of a race); the caller's commit checks them all again, atomically.
 //! A holding instance does not read what it holds: the contacts module writes
-//! each upsert with one commit and reads nothing after it.
+//! each upsert with one commit and reads nothing after it. For the same
+//! reason a caller holds one joined upsert at a time: the conditions of two
+//! are both checked against the store as it was before either, so two creates
+//! of one email would both pass (`imports/contacts.rs` refuses the second).
 
 use crm_events::outbox::Writes;
 use crm_store::{BatchOp, Condition};
-
-/// Most writes that may wait for one commit: a caller that keeps upserting
-/// without committing is refused rather than grow the host's memory (a
-/// contact's upsert holds a few dozen: its record, indexes and search keys).
-pub const MAX_HELD_OPS: usize = 4_096;
 
 /// Conditions and writes held for a later commit, with what they staged in
 /// the outbox (settled once that commit applies).
@@ -32,6 +30,10 @@ pub struct Deferred {
 }
 
 impl Deferred {
+    pub fn is_empty(&self) -> bool {
+        self.conditions.is_empty() && self.ops.is_empty()
+    }
+
     /// Keeps one commit's conditions and writes, and the outbox writes it carries.
     pub fn hold(&mut self, conditions: Vec<Condition>, ops: Vec<BatchOp>, mut outbox: Writes) {
         self.conditions.extend(conditions);

@@ -3,7 +3,6 @@
 //! a joined upsert's writes wait for the caller's commit ([`crate::deferred`]).
 
 use crate::bindings::platform::crm::plugin::{contacts, contacts_joined};
-use crate::deferred::MAX_HELD_OPS;
 use crate::runtime::HostState;
 
 impl HostState {
@@ -61,8 +60,8 @@ impl contacts_joined::Host for HostState {
         let Some(ctx) = self.ctx.clone() else {
             return contacts::UpsertOutcome { status: 500, contact_id: None, body: "{}".into() };
         };
-        if self.deferred.ops.len() >= MAX_HELD_OPS {
-            tracing::warn!(module = self.module, "a module held {MAX_HELD_OPS} writes without committing: refused");
+        if !self.deferred.is_empty() {
+            tracing::warn!(module = self.module, "a second joined upsert before a commit: refused");
             return contacts::UpsertOutcome { status: 500, contact_id: None, body: "{}".into() };
         }
         let (outcome, held) = self.runtime.contacts_upsert_joined(ctx, self.turn.clone(), body, options).await;

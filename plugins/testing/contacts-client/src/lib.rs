@@ -63,15 +63,15 @@ impl Guest for ContactsClient {
 }
 
 /// The joined upsert, then what `then` asks for; with `times=N`, N joined
-/// upserts (`{i}` in the body numbered) and no commit: the statuses, counted.
+/// upserts of the body and no commit: the statuses, counted.
 fn joined(req: &Request) -> Response {
     let body = String::from_utf8_lossy(&req.body).into_owned();
     let then = query_first(req, "then").unwrap_or("commit");
     if let Some(times) = query_first(req, "times").and_then(|t| t.parse::<usize>().ok()) {
         let options = contacts::UpsertOptions { attribution: None, lenient_location: false, dry_run: false };
         let mut statuses = serde_json::Map::new();
-        for i in 0..times {
-            let outcome = contacts_joined::upsert(&body.replace("{i}", &i.to_string()), &options);
+        for _ in 0..times {
+            let outcome = contacts_joined::upsert(&body, &options);
             let count = statuses.entry(outcome.status.to_string()).or_insert(json!(0));
             *count = json!(count.as_u64().unwrap_or(0) + 1);
         }
