@@ -50,7 +50,7 @@ const ORIGIN_KEYS: &[(&str, &[&str])] = &[
 pub struct Fields {
     /// Every field as sent, in order.
     pub sent: Map<String, Value>,
-    /// The body for `contacts.upsert-with`: mapped keys and custom properties.
+    /// The body for the contacts upsert (`contacts-joined`): mapped keys and custom properties.
     pub contact: Map<String, Value>,
     /// Attribution keys present (`utmSource`...), without the form's own.
     pub origin: Map<String, Value>,

@@ -71,7 +71,7 @@ impl HostState {
         &mut self,
         conditions: Vec<Condition>,
         ops: Vec<BatchOp>,
-        outbox: Writes,
+        mut outbox: Writes,
     ) -> Result<bool, String> {
         let ns = self.namespace()?;
         if self.holding {
@@ -86,7 +86,6 @@ impl HostState {
         }
         let mut joined = std::mem::take(&mut self.deferred);
         let conditions = [std::mem::take(&mut joined.conditions), conditions].concat();
-        let mut outbox = outbox;
         let ops = [std::mem::take(&mut joined.ops), ops, std::mem::take(&mut outbox.ops)].concat();
         let applied = self.shared_commit(ns, conditions, ops).await?;
         self.wrote |= applied;

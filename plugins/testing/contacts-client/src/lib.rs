@@ -62,16 +62,19 @@ impl Guest for ContactsClient {
     }
 }
 
+/// A joined upsert's options: none.
+const PLAIN: contacts::UpsertOptions =
+    contacts::UpsertOptions { attribution: None, lenient_location: false, dry_run: false };
+
 /// The joined upsert, then what `then` asks for; with `times=N`, N joined
 /// upserts of the body and no commit: the statuses, counted.
 fn joined(req: &Request) -> Response {
     let body = String::from_utf8_lossy(&req.body).into_owned();
     let then = query_first(req, "then").unwrap_or("commit");
     if let Some(times) = query_first(req, "times").and_then(|t| t.parse::<usize>().ok()) {
-        let options = contacts::UpsertOptions { attribution: None, lenient_location: false, dry_run: false };
         let mut statuses = serde_json::Map::new();
         for _ in 0..times {
-            let outcome = contacts_joined::upsert(&body, &options);
+            let outcome = contacts_joined::upsert(&body, &PLAIN);
             let count = statuses.entry(outcome.status.to_string()).or_insert(json!(0));
             *count = json!(count.as_u64().unwrap_or(0) + 1);
         }
@@ -86,8 +89,7 @@ fn joined(req: &Request) -> Response {
 }
 
 fn joined_round(body: &str, then: &str) -> Value {
-    let options = contacts::UpsertOptions { attribution: None, lenient_location: false, dry_run: false };
-    let outcome = contacts_joined::upsert(body, &options);
+    let outcome = contacts_joined::upsert(body, &PLAIN);
     let mark = Write::Put((b"joined-mark".to_vec(), b"1".to_vec()));
     let committed = match then {
         "none" => None,
