@@ -41,7 +41,11 @@ pub fn route(method: &str, path: &str, permission: Option<&str>, module: Option<
 /// Stages an event for the component's next `store::commit` or `store::batch`
 /// (the `events` import): it is written with that change or not at all, so
 /// call it right before the commit, again on each retry of a conditional one.
+/// `data` is serialised only when a subscription wants the event.
 pub fn emit(event_type: &str, data: &impl serde::Serialize) -> Result<(), http::Error> {
+    if !events::wanted(event_type).map_err(http::Error::internal)? {
+        return Ok(());
+    }
     let json = serde_json::to_string(data).map_err(http::Error::internal)?;
     events::emit(event_type, &json).map_err(http::Error::internal)
 }

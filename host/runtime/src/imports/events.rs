@@ -33,6 +33,15 @@ impl HostState {
         })
     }
 
+    /// Whether a subscription of the organization wants events of this type.
+    fn is_wanted(&self, event_type: &str) -> Result<bool, String> {
+        let Some(ctx) = &self.ctx else { return Err("no organization: nothing to stage events for".into()) };
+        self.runtime.outbox.is_wanted(&ctx.org.id, event_type).map_err(|e| {
+            tracing::error!(error = %e, "store failure while reading subscriptions");
+            "store failure".to_string()
+        })
+    }
+
     /// After the commit that carried `writes` applied: the worker is rung for
     /// new deliveries, changed subscriptions are read again.
     pub(crate) fn settle(&self, writes: &Writes) {
@@ -48,15 +57,14 @@ impl HostState {
 
 impl events::Host for HostState {
     async fn emit(&mut self, event_type: String, data: String) -> Result<(), String> {
-        let Some(ctx) = &self.ctx else { return Err("no organization: nothing to stage events for".into()) };
-        let wanted = self.runtime.outbox.is_wanted(&ctx.org.id, &event_type).map_err(|e| {
-            tracing::error!(error = %e, "store failure while reading subscriptions");
-            "store failure".to_string()
-        })?;
-        match wanted {
+        match self.is_wanted(&event_type)? {
             true => self.stage(outbox::emit(&event_type, &data)),
             false => Ok(()),
         }
+    }
+
+    async fn wanted(&mut self, event_type: String) -> Result<bool, String> {
+        self.is_wanted(&event_type)
     }
 
     async fn subscribe(&mut self, sub: events::Subscription) -> Result<(), String> {
