@@ -53,7 +53,7 @@ pub fn load(id: &str) -> Result<Form, Error> {
 fn new_public_key() -> Result<String, Error> {
     let mut bytes = [0u8; 16];
     getrandom::fill(&mut bytes).map_err(|e| Error::internal(format!("random: {e}")))?;
-    Ok(format!("pk_{}", bytes.iter().map(|b| format!("{b:02x}")).collect::<String>()))
+    Ok(format!("pk_{}", hex::encode(bytes)))
 }
 
 /// `POST /admin/forms`.

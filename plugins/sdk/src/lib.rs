@@ -67,7 +67,7 @@ pub fn id_bytes(id: &str) -> [u8; 12] {
 
 /// The id 12 bytes spell: 24 lowercase hex characters.
 pub fn id_text(bytes: &[u8; 12]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(bytes)
 }
 
 /// Generates a component's bindings for its world, sharing the SDK's bindings
