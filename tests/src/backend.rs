@@ -35,3 +35,35 @@ pub fn database(label: &str) -> String {
 pub fn store_url_for(data_dir: &Path) -> Option<String> {
     is_postgres().then(|| database(&data_dir.display().to_string()))
 }
+
+/// Runs `f` on the store of a stopped host's `data_dir`, as the host opened
+/// it (sled in the dir, or its PostgreSQL database), off the caller's
+/// runtime (the PostgreSQL store runs its own); waits until sled has let go
+/// of its lock, so a host can start on the dir again.
+pub fn with_store<R: Send + 'static>(
+    data_dir: &Path,
+    f: impl FnOnce(&dyn crm_store::Store) -> R + Send + 'static,
+) -> R {
+    let dir = data_dir.to_path_buf();
+    let answer = std::thread::spawn(move || {
+        let store: Box<dyn crm_store::Store> = match store_url_for(&dir) {
+            Some(url) => Box::new(crm_store_postgres::PostgresStore::connect(&url, 1).unwrap()),
+            None => Box::new(crm_store::SledStore::open(&dir.join("store")).unwrap()),
+        };
+        let answer = f(store.as_ref());
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(store.durable()).unwrap();
+        answer
+    })
+    .join()
+    .unwrap();
+    // sled's own threads let go of its lock file a moment after the store is dropped.
+    let lock = data_dir.join("store").join("db");
+    let free = || std::process::Command::new("flock").arg("-n").arg(&lock).arg("true").status().unwrap().success();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while lock.exists() && !free() {
+        assert!(std::time::Instant::now() < until, "the store's lock is still held");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    answer
+}

@@ -3,6 +3,8 @@
 //! city, first touch, deals, notifications, plan limit, double click,
 //! honeypot), browsers (CORS, redirect, rate limit) and tenant isolation.
 
+use std::time::Duration;
+
 use crm_tests::*;
 
 /// A host, an organization with a `*` token, and helpers for its forms.
@@ -780,4 +782,61 @@ async fn a_deal_moves_between_stages_and_winning_it_closes_it() {
         .await;
     assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (404, json!("DEAL_NOT_FOUND")));
     assert_eq!(site.get(&format!("/api/deals/{deal}")).await["data"]["stage"], "won");
+}
+
+/// The `at` of each double click's answer a stopped host keeps for the form.
+fn double_click_answers(data_dir: &std::path::Path, org: &str, form: &str) -> Vec<u64> {
+    let (ns, prefix) = (crm_store::Namespace::org(org), format!("m/forms/dd/{form}/"));
+    backend::with_store(data_dir, move |store| {
+        let entries = store.scan(&ns, prefix.as_bytes(), None, usize::MAX).unwrap();
+        entries.iter().map(|(_, v)| serde_json::from_slice::<Value>(v).unwrap()["at"].as_u64().unwrap()).collect()
+    })
+}
+
+fn now_millis() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64
+}
+
+/// A double click's answer outlives its 30 s window only until later
+/// submissions sweep it (after a minute, for hosts whose clocks differ); a
+/// fresh answer is never swept.
+#[tokio::test]
+async fn expired_double_click_answers_are_swept_by_later_submissions() {
+    const LEADS: usize = 100;
+    let dir = tempfile::tempdir().unwrap();
+    let no_rate = [("CRM_FORM_RATE_PER_MINUTE", "0")];
+    let host = Host::start_in(dir.path(), &no_rate).await;
+    let (org, token) = host.org_with_token(json!({ "name": "Tienda" })).await;
+    let site = Site { host, org, token };
+    let (id, key) = site.form(json!({ "name": "F" })).await;
+    let lead = |batch: &str, i: usize| json!({ "email": format!("{batch}{i}@x.co"), "nombre": "Lead" });
+    let first = site.public(&id, &key, &lead("old", 0)).await;
+    for i in 1..LEADS {
+        assert_eq!(site.public(&id, &key, &lead("old", i)).await.status, 201);
+    }
+    let old_done = now_millis();
+    let Site { mut host, org, token } = site;
+    assert!(host.terminate());
+    assert_eq!(double_click_answers(dir.path(), &org, &id).len(), LEADS, "kept while fresh");
+
+    tokio::time::sleep(Duration::from_millis((old_done + 61_000).saturating_sub(now_millis()))).await;
+    host = Host::start_in(dir.path(), &no_rate).await;
+    let site = Site { host, org, token };
+    let fresh_from = now_millis();
+    let again = site.public(&id, &key, &lead("old", 0)).await;
+    assert_eq!(again.status, 200, "past the window the same body is a new submission: {}", again.text);
+    assert_ne!(again.json()["data"]["submissionId"], first.json()["data"]["submissionId"]);
+    let new_first = site.public(&id, &key, &lead("new", 0)).await;
+    for i in 1..LEADS {
+        assert_eq!(site.public(&id, &key, &lead("new", i)).await.status, 201);
+    }
+    let twin = site.public(&id, &key, &lead("new", 0)).await;
+    assert_eq!((twin.status, twin.json()), (new_first.status, new_first.json()), "a fresh answer stays");
+    let Site { mut host, org, .. } = site;
+    assert!(host.terminate());
+
+    let answers = double_click_answers(dir.path(), &org, &id);
+    let (fresh, expired): (Vec<u64>, Vec<u64>) = answers.iter().partition(|at| **at >= fresh_from);
+    assert_eq!(fresh.len(), LEADS + 1, "every answer of the last minute is kept");
+    assert!(expired.len() < LEADS / 2, "{} of {} expired answers are left", expired.len(), LEADS - 1);
 }

@@ -132,13 +132,8 @@ fn pct(text: &str) -> String {
 /// Deletes the organization's trigram keys and index counter, as a store
 /// written before the index existed holds its contacts.
 fn forget_the_index(data_dir: &std::path::Path, org: &str) {
-    let (dir, org) = (data_dir.to_path_buf(), org.to_string());
-    // The PostgreSQL store runs its own runtime: off this test's.
-    std::thread::spawn(move || {
-        let store: Box<dyn crm_store::Store> = match backend::store_url_for(&dir) {
-            Some(url) => Box::new(crm_store_postgres::PostgresStore::connect(&url, 1).unwrap()),
-            None => Box::new(crm_store::SledStore::open(&dir.join("store")).unwrap()),
-        };
+    let org = org.to_string();
+    backend::with_store(data_dir, move |store| {
         let ns = crm_store::Namespace::org(&org);
         let mut ops = vec![crm_store::BatchOp::Delete(b"m/contacts/meta/search-indexed".to_vec())];
         let mut from: Option<Vec<u8>> = None;
@@ -150,19 +145,7 @@ fn forget_the_index(data_dir: &std::path::Path, org: &str) {
         }
         assert!(ops.len() > 100, "the contacts had trigram keys");
         store.batch(&ns, ops).unwrap();
-        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-        runtime.block_on(store.durable()).unwrap();
-    })
-    .join()
-    .unwrap();
-    // sled's own threads let go of its lock file a moment after the store is dropped.
-    let lock = data_dir.join("store").join("db");
-    let free = || std::process::Command::new("flock").arg("-n").arg(&lock).arg("true").status().unwrap().success();
-    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
-    while lock.exists() && !free() {
-        assert!(std::time::Instant::now() < until, "the store's lock is still held");
-        std::thread::sleep(std::time::Duration::from_millis(20));
-    }
+    });
 }
 
 #[tokio::test]

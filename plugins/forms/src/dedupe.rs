@@ -9,6 +9,14 @@
 //! commits fail whole (their contact writes too), and they answer with the
 //! winner's answer. An answer that recorded nothing (a 400) is not kept: a
 //! corrected retry is new.
+//!
+//! Answers are needed for [`WINDOW_MS`] only, so they are swept, not kept
+//! forever: one body in [`SWEEP_ONE_IN`] (by its hash) also deletes, in a
+//! commit of its own after its answer's, the expired answers among the
+//! [`SWEEP_SCAN`] entries that follow its own key. Under a steady flow the
+//! old answers settle at about a third as many as the last minute's; a form
+//! that goes quiet keeps its last ones until it is posted to again; a sweep
+//! that fails only leaves its garbage to the next one.
 
 use crm_sdk::http::Error;
 use crm_sdk::runtime;
@@ -19,11 +27,25 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 pub const WINDOW_MS: u64 = 30_000;
+/// How old an answer is when a sweep deletes it: the window and as much
+/// again, so a host whose clock runs ahead does not take a twin's answer
+/// from one whose clock is behind.
+const SWEEP_AFTER_MS: u64 = 2 * WINDOW_MS;
+/// One body's hash in this many also sweeps.
+const SWEEP_ONE_IN: u8 = 16;
+/// Entries one sweep reads.
+const SWEEP_SCAN: u32 = 64;
 
 #[derive(Serialize, Deserialize)]
 struct Entry {
     at: u64,
     answer: Answer,
+}
+
+/// An entry's age, read without its answer.
+#[derive(Deserialize)]
+struct Stamp {
+    at: u64,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -35,8 +57,11 @@ struct Answer {
 
 /// A body's slot: its key and what the key held when last read.
 pub struct Slot {
+    /// `dd/<formId>/`: where the form's answers are.
+    prefix: String,
     key: Vec<u8>,
     seen: Option<Vec<u8>>,
+    sweeps: bool,
 }
 
 pub enum Seen {
@@ -50,8 +75,10 @@ pub fn look(form_id: &str, door: &str, sent: &Map<String, Value>) -> Result<Seen
     hash.update(door.as_bytes());
     hash.update([0]);
     hash.update(serde_json::to_vec(sent).map_err(Error::internal)?);
-    let hex: String = hash.finalize().iter().map(|b| format!("{b:02x}")).collect();
-    let mut slot = Slot { key: format!("dd/{form_id}/{hex}").into_bytes(), seen: None };
+    let hash = hash.finalize();
+    let prefix = format!("dd/{form_id}/");
+    let key = format!("{prefix}{}", hex::encode(hash)).into_bytes();
+    let mut slot = Slot { prefix, key, seen: None, sweeps: hash[0] % SWEEP_ONE_IN == 0 };
     Ok(match slot.twin()? {
         Some(answer) => Seen::Twin(answer),
         None => Seen::First(slot),
@@ -77,6 +104,28 @@ impl Slot {
         };
         let entry = serde_json::to_vec(&Entry { at: runtime::now_millis(), answer }).map_err(Error::internal)?;
         Ok((Condition::Equals((self.key.clone(), self.seen.clone())), Write::Put((self.key.clone(), entry))))
+    }
+
+    /// For one body in [`SWEEP_ONE_IN`], after its answer was committed:
+    /// deletes the expired answers among the entries from this slot's key
+    /// on, each only if it still holds what was read.
+    pub fn sweep(&self) -> Result<(), Error> {
+        if !self.sweeps {
+            return Ok(());
+        }
+        let now = runtime::now_millis();
+        let (mut unchanged, mut deletes) = (Vec::new(), Vec::new());
+        for (key, value) in store::scan(self.prefix.as_bytes(), Some(&self.key), SWEEP_SCAN)? {
+            let at = serde_json::from_slice::<Stamp>(&value).map_or(0, |s| s.at);
+            if now.saturating_sub(at) > SWEEP_AFTER_MS {
+                unchanged.push(Condition::Equals((key.clone(), Some(value))));
+                deletes.push(Write::Delete(key));
+            }
+        }
+        if !deletes.is_empty() {
+            store::commit(&unchanged, &deletes)?;
+        }
+        Ok(())
     }
 }
 

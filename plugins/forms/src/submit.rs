@@ -103,6 +103,8 @@ fn run(req: &Request, form: &Form, door: Door) -> Result<Response, Error> {
     for _ in 0..ROUNDS {
         let Round { conditions, writes, response } = round(form, door, &fields, submission.clone())?;
         if commit(conditions, writes, &slot, &response)? {
+            // The lead is committed; a sweep that fails leaves its garbage to the next.
+            let _ = slot.sweep();
             return Ok(response);
         }
         if let Some(answer) = slot.twin()? {
