@@ -3,7 +3,9 @@
 //!
 //! Traps avoided (see the toolchain notes): the nested cargo gets its own target
 //! dir (sharing the outer one deadlocks), a clean environment (outer RUSTFLAGS
-//! and coverage wrappers break the wasm target), `--locked`, and
+//! and coverage wrappers break the wasm target; an outer `CARGO_PROFILE_*`,
+//! such as `LTO=off` for a quicker host build, would silently change the
+//! guests' code: `plugins/Cargo.toml`'s profile governs them), `--locked`, and
 //! `rerun-if-changed` only on sources, never on a folder holding a target dir.
 
 use std::path::{Path, PathBuf};
@@ -43,6 +45,9 @@ fn main() {
         "CARGO_MAKEFLAGS",
         "CARGO_PRIMARY_PACKAGE",
     ] {
+        cmd.env_remove(var);
+    }
+    for (var, _) in std::env::vars().filter(|(var, _)| var.starts_with("CARGO_PROFILE_")) {
         cmd.env_remove(var);
     }
     let out = cmd.output().expect("run cargo for the Wasm components");
