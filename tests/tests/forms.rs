@@ -811,6 +811,7 @@ async fn expired_double_click_answers_are_swept_by_later_submissions() {
     let (id, key) = site.form(json!({ "name": "F" })).await;
     let lead = |batch: &str, i: usize| json!({ "email": format!("{batch}{i}@x.co"), "nombre": "Lead" });
     let first = site.public(&id, &key, &lead("old", 0)).await;
+    assert_eq!(first.status, 201, "{}", first.text);
     for i in 1..LEADS {
         assert_eq!(site.public(&id, &key, &lead("old", i)).await.status, 201);
     }

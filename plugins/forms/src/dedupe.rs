@@ -11,12 +11,12 @@
 //! corrected retry is new.
 //!
 //! Answers are needed for [`WINDOW_MS`] only, so they are swept, not kept
-//! forever: one body in [`SWEEP_ONE_IN`] (by its hash) also deletes, in a
-//! commit of its own after its answer's, the expired answers among the
-//! [`SWEEP_SCAN`] entries that follow its own key. Under a steady flow the
-//! old answers settle at about a third as many as the last minute's; a form
-//! that goes quiet keeps its last ones until it is posted to again; a sweep
-//! that fails only leaves its garbage to the next one.
+//! forever: one body in [`SWEEP_ONE_IN`] also deletes, in a commit of its
+//! own after its answer's, the expired answers among the [`SWEEP_SCAN`]
+//! entries that follow its own key. Under a steady flow the old answers
+//! settle at about a third as many as the last minute's; a form that goes
+//! quiet keeps its last ones until it is posted to again; a sweep that fails
+//! only leaves its garbage to the next one.
 
 use crm_sdk::http::Error;
 use crm_sdk::runtime;
@@ -31,7 +31,9 @@ pub const WINDOW_MS: u64 = 30_000;
 /// again, so a host whose clock runs ahead does not take a twin's answer
 /// from one whose clock is behind.
 const SWEEP_AFTER_MS: u64 = 2 * WINDOW_MS;
-/// One body's hash in this many also sweeps.
+/// One body in this many also sweeps, chosen by its hash's last byte: the
+/// key is the hash in hex, so a choice by the first byte would start every
+/// sweep in one sixteenth of the keys and never reach most of the others.
 const SWEEP_ONE_IN: u8 = 16;
 /// Entries one sweep reads.
 const SWEEP_SCAN: u32 = 64;
@@ -78,7 +80,7 @@ pub fn look(form_id: &str, door: &str, sent: &Map<String, Value>) -> Result<Seen
     let hash = hash.finalize();
     let prefix = format!("dd/{form_id}/");
     let key = format!("{prefix}{}", hex::encode(hash)).into_bytes();
-    let mut slot = Slot { prefix, key, seen: None, sweeps: hash[0] % SWEEP_ONE_IN == 0 };
+    let mut slot = Slot { prefix, key, seen: None, sweeps: hash[31] % SWEEP_ONE_IN == 0 };
     Ok(match slot.twin()? {
         Some(answer) => Seen::Twin(answer),
         None => Seen::First(slot),
