@@ -17,7 +17,8 @@ use crate::turns::Held;
 /// How long one `upsert-many` may run: an import of 10,000 rows is one call.
 pub const BATCH_DEADLINE: Duration = Duration::from_secs(120);
 
-fn failed(status: u16) -> contacts::UpsertOutcome {
+/// An outcome the contacts module did not give: the call could not be made.
+pub(crate) fn failed(status: u16) -> contacts::UpsertOutcome {
     contacts::UpsertOutcome { status, contact_id: None, body: "{}".into() }
 }
 

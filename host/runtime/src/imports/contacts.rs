@@ -3,12 +3,13 @@
 //! a joined upsert's writes wait for the caller's commit ([`crate::deferred`]).
 
 use crate::bindings::platform::crm::plugin::{contacts, contacts_joined};
+use crate::nested::failed;
 use crate::runtime::HostState;
 
 impl HostState {
     async fn nested_upsert(&mut self, body: String, options: contacts::UpsertOptions) -> contacts::UpsertOutcome {
         let Some(ctx) = self.ctx.clone() else {
-            return contacts::UpsertOutcome { status: 500, contact_id: None, body: "{}".into() };
+            return failed(500);
         };
         let dry_run = options.dry_run;
         let outcome = self.runtime.contacts_upsert(ctx, self.turn.clone(), body, options).await;
@@ -33,10 +34,7 @@ impl contacts::Host for HostState {
         options: contacts::UpsertOptions,
     ) -> Vec<contacts::UpsertOutcome> {
         let Some(ctx) = self.ctx.clone() else {
-            return bodies
-                .iter()
-                .map(|_| contacts::UpsertOutcome { status: 500, contact_id: None, body: "{}".into() })
-                .collect();
+            return bodies.iter().map(|_| failed(500)).collect();
         };
         let dry_run = options.dry_run;
         let outcomes = self.runtime.contacts_upsert_many(ctx, self.turn.clone(), bodies, options).await;
@@ -58,11 +56,11 @@ impl contacts::Host for HostState {
 impl contacts_joined::Host for HostState {
     async fn upsert(&mut self, body: String, options: contacts::UpsertOptions) -> contacts::UpsertOutcome {
         let Some(ctx) = self.ctx.clone() else {
-            return contacts::UpsertOutcome { status: 500, contact_id: None, body: "{}".into() };
+            return failed(500);
         };
         if !self.deferred.is_empty() {
             tracing::warn!(module = self.module, "a second joined upsert before a commit: refused");
-            return contacts::UpsertOutcome { status: 500, contact_id: None, body: "{}".into() };
+            return failed(500);
         }
         let (outcome, held) = self.runtime.contacts_upsert_joined(ctx, self.turn.clone(), body, options).await;
         self.deferred.join(held);
