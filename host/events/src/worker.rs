@@ -87,7 +87,12 @@ impl Worker {
     /// Starts the worker on the current tokio runtime. `host` names this
     /// host among those sharing the store (`shared`).
     pub fn start(outbox: Arc<Outbox>, tenancy: Tenancy, host: &str, shared: bool) -> Running {
-        let worker = Arc::new(Worker {
+        let worker = Worker::new(outbox, tenancy, host, shared);
+        Running { task: tokio::spawn(worker.clone().run()), worker }
+    }
+
+    fn new(outbox: Arc<Outbox>, tenancy: Tenancy, host: &str, shared: bool) -> Arc<Worker> {
+        Arc::new(Worker {
             sender: Sender::new(outbox.policy()),
             lease: Lease::new(outbox.store().clone(), "webhook-delivery", host, LEASE),
             rescan: shared.then_some(RESCAN),
@@ -96,8 +101,7 @@ impl Worker {
             in_flight: Mutex::default(),
             per_org: Mutex::default(),
             permits: tokio::sync::Semaphore::new(TOTAL),
-        });
-        Running { task: tokio::spawn(worker.clone().run()), worker }
+        })
     }
 
     /// Whether this host holds the delivery lease now (taking or renewing it).
@@ -265,6 +269,13 @@ impl Worker {
             return Ok(()); // deleted meanwhile: writing now would bring its namespace back
         }
         let ns = Namespace::org(org);
+        // The scan that found `due_key` may have read it just before the
+        // previous attempt's commit removed it (that attempt leaves
+        // `in_flight` only after its commit): the attempt it announced was
+        // made, and the next one is due later, under another key.
+        if store.get(&ns, &due_key)?.is_none() {
+            return Ok(());
+        }
         let delivery_key = records::delivery_key(id);
         let Some(stored) = store.get(&ns, delivery_key.as_bytes())? else {
             return store.delete(&ns, &due_key);
@@ -334,5 +345,95 @@ impl Worker {
             body,
         };
         Ok(self.sender.send(attempt).await)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use crm_store::SledStore;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    use super::*;
+    use crate::webhook_url::Policy;
+
+    /// A receiver on loopback that answers every request with a redirect
+    /// (a failed attempt, retried in 5 s) and counts them.
+    async fn redirecting_receiver() -> (String, Arc<AtomicUsize>) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/hook", listener.local_addr().unwrap());
+        let count = Arc::new(AtomicUsize::new(0));
+        let counted = count.clone();
+        tokio::spawn(async move {
+            while let Ok((mut socket, _)) = listener.accept().await {
+                let mut request = Vec::new();
+                let mut buf = [0u8; 4096];
+                // The whole request: headers, then the two-byte body `{}`.
+                while !request.ends_with(b"\r\n\r\n{}") {
+                    match socket.read(&mut buf).await {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => request.extend_from_slice(&buf[..n]),
+                    }
+                }
+                counted.fetch_add(1, Ordering::SeqCst);
+                let answer =
+                    "HTTP/1.1 302 Found\r\nlocation: /elsewhere\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+                let _ = socket.write_all(answer.as_bytes()).await;
+            }
+        });
+        (url, count)
+    }
+
+    /// A due entry read by a scan that raced the previous attempt's commit
+    /// announces an attempt already made: it must not send a second one.
+    #[tokio::test]
+    async fn a_due_entry_already_attempted_is_not_sent_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let store: Arc<dyn crm_store::Store> = Arc::new(SledStore::open(dir.path()).unwrap());
+        let tenancy = Tenancy::new(store.clone());
+        let org = tenancy.create_org("Acme".into(), "pro".into(), Default::default(), Default::default()).unwrap();
+        let (url, received) = redirecting_receiver().await;
+        let worker = Worker::new(Outbox::new(store.clone(), Policy { allow_private: true }), tenancy, "h", false);
+
+        let (id, due) = ("d1", records::due_key(1, "d1"));
+        let delivery = Delivery {
+            id: id.into(),
+            event_id: "e1".into(),
+            event_type: "contact.created".into(),
+            subscription: "automations/a".into(),
+            url,
+            headers: Vec::new(),
+            status: records::PENDING.into(),
+            attempts: 0,
+            last_status_code: None,
+            last_error: None,
+            next_attempt_millis: Some(1),
+            created_at: String::new(),
+            updated_at: String::new(),
+            body: "{}".into(),
+            counted: false,
+        };
+        let ns = Namespace::org(&org.id);
+        let record = serde_json::to_vec(&delivery).unwrap();
+        store
+            .batch(
+                &ns,
+                vec![
+                    BatchOp::Put(records::delivery_key(id).into_bytes(), record),
+                    BatchOp::Put(due.clone().into_bytes(), Vec::new()),
+                ],
+            )
+            .unwrap();
+
+        worker.attempt(&org.id, id, due.clone().into_bytes()).await.unwrap();
+        worker.attempt(&org.id, id, due.into_bytes()).await.unwrap();
+
+        assert_eq!(received.load(Ordering::SeqCst), 1, "one attempt for one due entry");
+        let stored = store.get(&ns, records::delivery_key(id).as_bytes()).unwrap().unwrap();
+        let after: Delivery = serde_json::from_slice(&stored).unwrap();
+        assert_eq!((after.status.as_str(), after.attempts, after.last_status_code), (records::PENDING, 1, Some(302)));
+        let due_now = store.scan(&ns, records::DUE.as_bytes(), None, 10).unwrap();
+        assert_eq!(due_now.len(), 1, "the next attempt is due under its own key");
     }
 }
