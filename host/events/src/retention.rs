@@ -8,7 +8,7 @@
 
 use std::time::Duration;
 
-use crm_store::{BatchOp, Namespace, Store, StoreResult};
+use crm_store::{BatchOp, Condition, Namespace, Store, StoreResult};
 
 use crate::records::{self, Delivery};
 
@@ -41,7 +41,9 @@ pub fn sweep(store: &dyn Store, org_id: &str, now_secs: u64) -> StoreResult<usiz
                 break 'deliveries;
             }
             match serde_json::from_slice::<Delivery>(value) {
-                Ok(d) if d.status != records::PENDING => doomed.push((key.clone(), d.counted)),
+                Ok(d) if d.status != records::PENDING => {
+                    doomed.push(Doomed { key: key.clone(), read: value.clone(), counted: d.counted })
+                }
                 _ => {}
             }
         }
@@ -50,16 +52,34 @@ pub fn sweep(store: &dyn Store, org_id: &str, now_secs: u64) -> StoreResult<usiz
     Ok(removed)
 }
 
-/// Deletes settled deliveries (key, whether counted), the list's count with them.
-fn apply(store: &dyn Store, ns: &Namespace, doomed: Vec<(Vec<u8>, bool)>, removed: &mut usize) -> StoreResult<()> {
+/// A settled delivery to remove, as the sweep read it.
+struct Doomed {
+    key: Vec<u8>,
+    read: Vec<u8>,
+    /// Whether the list's count includes it.
+    counted: bool,
+}
+
+/// Deletes settled deliveries, the list's count with them, only if none
+/// changed since it was read: a retry meanwhile made one pending again, and
+/// it must stay (the next sweep takes the others).
+fn apply(store: &dyn Store, ns: &Namespace, doomed: Vec<Doomed>, removed: &mut usize) -> StoreResult<()> {
     if doomed.is_empty() {
         return Ok(());
     }
-    *removed += doomed.len();
-    let counted = doomed.iter().filter(|(_, counted)| *counted).count() as i64;
-    let mut ops: Vec<BatchOp> = doomed.into_iter().map(|(key, _)| BatchOp::Delete(key)).collect();
+    let counted = doomed.iter().filter(|d| d.counted).count() as i64;
+    let mut conditions = Vec::with_capacity(doomed.len());
+    let mut ops = Vec::with_capacity(doomed.len() + 1);
+    for Doomed { key, read, .. } in doomed {
+        ops.push(BatchOp::Delete(key.clone()));
+        conditions.push(Condition::Equals(key, Some(read)));
+    }
     ops.push(BatchOp::Add(records::COUNT.as_bytes().to_vec(), -counted));
-    store.batch(ns, ops)
+    let deleting = ops.len() - 1;
+    if store.batch_if(ns, conditions, ops)? {
+        *removed += deleting;
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -122,5 +142,29 @@ mod tests {
         assert_eq!(left, expected, "the pending one and the young ones stay");
         assert_eq!(store.get(&ns, records::COUNT.as_bytes()).unwrap(), Some(b"3".to_vec()));
         assert_eq!(sweep(&store, "o", now).unwrap(), 0, "nothing more to do");
+    }
+
+    /// A failed delivery read by the sweep and sent again (a retry) before
+    /// the sweep's delete: the retry's delivery stays, pending.
+    #[test]
+    fn a_delivery_retried_after_the_sweep_read_it_stays() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SledStore::open(dir.path()).unwrap();
+        let ns = Namespace::org("o");
+        let old = id(1_800_000_000 - 40 * DAY, 1);
+        let key = records::delivery_key(&old).into_bytes();
+        let failed = delivery(&old, records::FAILED);
+        store
+            .batch(&ns, vec![BatchOp::Put(key.clone(), failed.clone()), BatchOp::Add(records::COUNT.into(), 1)])
+            .unwrap();
+        // The sweep has read it as failed; the retry lands now.
+        let retried = delivery(&old, records::PENDING);
+        store.batch(&ns, vec![BatchOp::Put(key.clone(), retried.clone())]).unwrap();
+
+        let mut removed = 0;
+        apply(&store, &ns, vec![Doomed { key: key.clone(), read: failed, counted: true }], &mut removed).unwrap();
+        assert_eq!(removed, 0);
+        assert_eq!(store.get(&ns, &key).unwrap(), Some(retried));
+        assert_eq!(store.get(&ns, records::COUNT.as_bytes()).unwrap(), Some(b"1".to_vec()));
     }
 }
