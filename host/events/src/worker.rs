@@ -91,6 +91,7 @@ impl Worker {
         Running { task: tokio::spawn(worker.clone().run()), worker }
     }
 
+    /// The worker, not yet delivering (the tests drive its attempts).
     fn new(outbox: Arc<Outbox>, tenancy: Tenancy, host: &str, shared: bool) -> Arc<Worker> {
         Arc::new(Worker {
             sender: Sender::new(outbox.policy()),
