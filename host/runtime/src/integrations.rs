@@ -6,7 +6,7 @@
 //! inbound tracking calls `POST /webhooks/{provider}/{token}`, and the token
 //! alone names the organization.
 
-use crm_store::{Namespace, Store, StoreError, StoreResult};
+use crm_store::{BatchOp, Condition, Namespace, Store, StoreError, StoreResult};
 use crm_tenancy::{clock, secrets};
 use serde::{Deserialize, Serialize};
 
@@ -64,6 +64,12 @@ pub fn webhook_target(store: &dyn Store, token: &str) -> StoreResult<Option<Webh
 
 /// Saves `provider`'s settings for the organization `org_id`, keeping its
 /// webhook token (a new one the first time). The caller has validated them.
+///
+/// A token's route is written before the integration that names it, so a
+/// saved token always leads somewhere. Two first saves at once would each
+/// mint a token: a first save writes only if the integration is still
+/// absent, and the loser removes its route and saves again, keeping the
+/// winner's (integrations are never removed, so a second round finds it).
 pub fn save(
     store: &dyn Store,
     org_id: &str,
@@ -73,22 +79,72 @@ pub fn save(
     queries_url: String,
 ) -> StoreResult<Integration> {
     let ns = Namespace::org(org_id);
-    let previous = get(store, &ns, provider)?;
-    let webhook_token = previous.map(|p| p.webhook_token).unwrap_or_else(secrets::random_secret);
-    let integration = Integration {
-        provider: provider.to_string(),
-        api_key,
-        base_url,
-        queries_url,
-        webhook_token,
-        updated_at: clock::now_text(),
-    };
-    let target = WebhookTarget { org: org_id.to_string(), provider: provider.to_string() };
-    store.put(
-        &Namespace::system(),
-        webhook_key(&integration.webhook_token).as_bytes(),
-        &serde_json::to_vec(&target).expect("serialises"),
-    )?;
-    store.put(&ns, key(provider).as_bytes(), &serde_json::to_vec(&integration).expect("serialises"))?;
-    Ok(integration)
+    let key = key(provider).into_bytes();
+    for _ in 0..2 {
+        let stored = store.get(&ns, &key)?;
+        let previous: Option<Integration> = stored.as_deref().and_then(|bytes| serde_json::from_slice(bytes).ok());
+        let (webhook_token, minted) = match previous {
+            Some(p) => (p.webhook_token, false),
+            None => (secrets::random_secret(), true),
+        };
+        let integration = Integration {
+            provider: provider.to_string(),
+            api_key: api_key.clone(),
+            base_url: base_url.clone(),
+            queries_url: queries_url.clone(),
+            webhook_token,
+            updated_at: clock::now_text(),
+        };
+        let route = webhook_key(&integration.webhook_token).into_bytes();
+        let target = WebhookTarget { org: org_id.to_string(), provider: provider.to_string() };
+        store.put(&Namespace::system(), &route, &serde_json::to_vec(&target).expect("serialises"))?;
+        let bytes = serde_json::to_vec(&integration).expect("serialises");
+        if !minted {
+            store.put(&ns, &key, &bytes)?;
+            return Ok(integration);
+        }
+        if store.batch_if(&ns, vec![Condition::Equals(key.clone(), stored)], vec![BatchOp::Put(key.clone(), bytes)])? {
+            return Ok(integration);
+        }
+        store.delete(&Namespace::system(), &route)?;
+    }
+    Err(StoreError(format!("the {provider} integration could not be saved: another save kept winning")))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Barrier};
+
+    use crm_store::SledStore;
+
+    use super::*;
+
+    /// Sixteen first saves at once end with one token, and only its route
+    /// (ten organizations, so that the race is run more than once).
+    #[test]
+    fn first_saves_at_once_agree_on_one_token() {
+        let dir = tempfile::tempdir().unwrap();
+        let store: Arc<dyn Store> = Arc::new(SledStore::open(dir.path()).unwrap());
+        for org in (0..10).map(|n| format!("org{n}")) {
+            let start = Arc::new(Barrier::new(16));
+            let saves: Vec<_> = (0..16)
+                .map(|i| {
+                    let (store, start, org) = (store.clone(), start.clone(), org.clone());
+                    std::thread::spawn(move || {
+                        start.wait();
+                        save(store.as_ref(), &org, "envia", format!("key-{i}"), String::new(), String::new()).unwrap()
+                    })
+                })
+                .collect();
+            let mut tokens: Vec<String> = saves.into_iter().map(|s| s.join().unwrap().webhook_token).collect();
+            tokens.dedup();
+            assert_eq!(tokens.len(), 1, "{org}: every save answered the token that stands");
+            let kept = get(store.as_ref(), &Namespace::org(&org), "envia").unwrap().unwrap();
+            assert_eq!(kept.webhook_token, tokens[0]);
+            let target = webhook_target(store.as_ref(), &tokens[0]).unwrap().unwrap();
+            assert_eq!((target.org.as_str(), target.provider.as_str()), (org.as_str(), "envia"));
+        }
+        let routes = store.scan(&Namespace::system(), b"webhooks/", None, 100).unwrap();
+        assert_eq!(routes.len(), 10, "one route an organization: the losers' are gone");
+    }
 }
