@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::Tenancy;
 use super::plans::{self, Plan};
 use crate::{clock, ids};
-use crm_store::{Namespace, StoreResult};
+use crm_store::{BatchOp, Condition, Namespace, StoreError, StoreResult};
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct LimitOverrides {
@@ -73,6 +73,9 @@ impl Org {
     }
 }
 
+/// Updates that find the organization changed before they give up.
+const UPDATE_ROUNDS: usize = 16;
+
 fn org_key(id: &str) -> String {
     format!("orgs/{id}")
 }
@@ -95,7 +98,7 @@ impl Tenancy {
             created_at: now.clone(),
             updated_at: now,
         };
-        self.save_org(&org)?;
+        self.write(&Namespace::system(), &org_key(&org.id), &org)?;
         Ok(org)
     }
 
@@ -106,8 +109,31 @@ impl Tenancy {
         self.read(&Namespace::system(), &org_key(id))
     }
 
-    pub fn save_org(&self, org: &Org) -> StoreResult<()> {
-        self.write(&Namespace::system(), &org_key(&org.id), org)
+    /// Changes organization `id` with `change` and saves it, only if nobody
+    /// changed or deleted it since it was read (else it reads it again):
+    /// two updates at once both land, and an organization deleted meanwhile
+    /// is not brought back. `None`: there is no such organization.
+    pub fn update_org<E: From<StoreError>>(
+        &self,
+        id: &str,
+        mut change: impl FnMut(&mut Org) -> Result<(), E>,
+    ) -> Result<Option<Org>, E> {
+        if !ids::is_id(id) {
+            return Ok(None);
+        }
+        let (ns, key) = (Namespace::system(), org_key(id).into_bytes());
+        for _ in 0..UPDATE_ROUNDS {
+            let Some(read) = self.store().get(&ns, &key)? else { return Ok(None) };
+            let mut org: Org =
+                serde_json::from_slice(&read).map_err(|e| StoreError(format!("corrupt record orgs/{id}: {e}")))?;
+            change(&mut org)?;
+            let bytes = serde_json::to_vec(&org).expect("records serialise");
+            let unchanged = vec![Condition::Equals(key.clone(), Some(read))];
+            if self.store().batch_if(&ns, unchanged, vec![BatchOp::Put(key.clone(), bytes)])? {
+                return Ok(Some(org));
+            }
+        }
+        Err(StoreError(format!("organization {id} kept changing while it was updated")).into())
     }
 
     pub fn list_orgs(&self) -> StoreResult<Vec<Org>> {
@@ -167,6 +193,62 @@ mod tests {
         let mut o = org("pro", &[]);
         o.limit_overrides.contacts = Some(5);
         assert_eq!(o.contact_limit(), Some(5));
+    }
+
+    fn tenancy() -> (Tenancy, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crm_store::SledStore::open(dir.path()).unwrap();
+        (Tenancy::new(std::sync::Arc::new(store)), dir)
+    }
+
+    /// Another update lands between this one's read and its write: this one
+    /// reads again, and both changes stand.
+    #[test]
+    fn an_update_racing_another_keeps_both() {
+        let (tenancy, _dir) = tenancy();
+        let id =
+            tenancy.create_org("Acme".into(), "pro".into(), BTreeMap::new(), LimitOverrides::default()).unwrap().id;
+        let mut rounds = 0;
+        let updated = tenancy
+            .update_org(&id, |org| -> Result<(), StoreError> {
+                rounds += 1;
+                if rounds == 1 {
+                    let other = tenancy.update_org(&id, |o| -> Result<(), StoreError> {
+                        o.plan = "free".into();
+                        Ok(())
+                    });
+                    assert!(other.unwrap().is_some());
+                }
+                org.name = "Renamed".into();
+                Ok(())
+            })
+            .unwrap()
+            .unwrap();
+        assert_eq!(rounds, 2, "the first write was refused: the record had changed");
+        let stored = tenancy.org(&id).unwrap().unwrap();
+        assert_eq!((updated.name.as_str(), updated.plan.as_str()), ("Renamed", "free"));
+        assert_eq!((stored.name.as_str(), stored.plan.as_str()), ("Renamed", "free"));
+    }
+
+    /// The organization is deleted between an update's read and its write:
+    /// the update finds nothing and does not bring it back.
+    #[test]
+    fn an_update_racing_a_delete_does_not_revive_it() {
+        let (tenancy, _dir) = tenancy();
+        let id =
+            tenancy.create_org("Acme".into(), "pro".into(), BTreeMap::new(), LimitOverrides::default()).unwrap().id;
+        let updated = tenancy
+            .update_org(&id, |org| -> Result<(), StoreError> {
+                if tenancy.org(&id)?.is_some() {
+                    assert!(tenancy.delete_org(&id)?);
+                }
+                org.name = "Renamed".into();
+                Ok(())
+            })
+            .unwrap();
+        assert!(updated.is_none());
+        assert!(tenancy.org(&id).unwrap().is_none(), "revived");
+        assert!(tenancy.update_org(&ids::new_id(), |_| -> Result<(), StoreError> { Ok(()) }).unwrap().is_none());
     }
 
     #[test]

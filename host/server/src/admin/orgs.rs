@@ -47,19 +47,24 @@ pub fn get(app: &App, org_id: &str) -> Result<Response, ApiError> {
     Ok(Response::json(StatusCode::OK, &existing(app, org_id)?.to_admin_json()))
 }
 
+/// Applied to the organization as it is at the write, so two updates at
+/// once both land and one racing a delete does not bring it back.
 pub fn update(app: &App, org_id: &str, req: &ApiRequest) -> Result<Response, ApiError> {
-    let mut org = existing(app, org_id)?;
+    existing(app, org_id)?;
     let input: OrgInput = req.json()?;
-    if let Some(name) = input.name.as_deref() {
-        org.name = valid_name(Some(name), "name")?;
-    }
-    if let Some(plan) = input.plan.as_deref() {
-        org.plan = valid_plan(plan)?;
-    }
-    apply_modules(&mut org.module_overrides, input.modules)?;
-    apply_limits(&mut org.limit_overrides, input.limits)?;
-    org.updated_at = clock::now_text();
-    app.tenancy.save_org(&org)?;
+    let updated = app.tenancy.update_org(org_id, |org| -> Result<(), ApiError> {
+        if let Some(name) = input.name.as_deref() {
+            org.name = valid_name(Some(name), "name")?;
+        }
+        if let Some(plan) = input.plan.as_deref() {
+            org.plan = valid_plan(plan)?;
+        }
+        apply_modules(&mut org.module_overrides, input.modules.clone())?;
+        apply_limits(&mut org.limit_overrides, input.limits.clone())?;
+        org.updated_at = clock::now_text();
+        Ok(())
+    })?;
+    let org = updated.ok_or_else(|| ApiError::not_found("Organization"))?;
     Ok(Response::json(StatusCode::OK, &org.to_admin_json()))
 }
 
