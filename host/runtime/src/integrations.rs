@@ -6,7 +6,7 @@
 //! inbound tracking calls `POST /webhooks/{provider}/{token}`, and the token
 //! alone names the organization.
 
-use crm_store::{BatchOp, Condition, Namespace, Store, StoreError, StoreResult};
+use crm_store::{Namespace, Store, StoreError, StoreResult};
 use crm_tenancy::{clock, secrets};
 use serde::{Deserialize, Serialize};
 
@@ -103,7 +103,7 @@ pub fn save(
             store.put(&ns, &key, &bytes)?;
             return Ok(integration);
         }
-        if store.batch_if(&ns, vec![Condition::Equals(key.clone(), stored)], vec![BatchOp::Put(key.clone(), bytes)])? {
+        if store.compare_and_swap(&ns, &key, stored.as_deref(), Some(&bytes))?.is_ok() {
             return Ok(integration);
         }
         store.delete(&Namespace::system(), &route)?;

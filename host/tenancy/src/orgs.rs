@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::Tenancy;
 use super::plans::{self, Plan};
 use crate::{clock, ids};
-use crm_store::{BatchOp, Condition, Namespace, StoreError, StoreResult};
+use crm_store::{Namespace, StoreError, StoreResult};
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct LimitOverrides {
@@ -128,8 +128,7 @@ impl Tenancy {
                 serde_json::from_slice(&read).map_err(|e| StoreError(format!("corrupt record orgs/{id}: {e}")))?;
             change(&mut org)?;
             let bytes = serde_json::to_vec(&org).expect("records serialise");
-            let unchanged = vec![Condition::Equals(key.clone(), Some(read))];
-            if self.store().batch_if(&ns, unchanged, vec![BatchOp::Put(key.clone(), bytes)])? {
+            if self.store().compare_and_swap(&ns, &key, Some(&read), Some(&bytes))?.is_ok() {
                 return Ok(Some(org));
             }
         }
