@@ -44,12 +44,11 @@ impl Integration {
 }
 
 pub fn get(store: &dyn Store, org: &Namespace, provider: &str) -> StoreResult<Option<Integration>> {
-    match store.get(org, key(provider).as_bytes())? {
-        None => Ok(None),
-        Some(bytes) => {
-            serde_json::from_slice(&bytes).map(Some).map_err(|e| StoreError(format!("corrupt integration: {e}")))
-        }
-    }
+    store.get(org, key(provider).as_bytes())?.as_deref().map(parse).transpose()
+}
+
+fn parse(bytes: &[u8]) -> StoreResult<Integration> {
+    serde_json::from_slice(bytes).map_err(|e| StoreError(format!("corrupt integration: {e}")))
 }
 
 pub fn webhook_target(store: &dyn Store, token: &str) -> StoreResult<Option<WebhookTarget>> {
@@ -82,7 +81,7 @@ pub fn save(
     let key = key(provider).into_bytes();
     for _ in 0..2 {
         let stored = store.get(&ns, &key)?;
-        let previous: Option<Integration> = stored.as_deref().and_then(|bytes| serde_json::from_slice(bytes).ok());
+        let previous = stored.as_deref().map(parse).transpose()?;
         let (webhook_token, minted) = match previous {
             Some(p) => (p.webhook_token, false),
             None => (secrets::random_secret(), true),

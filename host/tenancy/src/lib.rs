@@ -50,16 +50,16 @@ impl Tenancy {
     }
 
     fn read<T: DeserializeOwned>(&self, ns: &Namespace, key: &str) -> StoreResult<Option<T>> {
-        match self.store.get(ns, key.as_bytes())? {
-            None => Ok(None),
-            Some(bytes) => {
-                serde_json::from_slice(&bytes).map(Some).map_err(|e| StoreError(format!("corrupt record {key}: {e}")))
-            }
-        }
+        self.store.get(ns, key.as_bytes())?.map(|bytes| parse(key, &bytes)).transpose()
     }
 
     fn write<T: Serialize>(&self, ns: &Namespace, key: &str, value: &T) -> StoreResult<()> {
         let bytes = serde_json::to_vec(value).expect("records serialise");
         self.store.put(ns, key.as_bytes(), &bytes)
     }
+}
+
+/// A record as stored, or why it cannot be read.
+fn parse<T: DeserializeOwned>(key: &str, bytes: &[u8]) -> StoreResult<T> {
+    serde_json::from_slice(bytes).map_err(|e| StoreError(format!("corrupt record {key}: {e}")))
 }

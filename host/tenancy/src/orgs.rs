@@ -121,14 +121,13 @@ impl Tenancy {
         if !ids::is_id(id) {
             return Ok(None);
         }
-        let (ns, key) = (Namespace::system(), org_key(id).into_bytes());
+        let (ns, key) = (Namespace::system(), org_key(id));
         for _ in 0..UPDATE_ROUNDS {
-            let Some(read) = self.store().get(&ns, &key)? else { return Ok(None) };
-            let mut org: Org =
-                serde_json::from_slice(&read).map_err(|e| StoreError(format!("corrupt record orgs/{id}: {e}")))?;
+            let Some(read) = self.store().get(&ns, key.as_bytes())? else { return Ok(None) };
+            let mut org: Org = crate::parse(&key, &read)?;
             change(&mut org)?;
             let bytes = serde_json::to_vec(&org).expect("records serialise");
-            if self.store().compare_and_swap(&ns, &key, Some(&read), Some(&bytes))?.is_ok() {
+            if self.store().compare_and_swap(&ns, key.as_bytes(), Some(&read), Some(&bytes))?.is_ok() {
                 return Ok(Some(org));
             }
         }
