@@ -319,9 +319,10 @@ impl Worker {
         let bytes = serde_json::to_vec(&delivery).expect("records serialise");
         ops.push(BatchOp::Put(delivery_key.clone().into_bytes(), bytes));
         // Only if nobody changed the delivery meanwhile (a manual retry, a
-        // purge); committed with the requests' batches where the store can.
+        // purge); committed with other attempts' records and the requests'
+        // batches where the store can: nobody waits on this one.
         let unchanged = vec![Condition::Equals(delivery_key.into_bytes(), Some(stored))];
-        store.batch_if_shared(ns, unchanged, ops).await?;
+        store.batch_if_background(ns, unchanged, ops).await?;
         Ok(())
     }
 

@@ -434,6 +434,15 @@ impl Store for PostgresStore {
         self.combiner.share(ns, Conditional { conditions, ops }, own)
     }
 
+    fn batch_if_background(
+        &self,
+        ns: Namespace,
+        conditions: Vec<Condition>,
+        ops: Vec<BatchOp>,
+    ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + '_>> {
+        self.combiner.queue(ns, Conditional { conditions, ops })
+    }
+
     fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()> {
         self.ensured.forget(ns.as_str());
         let ns = ns.as_str().to_owned();

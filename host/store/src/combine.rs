@@ -150,6 +150,16 @@ impl Combiner {
         if self.window.alone() {
             return Box::pin(std::future::ready(alone(&ns, batch)));
         }
+        self.queue(ns, batch)
+    }
+
+    /// [`crate::Store::batch_if_background`] for a backend: the batch waits
+    /// for the next combined commit whoever else computes.
+    pub fn queue(
+        &self,
+        ns: Namespace,
+        batch: Conditional,
+    ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + '_>> {
         crate::count_operation("batch_if");
         Box::pin(self.batch_if(ns, batch))
     }

@@ -326,8 +326,9 @@ pub async fn durable_resolves_after_writes(s: Arc<dyn Store>) {
     }
 }
 
-/// Many conditional batches through [`Store::batch_if_shared`] at once, as
-/// the plugin runtime sends them: each still checks its conditions against
+/// Many conditional batches through [`Store::batch_if_shared`] (as the
+/// plugin runtime sends them) and [`Store::batch_if_background`] (as the
+/// webhook worker does) at once: each still checks its conditions against
 /// every batch applied before it. Of many claims of one absent key one wins;
 /// adds under a bound win exactly the bound's worth; each batch lands whole.
 pub async fn shared_batches_have_exact_winners(s: Arc<dyn Store>) {
@@ -338,8 +339,12 @@ pub async fn shared_batches_have_exact_winners(s: Arc<dyn Store>) {
         .map(|t| {
             let (s, ns) = (s.clone(), ns.clone());
             tokio::spawn(async move {
+                let batch_if = |conditions, ops| match t % 2 {
+                    0 => s.batch_if_shared(ns.clone(), conditions, ops),
+                    _ => s.batch_if_background(ns.clone(), conditions, ops),
+                };
                 let claim = vec![Condition::Equals(b"claim".to_vec(), None)];
-                let claimed = s.batch_if_shared(ns.clone(), claim, vec![put(b"claim", t)]).await.unwrap();
+                let claimed = batch_if(claim, vec![put(b"claim", t)]).await.unwrap();
                 let mut won = 0;
                 for i in 0..10 {
                     let ops = vec![
@@ -348,7 +353,7 @@ pub async fn shared_batches_have_exact_winners(s: Arc<dyn Store>) {
                         put(format!("mirror/{t}/{i}").as_bytes(), t),
                     ];
                     let bound = vec![Condition::Below(b"count".to_vec(), BOUND)];
-                    won += u64::from(s.batch_if_shared(ns.clone(), bound, ops).await.unwrap());
+                    won += u64::from(batch_if(bound, ops).await.unwrap());
                 }
                 (claimed, won)
             })

@@ -213,6 +213,20 @@ pub trait Store: Send + Sync + 'static {
         Box::pin(std::future::ready(self.batch_if(&ns, conditions, ops)))
     }
 
+    /// [`Store::batch_if_shared`] for background work nobody waits on (the
+    /// webhook worker's records of its attempts): the batch always joins a
+    /// combined commit, even when no request is computing, so such batches
+    /// share engine commits instead of paying one each. The promises are
+    /// those of `batch_if`.
+    fn batch_if_background(
+        &self,
+        ns: Namespace,
+        conditions: Vec<Condition>,
+        ops: Vec<BatchOp>,
+    ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + '_>> {
+        self.batch_if_shared(ns, conditions, ops)
+    }
+
     /// Removes a namespace and all its keys.
     fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()>;
 

@@ -281,6 +281,15 @@ impl Store for SledStore {
         self.combiner.share(ns, Conditional { conditions, ops }, own)
     }
 
+    fn batch_if_background(
+        &self,
+        ns: Namespace,
+        conditions: Vec<Condition>,
+        ops: Vec<BatchOp>,
+    ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + '_>> {
+        self.combiner.queue(ns, Conditional { conditions, ops })
+    }
+
     fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()> {
         self.db.drop_tree(ns.as_str()).map_err(err)?;
         Ok(())
