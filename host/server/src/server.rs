@@ -136,6 +136,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let shared = config.store_url.is_some();
     crate::shipping::scheduler::start(app.clone(), stop_tx.subscribe(), &host_id);
     let deliveries = crm_events::Worker::start(app.outbox.clone(), app.tenancy.clone(), &host_id, shared);
+    crate::org_sweep::start(app.tenancy.clone());
     app.set_ready(true);
     tracing::info!("ready");
 

@@ -9,7 +9,8 @@ use serde_json::{Value, json};
 use super::Tenancy;
 use super::plans::{self, Plan};
 use crate::{clock, ids};
-use crm_store::{Namespace, StoreError, StoreResult};
+use chrono::{DateTime, Utc};
+use crm_store::{BatchOp, Condition, Namespace, StoreError, StoreResult};
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct LimitOverrides {
@@ -145,16 +146,80 @@ impl Tenancy {
             .collect()
     }
 
-    /// Deletes the organization and all its data. Its tokens stay on record and
-    /// answer 401 `ORGANIZATION_NOT_FOUND`. Returns whether it existed.
+    /// Deletes the organization and all its data, leaving a tombstone for
+    /// [`Tenancy::sweep_deleted`]. Its tokens stay on record and answer 401
+    /// `ORGANIZATION_NOT_FOUND`. Returns whether it existed; of two deletes
+    /// at once, one answers `true`.
     pub fn delete_org(&self, id: &str) -> StoreResult<bool> {
-        if self.org(id)?.is_none() {
+        if !ids::is_id(id) {
             return Ok(false);
         }
-        self.store().delete(&Namespace::system(), org_key(id).as_bytes())?;
-        self.store().drop_namespace(&Namespace::org(id))?;
-        Ok(true)
+        let (system, key) = (Namespace::system(), org_key(id));
+        let tombstone = serde_json::to_vec(&Tombstone { deleted_at: clock::now_text() }).expect("records serialise");
+        for _ in 0..UPDATE_ROUNDS {
+            let Some(stored) = self.store().get(&system, key.as_bytes())? else {
+                return Ok(false);
+            };
+            let removed = vec![Condition::Equals(key.clone().into_bytes(), Some(stored))];
+            let ops = vec![
+                BatchOp::Delete(key.clone().into_bytes()),
+                BatchOp::Put(tombstone_key(id).into_bytes(), tombstone.clone()),
+            ];
+            if self.store().batch_if(&system, removed, ops)? {
+                self.store().drop_namespace(&Namespace::org(id))?;
+                return Ok(true);
+            }
+        }
+        Err(StoreError(format!("organization {id} kept changing while being deleted")))
     }
+
+    /// Drops the namespaces of organizations deleted in the last
+    /// [`TOMBSTONE_KEPT`] again, and forgets older tombstones. A call that
+    /// read the organization just before its delete (an API request, an
+    /// admin call, a webhook attempt) may still write after the namespace
+    /// was dropped, which opens it anew; nobody reads it any more, since
+    /// organization ids are never reused, so this only gives the space back.
+    /// A drop of a namespace that is not there costs a lookup (reading it
+    /// first would open it anew on sled). Answers how many were dropped.
+    pub fn sweep_deleted(&self, now: DateTime<Utc>) -> StoreResult<usize> {
+        let system = Namespace::system();
+        let mut start: Option<Vec<u8>> = None;
+        let mut swept = 0;
+        loop {
+            let page = self.store().scan(&system, TOMBSTONES.as_bytes(), start.as_deref(), SWEEP_PAGE)?;
+            for (key, value) in &page {
+                let id = String::from_utf8_lossy(&key[TOMBSTONES.len()..]).into_owned();
+                self.store().drop_namespace(&Namespace::org(&id))?;
+                swept += 1;
+                let deleted_at =
+                    serde_json::from_slice::<Tombstone>(value).ok().and_then(|t| clock::parse(&t.deleted_at));
+                if deleted_at.is_none_or(|at| now - at > TOMBSTONE_KEPT) {
+                    self.store().delete(&system, key)?;
+                }
+            }
+            match page.last() {
+                Some((last, _)) if page.len() == SWEEP_PAGE => start = Some([last.as_slice(), &[0]].concat()),
+                _ => return Ok(swept),
+            }
+        }
+    }
+}
+
+/// How long a deleted organization's tombstone is kept: far longer than a
+/// call that read the organization before its delete may go on writing.
+pub const TOMBSTONE_KEPT: chrono::TimeDelta = chrono::TimeDelta::days(1);
+/// Tombstones read at a time by [`Tenancy::sweep_deleted`].
+const SWEEP_PAGE: usize = 256;
+const TOMBSTONES: &str = "deleted-orgs/";
+
+fn tombstone_key(id: &str) -> String {
+    format!("{TOMBSTONES}{id}")
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Tombstone {
+    deleted_at: String,
 }
 
 #[cfg(test)]
@@ -247,6 +312,46 @@ mod tests {
         assert!(updated.is_none());
         assert!(tenancy.org(&id).unwrap().is_none(), "revived");
         assert!(tenancy.update_org(&ids::new_id(), |_| -> Result<(), StoreError> { Ok(()) }).unwrap().is_none());
+    }
+
+    /// A write that read the organization before its delete lands after the
+    /// drop (it opens the namespace anew): the sweep drops it again, leaves
+    /// live organizations alone, and forgets the tombstone after a day.
+    #[test]
+    fn a_write_after_the_delete_is_swept() {
+        let (tenancy, _dir) = tenancy();
+        let store = tenancy.store().clone();
+        let create = || tenancy.create_org("Acme".into(), "pro".into(), BTreeMap::new(), LimitOverrides::default());
+        let (gone, live) = (create().unwrap().id, create().unwrap().id);
+        store.put(&Namespace::org(&live), b"contacts/1", b"{}").unwrap();
+        assert!(tenancy.delete_org(&gone).unwrap());
+        assert!(!tenancy.delete_org(&gone).unwrap(), "deleted once");
+        store.put(&Namespace::org(&gone), b"contacts/late", b"{}").unwrap();
+
+        let now = clock::now();
+        assert_eq!(tenancy.sweep_deleted(now).unwrap(), 1);
+        assert!(store.scan(&Namespace::org(&gone), b"", None, 10).unwrap().is_empty(), "the late write stayed");
+        let live_data = store.scan(&Namespace::org(&live), b"", None, 10).unwrap();
+        assert_eq!(live_data.len(), 1, "a live organization lost data");
+        let tombstones = || store.scan(&Namespace::system(), TOMBSTONES.as_bytes(), None, 10).unwrap().len();
+        assert_eq!(tombstones(), 1, "a day's late writes are still swept");
+
+        assert_eq!(tenancy.sweep_deleted(now + TOMBSTONE_KEPT * 2).unwrap(), 1);
+        assert_eq!(tombstones(), 0, "kept for good");
+        assert_eq!(tenancy.sweep_deleted(now).unwrap(), 0);
+        assert!(tenancy.org(&live).unwrap().is_some());
+    }
+
+    #[test]
+    fn of_deletes_at_once_one_deletes() {
+        let (tenancy, _dir) = tenancy();
+        let id =
+            tenancy.create_org("Acme".into(), "pro".into(), BTreeMap::new(), LimitOverrides::default()).unwrap().id;
+        let deleted: usize = std::thread::scope(|scope| {
+            let deletes: Vec<_> = (0..8).map(|_| scope.spawn(|| tenancy.delete_org(&id).unwrap())).collect();
+            deletes.into_iter().map(|d| usize::from(d.join().unwrap())).sum()
+        });
+        assert_eq!(deleted, 1);
     }
 
     #[test]
