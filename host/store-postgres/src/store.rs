@@ -424,23 +424,8 @@ impl Store for PostgresStore {
         })
     }
 
-    fn batch_if_shared(
-        &self,
-        ns: Namespace,
-        conditions: Vec<Condition>,
-        ops: Vec<BatchOp>,
-    ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + '_>> {
-        let own = |ns: &Namespace, batch: Conditional| self.batch_if(ns, batch.conditions, batch.ops);
-        self.combiner.share(ns, Conditional { conditions, ops }, own)
-    }
-
-    fn batch_if_background(
-        &self,
-        ns: Namespace,
-        conditions: Vec<Condition>,
-        ops: Vec<BatchOp>,
-    ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + '_>> {
-        self.combiner.queue(ns, Conditional { conditions, ops })
+    fn combiner(&self) -> Option<&Combiner> {
+        Some(&self.combiner)
     }
 
     fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()> {

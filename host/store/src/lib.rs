@@ -201,6 +201,12 @@ pub trait Store: Send + Sync + 'static {
     /// conditional batches, each sees the others' writes whole or not at all.
     fn batch_if(&self, ns: &Namespace, conditions: Vec<Condition>, ops: Vec<BatchOp>) -> StoreResult<bool>;
 
+    /// The backend's [`combine::Combiner`], which commits many callers'
+    /// batches together; `None` (the default): every batch commits alone.
+    fn combiner(&self) -> Option<&combine::Combiner> {
+        None
+    }
+
     /// [`Store::batch_if`] for a caller that can wait without holding anything
     /// scarce: a backend may commit many callers' batches together (see
     /// [`combine`]). The promises are those of `batch_if`.
@@ -210,7 +216,11 @@ pub trait Store: Send + Sync + 'static {
         conditions: Vec<Condition>,
         ops: Vec<BatchOp>,
     ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + '_>> {
-        Box::pin(std::future::ready(self.batch_if(&ns, conditions, ops)))
+        let batch = combine::Conditional { conditions, ops };
+        match self.combiner() {
+            Some(combiner) => combiner.share(ns, batch, |ns, b| self.batch_if(ns, b.conditions, b.ops)),
+            None => Box::pin(std::future::ready(self.batch_if(&ns, batch.conditions, batch.ops))),
+        }
     }
 
     /// [`Store::batch_if_shared`] for background work nobody waits on (the
@@ -224,7 +234,10 @@ pub trait Store: Send + Sync + 'static {
         conditions: Vec<Condition>,
         ops: Vec<BatchOp>,
     ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + '_>> {
-        self.batch_if_shared(ns, conditions, ops)
+        match self.combiner() {
+            Some(combiner) => combiner.queue(ns, combine::Conditional { conditions, ops }),
+            None => Box::pin(std::future::ready(self.batch_if(&ns, conditions, ops))),
+        }
     }
 
     /// Removes a namespace and all its keys.
