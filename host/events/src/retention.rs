@@ -32,7 +32,7 @@ pub fn sweep(store: &dyn Store, org_id: &str, now_secs: u64) -> StoreResult<usiz
     'deliveries: while removed < MAX_PER_SWEEP {
         let pairs = store.scan(&ns, records::DELIVERIES.as_bytes(), start.as_deref(), CHUNK)?;
         let Some((last, _)) = pairs.last() else { break };
-        start = Some([last.as_slice(), b"\0"].concat());
+        start = Some(crm_store::key_after(last));
         let mut doomed = Vec::new();
         for (key, value) in &pairs {
             let id = &key[records::DELIVERIES.len()..];

@@ -122,11 +122,7 @@ fn for_each_page(
         let page = store.scan(ns, b"", start.as_deref(), PAGE)?;
         let full = page.len() == PAGE;
         total += page.len();
-        start = page.last().map(|(k, _)| {
-            let mut next = k.clone();
-            next.push(0);
-            next
-        });
+        start = page.last().map(|(k, _)| crm_store::key_after(k));
         each(page)?;
         if !full {
             return Ok(total);

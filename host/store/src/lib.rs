@@ -25,7 +25,7 @@ pub mod sled_store;
 use std::future::Future;
 use std::pin::Pin;
 
-pub use range::{reverse_range, scan_range};
+pub use range::{key_after, reverse_range, scan_range};
 pub use sled_store::SledStore;
 
 /// Where a key lives.

@@ -29,6 +29,12 @@ pub fn reverse_range(prefix: &[u8], before: Option<&[u8]>) -> Option<KeyRange> {
     Some((prefix.to_vec(), end))
 }
 
+/// The smallest key after `key`: where a scan continues past the last key
+/// of its previous page.
+pub fn key_after(key: &[u8]) -> Vec<u8> {
+    [key, &[0]].concat()
+}
+
 /// The smallest key greater than every key that starts with `prefix`; `None`
 /// when there is none (an empty prefix, or one of only `0xff` bytes).
 fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
@@ -56,5 +62,7 @@ mod tests {
         assert_eq!(reverse_range(b"a/", Some(b"z")), Some((b"a/".to_vec(), Some(b"a0".to_vec()))));
         assert_eq!(reverse_range(b"a/", Some(b"a/")), None);
         assert_eq!(reverse_range(b"", None), Some((Vec::new(), None)));
+        assert_eq!(key_after(b"a/1"), b"a/1\0".to_vec());
+        assert!(key_after(b"a/1") < b"a/10".to_vec(), "no key fits between");
     }
 }

@@ -198,7 +198,7 @@ impl Tenancy {
                 }
             }
             match page.last() {
-                Some((last, _)) if page.len() == SWEEP_PAGE => start = Some([last.as_slice(), &[0]].concat()),
+                Some((last, _)) if page.len() == SWEEP_PAGE => start = Some(crm_store::key_after(last)),
                 _ => return Ok(swept),
             }
         }
