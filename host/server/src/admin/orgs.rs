@@ -50,7 +50,7 @@ pub fn get(app: &App, org_id: &str) -> Result<Response, ApiError> {
 /// Applied to the organization as it is at the write, so two updates at
 /// once both land and one racing a delete does not bring it back.
 pub fn update(app: &App, org_id: &str, req: &ApiRequest) -> Result<Response, ApiError> {
-    existing(app, org_id)?;
+    existing(app, org_id)?; // 404 before the body's 400, as the other admin routes
     let input: OrgInput = req.json()?;
     let updated = app.tenancy.update_org(org_id, |org| -> Result<(), ApiError> {
         if let Some(name) = input.name.as_deref() {
