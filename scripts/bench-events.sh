@@ -7,7 +7,8 @@
 #            ("event") and in one without automations ("none"): the added
 #            latency of writing the event in the move's commit;
 #   single   the same move from one connection (1,000 deals a round): the
-#            latency a move adds when the machine is not saturated;
+#            latency a move adds when the machine is not saturated, and the
+#            host's CPU per move (its delivery included);
 #   deliver  deliveries per second: from the first move of a round until the
 #            receiver has every event of it (the worker's throughput).
 # Deals are opened by token form submissions (a form with createDeal).
@@ -58,9 +59,11 @@ for kind in event none; do
   echo "$kind: $(wc -l <"${PATHS[$kind]}") deals"
 done
 
-# Host CPU (user + kernel) between two /proc/<pid>/stat readings, per deal of the round.
-cpu_per() { awk -v a="$1" -v b="$2" -v hz="$(getconf CLK_TCK)" -v n="$PER_ROUND" 'BEGIN {printf "%.0f", (b - a) * 1e6 / hz / n}'; }
-declare -A RATES P50 P99 SINGLE_P50
+# Host CPU (user + kernel) between two /proc/<pid>/stat readings, per deal
+# moved (of the round, or of the $3 given).
+cpu_per() { awk -v a="$1" -v b="$2" -v hz="$(getconf CLK_TCK)" -v n="${3:-$PER_ROUND}" 'BEGIN {printf "%.0f", (b - a) * 1e6 / hz / n}'; }
+host_cpu() { awk '{print $14 + $15}' /proc/$PID/stat; }
+declare -A RATES P50 P99 SINGLE_P50 SINGLE_CPU
 DELIVER=()
 for round in $(seq "$ROUNDS"); do
   first=$(((round - 1) * (PER_ROUND + SINGLE) + 1))
@@ -68,14 +71,14 @@ for round in $(seq "$ROUNDS"); do
     sed -n "${first},$((first + PER_ROUND - 1))p" "${PATHS[$kind]}" >"$WORK/round.paths"
     sed -n "$((first + PER_ROUND)),$((first + PER_ROUND + SINGLE - 1))p" "${PATHS[$kind]}" >"$WORK/single.paths"
     before=$(received)
-    cpu_before=$(awk '{print $14 + $15}' /proc/$PID/stat)
+    cpu_before=$(host_cpu)
     started=$(date +%s.%N)
     "$LOAD" -X PUT -c 64 -d 600 --warmup 0 --threads 2 --requests "$PER_ROUND" --paths-file "$WORK/round.paths" \
       -H 'content-type: application/json' -H "Authorization: Bearer ${TOKEN[$kind]}" -b '{"stage":"qualified"}' \
       "$API/api/deals" >"$WORK/run.txt"
     line=$(grep 'req/s=' "$WORK/run.txt")
     errors=$(grep -o 'errors=[0-9]*' "$WORK/run.txt")
-    cpu_moves=$(awk '{print $14 + $15}' /proc/$PID/stat)
+    cpu_moves=$(host_cpu)
     echo "round $round $kind: $line $errors; host CPU per move $(cpu_per "$cpu_before" "$cpu_moves") µs (while moving)"
     RATES[$kind]+="$(sed 's/.*req\/s=\([0-9]*\).*/\1/' <<<"$line") "
     P50[$kind]+="$(sed 's/.*p50=\([0-9.]*\)ms.*/\1/' <<<"$line") "
@@ -83,16 +86,24 @@ for round in $(seq "$ROUNDS"); do
     if [ "$kind" = event ]; then
       until [ $(($(received) - before)) -ge "$PER_ROUND" ]; do sleep 0.05; done
       rate=$(awk -v n="$PER_ROUND" -v a="$started" -v b="$(date +%s.%N)" 'BEGIN {printf "%.0f", n / (b - a)}')
-      echo "round $round host CPU per event, moves and deliveries: $(cpu_per "$cpu_before" "$(awk '{print $14 + $15}' /proc/$PID/stat)") µs"
+      echo "round $round host CPU per event, moves and deliveries: $(cpu_per "$cpu_before" "$(host_cpu)") µs"
       echo "round $round deliveries: $PER_ROUND in $(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}') s = $rate/s"
       DELIVER+=("$rate")
     fi
+    before=$(received)
+    cpu_before=$(host_cpu)
     "$LOAD" -X PUT -c 1 -d 600 --warmup 0 --requests "$SINGLE" --paths-file "$WORK/single.paths" \
       -H 'content-type: application/json' -H "Authorization: Bearer ${TOKEN[$kind]}" -b '{"stage":"qualified"}' \
       "$API/api/deals" >"$WORK/run.txt"
     line=$(grep 'req/s=' "$WORK/run.txt")
-    echo "round $round $kind, one connection: $line"
+    # A move's CPU from one connection, its delivery included (less noisy than its latency).
+    if [ "$kind" = event ]; then
+      until [ $(($(received) - before)) -ge "$SINGLE" ]; do sleep 0.05; done
+    fi
+    cpu=$(cpu_per "$cpu_before" "$(host_cpu)" "$SINGLE")
+    echo "round $round $kind, one connection: $line; host CPU per move $cpu µs"
     SINGLE_P50[$kind]+="$(sed 's/.*p50=\([0-9.]*\)ms.*/\1/' <<<"$line") "
+    SINGLE_CPU[$kind]+="$cpu "
   done
 done
 median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
@@ -100,7 +111,9 @@ e=$(median "${RATES[event]}"); n=$(median "${RATES[none]}")
 e50=$(median "${P50[event]}"); n50=$(median "${P50[none]}"); e99=$(median "${P99[event]}"); n99=$(median "${P99[none]}")
 d=$(median "${DELIVER[*]}")
 s1=$(median "${SINGLE_P50[event]}"); s0=$(median "${SINGLE_P50[none]}")
+c1=$(median "${SINGLE_CPU[event]}"); c0=$(median "${SINGLE_CPU[none]}")
 echo "median deal moves/s: with an event $e (p50 $e50 ms, p99 $e99 ms) | without $n (p50 $n50 ms, p99 $n99 ms)"
 awk -v e50="$e50" -v n50="$n50" -v e="$e" -v n="$n" 'BEGIN { printf "latency with / without = %.2f (p50; goal within 1.2), throughput ratio %.2f\n", e50 / n50, n / e }'
 awk -v a="$s1" -v b="$s0" 'BEGIN { printf "one connection, p50: with an event %.2f ms, without %.2f ms = %.2f (goal within 1.2)\n", a, b, a / b }'
+awk -v a="$c1" -v b="$c0" 'BEGIN { printf "one connection, host CPU per move: with an event %d µs (its delivery included), without %d µs = %.2f\n", a, b, a / b }'
 echo "median deliveries/s to the local receiver: $d"
