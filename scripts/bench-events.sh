@@ -106,7 +106,6 @@ for round in $(seq "$ROUNDS"); do
     SINGLE_CPU[$kind]+="$cpu "
   done
 done
-median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 e=$(median "${RATES[event]}"); n=$(median "${RATES[none]}")
 e50=$(median "${P50[event]}"); n50=$(median "${P50[none]}"); e99=$(median "${P99[event]}"); n99=$(median "${P99[none]}")
 d=$(median "${DELIVER[*]}")

@@ -64,7 +64,6 @@ for round in $(seq "$ROUNDS"); do
     CPUS[$kind]+="$(sed -n 's/.*user \([0-9]*\) µs, kernel \([0-9]*\) µs.*/\1 \2/p' <<<"$line" | awk '{print $1 + $2}') "
   done
 done
-median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 c=$(median "${RATES[contacts]}"); f=$(median "${RATES[form]}"); d=$(median "${RATES[form_deal]}"); n=$(median "${RATES[nested]}")
 echo "median req/s: POST /api/contacts $c | public submit $f | public submit with deal and 2 notifications $d | nested upsert only $n"
 awk -v c="$c" -v f="$f" -v d="$d" 'BEGIN { printf "contacts / form = %.2f   contacts / form with deal = %.2f   (goal: within 1.3)\n", c / f, c / d }'

@@ -11,6 +11,8 @@
 #                                   127.0.0.1:PGPORT with `-c SETTING`s; sets PGBIN, PGDIR and
 #                                   PSQL (an array); stopped and deleted at exit. Needs root and
 #                                   Debian's postgresql package (scripts/install-postgresql.sh)
+#   median "N N ..."                the median of space-separated numbers (the mean of the
+#                                   middle two when even)
 # Needs WORK and PORT set; uses CRM_ADMIN_TOKEN (set here to bench-admin).
 export CRM_ADMIN_TOKEN=${CRM_ADMIN_TOKEN:-bench-admin}
 PID=
@@ -25,6 +27,8 @@ cleanup() {
   rm -rf "$WORK"
 }
 trap cleanup EXIT
+
+median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 start_postgres() {
   local port=$1 options
