@@ -9,6 +9,9 @@
 #   single   the same move from one connection (1,000 deals a round): the
 #            latency a move adds when the machine is not saturated, and the
 #            host's CPU per move (its delivery included);
+#   paced    the same move at a fixed $RATE a second (default 1,000) from 64
+#            connections, latency counted from each request's due time: the
+#            latency a move adds at a load the host carries, below saturation;
 #   deliver  deliveries per second: from the first move of a round until the
 #            receiver has every event of it (the worker's throughput).
 # Deals are opened by token form submissions (a form with createDeal).
@@ -18,6 +21,8 @@ cd "$(dirname "$0")/.."
 PER_ROUND=${1:-8000}
 ROUNDS=${2:-3}
 SINGLE=1000
+RATE=${RATE:-1000}
+PACED=$((RATE * 2))  # two seconds of it a round
 cargo build --release -q -p crm-host -p crm-load
 cargo build --release -q -p crm-tests --bin webhook-receiver
 HOST=${HOST:-target/release/crm-host}  # HOST=other/crm-host measures another build
@@ -47,7 +52,7 @@ for kind in event none; do
       -d "{\"name\":\"bench\",\"trigger\":{\"type\":\"deal.stage_changed\"},\"actions\":[{\"type\":\"http_request\",\"url\":\"http://127.0.0.1:$RECEIVER_PORT/hook\"}]}" | id_of)
     admin "/admin/orgs/$ORG/automations/$automation/activate" '{}' >/dev/null
   fi
-  total=$(((PER_ROUND + SINGLE) * ROUNDS))
+  total=$(((PER_ROUND + SINGLE + PACED) * ROUNDS))
   "$LOAD" -X POST -c 64 -d 600 --warmup 0 --threads 2 --requests "$total" -H 'content-type: application/json' \
     -H "Authorization: Bearer $ORG_TOKEN" -b "{\"email\":\"d{n}@$kind.co\",\"nombre\":\"Bench\"}" \
     "$API/api/forms/$form/submit" >/dev/null
@@ -63,13 +68,14 @@ done
 # moved (of the round, or of the $3 given).
 cpu_per() { awk -v a="$1" -v b="$2" -v hz="$(getconf CLK_TCK)" -v n="${3:-$PER_ROUND}" 'BEGIN {printf "%.0f", (b - a) * 1e6 / hz / n}'; }
 host_cpu() { awk '{print $14 + $15}' /proc/$PID/stat; }
-declare -A RATES P50 P99 SINGLE_P50 SINGLE_CPU
+declare -A RATES P50 P99 SINGLE_P50 SINGLE_CPU PACED_P50 PACED_P99
 DELIVER=()
 for round in $(seq "$ROUNDS"); do
-  first=$(((round - 1) * (PER_ROUND + SINGLE) + 1))
+  first=$(((round - 1) * (PER_ROUND + SINGLE + PACED) + 1))
   for kind in event none; do
     sed -n "${first},$((first + PER_ROUND - 1))p" "${PATHS[$kind]}" >"$WORK/round.paths"
     sed -n "$((first + PER_ROUND)),$((first + PER_ROUND + SINGLE - 1))p" "${PATHS[$kind]}" >"$WORK/single.paths"
+    sed -n "$((first + PER_ROUND + SINGLE)),$((first + PER_ROUND + SINGLE + PACED - 1))p" "${PATHS[$kind]}" >"$WORK/paced.paths"
     before=$(received)
     cpu_before=$(host_cpu)
     started=$(date +%s.%N)
@@ -104,6 +110,16 @@ for round in $(seq "$ROUNDS"); do
     echo "round $round $kind, one connection: $line; host CPU per move $cpu µs"
     SINGLE_P50[$kind]+="$(sed 's/.*p50=\([0-9.]*\)ms.*/\1/' <<<"$line") "
     SINGLE_CPU[$kind]+="$cpu "
+    "$LOAD" -X PUT -c 64 -d 600 --warmup 0 --threads 2 --rate "$RATE" --requests "$PACED" --paths-file "$WORK/paced.paths" \
+      -H 'content-type: application/json' -H "Authorization: Bearer ${TOKEN[$kind]}" -b '{"stage":"qualified"}' \
+      "$API/api/deals" >"$WORK/run.txt"
+    line=$(grep 'req/s=' "$WORK/run.txt")
+    echo "round $round $kind, $RATE a second: $line $(grep -o 'errors=[0-9]*' "$WORK/run.txt")"
+    PACED_P50[$kind]+="$(sed 's/.*p50=\([0-9.]*\)ms.*/\1/' <<<"$line") "
+    PACED_P99[$kind]+="$(sed 's/.*p99=\([0-9.]*\)ms.*/\1/' <<<"$line") "
+    if [ "$kind" = event ]; then  # the next round starts with no deliveries behind
+      until [ $(($(received) - before)) -ge $((SINGLE + PACED)) ]; do sleep 0.05; done
+    fi
   done
 done
 e=$(median "${RATES[event]}"); n=$(median "${RATES[none]}")
@@ -115,4 +131,7 @@ echo "median deal moves/s: with an event $e (p50 $e50 ms, p99 $e99 ms) | without
 awk -v e50="$e50" -v n50="$n50" -v e="$e" -v n="$n" 'BEGIN { printf "latency with / without = %.2f (p50; goal within 1.2), throughput ratio %.2f\n", e50 / n50, n / e }'
 awk -v a="$s1" -v b="$s0" 'BEGIN { printf "one connection, p50: with an event %.2f ms, without %.2f ms = %.2f (goal within 1.2)\n", a, b, a / b }'
 awk -v a="$c1" -v b="$c0" 'BEGIN { printf "one connection, host CPU per move: with an event %d µs (its delivery included), without %d µs = %.2f\n", a, b, a / b }'
+p1=$(median "${PACED_P50[event]}"); p0=$(median "${PACED_P50[none]}")
+q1=$(median "${PACED_P99[event]}"); q0=$(median "${PACED_P99[none]}")
+awk -v a="$p1" -v b="$p0" -v c="$q1" -v d="$q0" -v r="$RATE" 'BEGIN { printf "%d moves a second, p50: with an event %.2f ms, without %.2f ms = %.2f (goal within 1.2); p99 %.2f / %.2f ms = %.2f\n", r, a, b, a / b, c, d, c / d }'
 echo "median deliveries/s to the local receiver: $d"

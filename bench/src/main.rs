@@ -8,6 +8,14 @@
 //! `{city}`, replaced by one of 20 municipality codes in turn; `--paths-file`
 //! sends each request to the next path of a file. Non-2xx/3xx
 //! answers are counted as errors and reported.
+//!
+//! With `--rate`, requests leave on a fixed schedule (request `n` is due
+//! `n / rate` seconds after the start) instead of back to back, and each
+//! latency of a request that finds its connection still busy counts from
+//! its due time, not from when the connection got free: a host that falls
+//! behind the schedule shows it in the percentiles (the "coordinated
+//! omission" correction of wrk2). That measures the latency a given load
+//! sees below saturation.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -51,6 +59,10 @@ struct Args {
     /// `n` (in turn) instead of the URL's path, e.g. one record per request.
     #[arg(long)]
     paths_file: Option<std::path::PathBuf>,
+    /// Requests a second, on a fixed schedule shared by all connections
+    /// (open loop); without it each connection sends back to back.
+    #[arg(long)]
+    rate: Option<f64>,
 }
 
 fn main() {
@@ -97,12 +109,30 @@ async fn run(args: Args) {
             tokio::spawn(conn);
             let mut latencies = Vec::with_capacity(100_000);
             loop {
-                let now = Instant::now();
-                if now >= end {
+                if Instant::now() >= end {
                     break;
                 }
                 let n = shared.counter.fetch_add(1, Ordering::Relaxed);
                 if args.requests.is_some_and(|max| n >= max) {
+                    break;
+                }
+                // When the request's latency starts: at its due time if this
+                // connection was still busy then (the host fell behind), else
+                // when the timer woke it (tokio's timer wakes up to a
+                // millisecond late, which is the generator's, not the host's).
+                let now = match args.rate {
+                    Some(rate) => {
+                        let due = start + Duration::from_secs_f64(n as f64 / rate);
+                        if Instant::now() < due {
+                            tokio::time::sleep_until(due.into()).await;
+                            Instant::now()
+                        } else {
+                            due
+                        }
+                    }
+                    None => Instant::now(),
+                };
+                if now >= end {
                     break;
                 }
                 let path = &paths[n as usize % paths.len()];
