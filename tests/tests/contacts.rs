@@ -68,6 +68,35 @@ async fn lookup_is_case_sensitive_email_then_mobile_digits() {
 }
 
 #[tokio::test]
+async fn a_colombian_mobile_is_one_contact_with_or_without_the_country_code() {
+    let (host, token) = setup().await;
+    // What a web form gets, then what WhatsApp sends, then the international dialling form.
+    let first = upsert(&host, &token, json!({ "mobile": "300 765 4321", "firstName": "Luz" })).await;
+    assert_eq!(first.status, 201, "{}", first.text);
+    let id = first.json()["data"]["id"].clone();
+    for (key, number) in
+        [("whatsapp_phone", "573007654321"), ("mobile", "+57 300 765 4321"), ("mobile", "0057 3007654321")]
+    {
+        let again = upsert(&host, &token, json!({ key: number })).await;
+        assert_eq!(again.status, 200, "{number}: {}", again.text);
+        assert_eq!(again.json()["contact"]["_id"], id, "{number}");
+    }
+    // Started from the long form, the short one finds it too.
+    let long = upsert(&host, &token, json!({ "whatsapp_phone": "573109998877" })).await;
+    assert_eq!(long.status, 201, "{}", long.text);
+    let short = upsert(&host, &token, json!({ "mobile": "310 999 8877" })).await;
+    assert_eq!(short.status, 200, "{}", short.text);
+    assert_eq!(short.json()["contact"]["_id"], long.json()["data"]["id"]);
+    // Other numbers keep all their digits: 57 before nine digits is not a country code.
+    let nine = upsert(&host, &token, json!({ "mobile": "57300765432" })).await;
+    assert_eq!(nine.status, 201, "{}", nine.text);
+    let abroad = upsert(&host, &token, json!({ "mobile": "+1 300 765 4321" })).await;
+    assert_eq!(abroad.status, 201, "{}", abroad.text);
+    let total = host.get("/api/contacts", &token).await.json()["pagination"]["total"].clone();
+    assert_eq!(total, 4);
+}
+
+#[tokio::test]
 async fn an_email_mobile_or_conversation_is_required() {
     let (host, token) = setup().await;
     let r = upsert(&host, &token, json!({ "firstName": "Nobody" })).await;

@@ -187,13 +187,15 @@ async fn both_doors_create_then_update_one_contact_with_the_mapped_fields() {
     assert_eq!(data["contactId"], c["id"]);
     assert_eq!(data["dealId"], Value::Null, "this form opens no deal");
     assert!(data["submissionId"].is_string());
-    // ...and by mobile alone.
-    let r = site.submit(&id, &json!({ "whatsapp": "300-123-4567" })).await;
+    // ...and by mobile alone, with or without the country code.
+    let r = site.submit(&id, &json!({ "whatsapp": "310-123-4567" })).await;
     assert_eq!(r.status, 201, "another number is another contact: {}", r.text);
-    let r = site.submit(&id, &json!({ "telefono": "57 300 123 4567" })).await;
-    assert_eq!((r.status.as_u16(), r.json()["data"]["contactId"].clone()), (200, c["id"].clone()));
+    for number in ["57 300 123 4567", "300-123-4567"] {
+        let r = site.submit(&id, &json!({ "telefono": number })).await;
+        assert_eq!((r.status.as_u16(), r.json()["data"]["contactId"].clone()), (200, c["id"].clone()), "{number}");
+    }
     assert_eq!(site.total("/api/contacts").await, 2);
-    assert_eq!(site.total(&format!("/api/forms/{id}/submissions")).await, 4);
+    assert_eq!(site.total(&format!("/api/forms/{id}/submissions")).await, 5);
 }
 
 #[tokio::test]

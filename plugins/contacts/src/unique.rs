@@ -10,8 +10,25 @@ pub fn email_key(email: &str) -> String {
     format!("u/email/{email}")
 }
 
+/// The claim of a mobile (its digits): a Colombian number is claimed without
+/// the country code, so that `+57 300 111 2233` (what WhatsApp sends) and
+/// `300 111 2233` (what a web form gets) find one contact.
 pub fn mobile_key(mobile: &str) -> String {
-    format!("u/mobile/{mobile}")
+    format!("u/mobile/{}", national_number(mobile))
+}
+
+/// A Colombian number's ten national digits when `digits` carries the
+/// country code (`57` or `0057` before ten digits; every Colombian number
+/// has had ten digits since 2021); otherwise `digits` as they are.
+fn national_number(digits: &str) -> &str {
+    for prefix in ["57", "0057"] {
+        if let Some(national) = digits.strip_prefix(prefix)
+            && national.len() == 10
+        {
+            return national;
+        }
+    }
+    digits
 }
 
 /// The number of contacts, a counter (decimal text) written in each create's
