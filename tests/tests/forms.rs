@@ -1,5 +1,5 @@
 //! Forms through the real host: the app's calls, both doors (token and
-//! public, JSON and urlencoded), field mapping, the submission rules (dedupe,
+//! public, JSON, urlencoded and multipart), field mapping, the submission rules (dedupe,
 //! city, first touch, deals, notifications, plan limit, double click,
 //! honeypot), browsers (CORS, redirect, rate limit) and tenant isolation.
 
@@ -243,6 +243,63 @@ async fn an_html_form_posts_urlencoded_and_is_redirected_when_the_form_says() {
     let r = send(text.body("email=x@x.co")).await;
     assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (400, json!("UNSUPPORTED_CONTENT_TYPE")));
     assert_eq!(site.total("/api/contacts").await, 3);
+}
+
+#[tokio::test]
+async fn a_multipart_form_is_read_like_an_urlencoded_one_without_its_files() {
+    let site = Site::open().await;
+    let (id, key) = site.form(json!({ "name": "Web", "redirectUrl": "https://tienda.co/gracias" })).await;
+    // What a browser sends for `enctype="multipart/form-data"` or `fetch` of a `FormData`.
+    let body = |email: &str| {
+        format!(
+            "--XyZ\r\nContent-Disposition: form-data; name=\"nombre\"\r\n\r\nMarta Gómez\r\n\
+             --XyZ\r\nContent-Disposition: form-data; name=\"correo\"\r\n\r\n{email}\r\n\
+             --XyZ\r\nContent-Disposition: form-data; name=\"dpto\"\r\n\r\nAntioquia\r\n\
+             --XyZ\r\nContent-Disposition: form-data; name=\"ciudad\"\r\n\r\nBello\r\n\
+             --XyZ\r\nContent-Disposition: form-data; name=\"hoja_de_vida\"; filename=\"cv.pdf\"\r\n\
+             Content-Type: application/pdf\r\n\r\n%PDF-1.4 not kept\r\n--XyZ--\r\n"
+        )
+    };
+    let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
+    let post = |accept: &str, body: String| {
+        client
+            .post(format!("{}{}", site.host.api, site.public_url(&id, &key)))
+            .header("content-type", "multipart/form-data; boundary=XyZ")
+            .header("accept", accept)
+            .body(body)
+    };
+    // A browser without JavaScript is sent on to the thank-you page...
+    let r = send(post("text/html,*/*", body("marta@x.co"))).await;
+    assert_eq!(r.status, 303, "{}", r.text);
+    assert_eq!(r.headers["location"], "https://tienda.co/gracias");
+    let c = &site.get("/api/contacts").await["data"][0];
+    assert_eq!(
+        (&c["firstName"], &c["lastName"], &c["email"], &c["cityCode"]),
+        (&json!("Marta"), &json!("Gómez"), &json!("marta@x.co"), &json!("05088"))
+    );
+    let fields = &site.get(&format!("/api/forms/{id}/submissions")).await["data"][0]["fields"];
+    assert_eq!(fields["dpto"], "Antioquia");
+    assert!(fields.get("hoja_de_vida").is_none(), "a file is not kept: {fields}");
+    // ...and a script that asks for JSON gets JSON.
+    let r = send(post("application/json", body("script@x.co"))).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert!(r.json()["data"]["submissionId"].is_string());
+    // A body that is not the multipart it claims is a 400 that writes nothing.
+    for (content_type, broken) in [
+        ("multipart/form-data; boundary=XyZ", "--XyZ\r\nContent-Disposition: form-data; name=\"email\"\r\n\r\nx@x.co"),
+        ("multipart/form-data", "email=x@x.co"),
+    ] {
+        let r = send(
+            client
+                .post(format!("{}{}", site.host.api, site.public_url(&id, &key)))
+                .header("content-type", content_type)
+                .body(broken),
+        )
+        .await;
+        assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (400, json!("VALIDATION_ERROR")), "{}", r.text);
+    }
+    assert_eq!(site.total("/api/contacts").await, 2);
+    assert_eq!(site.total(&format!("/api/forms/{id}/submissions")).await, 2);
 }
 
 #[tokio::test]

@@ -56,8 +56,11 @@ pub struct Fields {
     pub origin: Map<String, Value>,
     /// Whether the honeypot was filled.
     pub spam: bool,
-    /// Whether the body was urlencoded (an HTML form without JavaScript).
-    pub urlencoded: bool,
+    /// Whether the body was an HTML form's (urlencoded or multipart) and the
+    /// caller did not ask for JSON (`Accept: application/json`, as a script
+    /// does): a browser posting without JavaScript, which a 303 takes on to
+    /// the form's `redirectUrl`.
+    pub redirectable: bool,
 }
 
 impl Fields {
@@ -82,25 +85,31 @@ impl Fields {
     }
 }
 
-/// Reads the body: JSON or `application/x-www-form-urlencoded`.
+/// Reads the body: JSON, or what an HTML form posts
+/// (`application/x-www-form-urlencoded`, or `multipart/form-data` as with
+/// `enctype="multipart/form-data"` or `fetch` of a `FormData`).
 pub fn read(req: &Request) -> Result<Fields, Error> {
     if req.body.len() > MAX_BODY {
         return Err(Error::new(413, "PAYLOAD_TOO_LARGE", format!("A submission is at most {MAX_BODY} bytes")));
     }
-    let urlencoded = http::media_type(req) == "application/x-www-form-urlencoded";
-    let sent: Map<String, Value> = if urlencoded {
+    let media_type = http::media_type(req);
+    let html_form = media_type == "application/x-www-form-urlencoded" || media_type == "multipart/form-data";
+    let sent: Map<String, Value> = if media_type == "application/x-www-form-urlencoded" {
         let mut map = Map::new();
         for (k, v) in form_urlencoded::parse(&req.body) {
             map.insert(k.into_owned(), Value::String(v.into_owned()));
         }
         map
+    } else if media_type == "multipart/form-data" {
+        multipart(req)?
     } else if http::is_json(req) {
         http::json_object(req)?
     } else {
         return Err(Error::new(
             400,
             "UNSUPPORTED_CONTENT_TYPE",
-            "A submission is JSON (application/json) or an HTML form (application/x-www-form-urlencoded)",
+            "A submission is JSON (application/json) or an HTML form \
+             (application/x-www-form-urlencoded or multipart/form-data)",
         ));
     };
     if sent.len() > MAX_FIELDS {
@@ -130,7 +139,38 @@ pub fn read(req: &Request) -> Result<Fields, Error> {
             return Err(Error::validation(format!("{key} is longer than {MAX_VALUE} bytes"), json!({ "field": key })));
         }
     }
-    Ok(map(sent, urlencoded))
+    let wants_json = http::header(req, "accept").is_some_and(|a| a.to_ascii_lowercase().contains("application/json"));
+    Ok(map(sent, html_form && !wants_json))
+}
+
+/// The text fields of a `multipart/form-data` body, the last of a repeated
+/// name kept (as for urlencoded). File parts are left out: a submission is
+/// text, and the body's bound already applies to them.
+fn multipart(req: &Request) -> Result<Map<String, Value>, Error> {
+    let malformed = |e: multer::Error| {
+        Error::new(400, "VALIDATION_ERROR", format!("The multipart/form-data body is malformed: {e}"))
+    };
+    let content_type = http::header(req, "content-type").unwrap_or("");
+    let boundary = multer::parse_boundary(content_type).map_err(malformed)?;
+    let body = bytes::Bytes::copy_from_slice(&req.body);
+    let mut parts = multer::Multipart::new(
+        futures_util::stream::once(async move { Ok::<_, std::convert::Infallible>(body) }),
+        boundary,
+    );
+    // The whole body is in memory, so no await below ever waits.
+    futures_executor::block_on(async {
+        let mut map = Map::new();
+        while let Some(part) = parts.next_field().await.map_err(malformed)? {
+            let Some(name) = part.name().filter(|_| part.file_name().is_none()).map(str::to_string) else {
+                continue;
+            };
+            // Bytes read as UTF-8 as urlencoded ones are (a page's forms post
+            // in its charset); multer's `text` would link a table of encodings.
+            let value = part.bytes().await.map_err(malformed)?;
+            map.insert(name, Value::String(String::from_utf8_lossy(&value).into_owned()));
+        }
+        Ok(map)
+    })
 }
 
 fn text(value: &Value) -> Option<String> {
@@ -141,7 +181,7 @@ fn text(value: &Value) -> Option<String> {
     }
 }
 
-fn map(sent: Map<String, Value>, urlencoded: bool) -> Fields {
+fn map(sent: Map<String, Value>, redirectable: bool) -> Fields {
     let (mut contact, mut origin, mut spam, mut custom) = (Map::new(), Map::new(), false, 0usize);
     for (key, value) in &sent {
         let lower = key.to_lowercase();
@@ -174,5 +214,5 @@ fn map(sent: Map<String, Value>, urlencoded: bool) -> Fields {
             custom += 1;
         }
     }
-    Fields { sent, contact, origin, spam, urlencoded }
+    Fields { sent, contact, origin, spam, redirectable }
 }

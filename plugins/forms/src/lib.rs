@@ -2,8 +2,8 @@
 //!
 //! Layout: [`form`] the form records and the app's calls on them (create,
 //! read, change, rotate the public key) and the API's reads; [`fields`] what
-//! a site posts (JSON or an HTML form's urlencoded body) read into a contact
-//! body, the first touch and the extra fields; [`submit`] the one submission
+//! a site posts (JSON or an HTML form's urlencoded or multipart body) read
+//! into a contact body, the first touch and the extra fields; [`submit`] the one submission
 //! rule behind both doors (the token door `POST /forms/{id}/submit` and the
 //! public door `POST /api/v1/forms/submit/{id}?key=`); [`dedupe`] the double
 //! click; [`cors`] what browsers are told; [`submissions`], [`deals`] and

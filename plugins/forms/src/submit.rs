@@ -5,9 +5,10 @@
 //!   form's public key (401 `FORM_KEY_MISSING` / `FORM_KEY_INVALID`) and the
 //!   browser's origin (403 `ORIGIN_NOT_ALLOWED`), and answers only
 //!   `{submissionId}` (no internal id to an anonymous visitor), or 303 to
-//!   the form's `redirectUrl` for an HTML form's post.
+//!   the form's `redirectUrl` for an HTML form's post (urlencoded or
+//!   multipart) unless it asks for JSON (`Accept: application/json`).
 //!
-//! Then, in order: the body (JSON or urlencoded, bounded) → the double click
+//! Then, in order: the body (JSON, urlencoded or multipart, bounded) → the double click
 //! ([`crate::dedupe`]) → the honeypot (201 as for a new lead, kept as `spam`)
 //! → an email or a mobile (400) → the contact, through `contacts-joined`
 //! with the first touch → the contact, the submission, the deal, the
@@ -222,7 +223,7 @@ fn accepted(form: &Form, door: Door, fields: &Fields, status: u16, s: &Submissio
             status,
             &json!({ "success": true, "message": THANKS, "data": { "submissionId": s.id, "contactId": s.contact_id, "dealId": s.deal_id } }),
         ),
-        Door::Public => match (&form.redirect_url, fields.urlencoded) {
+        Door::Public => match (&form.redirect_url, fields.redirectable) {
             (Some(url), true) => Response {
                 status: 303,
                 headers: vec![
