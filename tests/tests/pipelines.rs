@@ -79,6 +79,12 @@ async fn every_organization_has_default_pipelines_and_the_app_creates_more() {
     assert_ne!(created["stages"][0]["id"], created["stages"][1]["id"]);
     let listed = pipelines(&host, &token, "?kind=conversations").await;
     assert_eq!((listed.len(), &listed[1]), (2, &created));
+    // The lists' one shape: pages of up to 100, all of them in the first by default.
+    let r = host.get("/api/pipelines", &token).await;
+    assert_eq!(r.json()["pagination"], json!({ "total": 3, "page": 1, "limit": 100, "pages": 1 }));
+    let r = host.get("/api/pipelines?limit=2&page=2", &token).await;
+    assert_eq!(r.json()["data"], json!([created]));
+    assert_eq!(r.json()["pagination"], json!({ "total": 3, "page": 2, "limit": 2, "pages": 2 }));
     let id = created["id"].as_str().unwrap();
     assert_eq!(host.get(&format!("/api/pipelines/{id}"), &token).await.json()["data"], created);
 

@@ -4,7 +4,7 @@
 //! `crm_sdk::pipeline`); the app creates more (`POST
 //! /admin/orgs/{org}/pipelines`). Pipelines are not edited afterwards.
 
-use crm_sdk::http::{Error, json_object, json_response, query_first};
+use crm_sdk::http::{Error, Paging, json_object, json_response, query_first};
 use crm_sdk::pipeline::{self as defaults, CONVERSATION_STAGES, DEAL_STAGES};
 use crm_sdk::store::{self, Condition, Write};
 use crm_sdk::types::{Request, Response};
@@ -87,9 +87,11 @@ pub fn get(id: &str) -> Result<Response, Error> {
     Ok(json_response(200, &json!({ "success": true, "data": pipeline })))
 }
 
-/// `GET /pipelines?kind=`: the defaults first, then the app's, oldest first.
-/// At most 52 pipelines exist, so the list is whole (no pages).
+/// `GET /pipelines?kind=`: the defaults first, then the app's, oldest first,
+/// in the lists' one shape (`pagination`). At most 52 pipelines exist, so the
+/// default page (100) holds them all.
 pub fn list(req: &Request) -> Result<Response, Error> {
+    let paging = Paging::from_query(req, 100, 100)?;
     let kind = query_first(req, "kind").map(str::trim).filter(|k| !k.is_empty());
     if let Some(k) = kind
         && !KINDS.contains(&k)
@@ -101,8 +103,8 @@ pub fn list(req: &Request) -> Result<Response, Error> {
         pipelines.push(serde_json::from_slice(&bytes).map_err(Error::internal)?);
     }
     pipelines.retain(|p| kind.is_none_or(|k| p.kind == k));
-    let total = pipelines.len();
-    Ok(json_response(200, &json!({ "success": true, "data": pipelines, "total": total })))
+    let page: Vec<&Pipeline> = pipelines.iter().skip(paging.skip()).take(paging.limit).collect();
+    Ok(paging.response(&page, pipelines.len()))
 }
 
 /// `POST /admin/orgs/{org}/pipelines` `{kind, name, stages: [{name, webhookUrl?}]}`
