@@ -223,6 +223,14 @@ async fn an_html_form_posts_urlencoded_and_is_redirected_when_the_form_says() {
         (&c["firstName"], &c["lastName"], &c["email"], &c["cityCode"]),
         (&json!("Luis"), &json!("Pérez"), &json!("luis@x.co"), &json!("05001"))
     );
+    // A group of checkboxes sends one name several times (`interes[]` in PHP's
+    // way): every choice is kept.
+    let r =
+        send(post(&plain, &plain_key, "correo=luis%40x.co&interes=crm&interes=envios&temas[]=a&temas%5B%5D=b")).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let fields = &site.get(&format!("/api/forms/{plain}/submissions")).await["data"][0]["fields"];
+    assert_eq!((&fields["interes"], &fields["temas"]), (&json!("crm, envios"), &json!("a, b")), "{fields}");
+    assert_eq!(site.get("/api/contacts").await["data"][0]["interes"], "crm, envios");
 
     let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
     let r = client

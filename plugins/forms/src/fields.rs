@@ -97,7 +97,7 @@ pub fn read(req: &Request) -> Result<Fields, Error> {
     let sent: Map<String, Value> = if media_type == "application/x-www-form-urlencoded" {
         let mut map = Map::new();
         for (k, v) in form_urlencoded::parse(&req.body) {
-            map.insert(k.into_owned(), Value::String(v.into_owned()));
+            add_field(&mut map, &k, &v);
         }
         map
     } else if media_type == "multipart/form-data" {
@@ -143,8 +143,24 @@ pub fn read(req: &Request) -> Result<Fields, Error> {
     Ok(map(sent, html_form && !wants_json))
 }
 
-/// The text fields of a `multipart/form-data` body, the last of a repeated
-/// name kept (as for urlencoded). File parts are left out: a submission is
+/// One field of an HTML form's body. A name sent more than once (a group of
+/// checkboxes, a multiple select; `interes[]` is `interes`) keeps every
+/// value, joined with `, `, so none of a visitor's choices is lost.
+fn add_field(map: &mut Map<String, Value>, name: &str, value: &str) {
+    let name = name.strip_suffix("[]").filter(|n| !n.is_empty()).unwrap_or(name);
+    match map.get_mut(name) {
+        Some(Value::String(earlier)) => {
+            earlier.push_str(", ");
+            earlier.push_str(value);
+        }
+        _ => {
+            map.insert(name.to_string(), Value::String(value.to_string()));
+        }
+    }
+}
+
+/// The text fields of a `multipart/form-data` body (repeated names as
+/// [`add_field`] keeps them). File parts are left out: a submission is
 /// text, and the body's bound already applies to them.
 fn multipart(req: &Request) -> Result<Map<String, Value>, Error> {
     let malformed = |e: multer::Error| {
@@ -167,7 +183,7 @@ fn multipart(req: &Request) -> Result<Map<String, Value>, Error> {
             // Bytes read as UTF-8 as urlencoded ones are (a page's forms post
             // in its charset); multer's `text` would link a table of encodings.
             let value = part.bytes().await.map_err(malformed)?;
-            map.insert(name, Value::String(String::from_utf8_lossy(&value).into_owned()));
+            add_field(&mut map, &name, &String::from_utf8_lossy(&value));
         }
         Ok(map)
     })
