@@ -92,6 +92,33 @@ async fn csv_with_a_bom_semicolons_quotes_and_windows_line_ends_imports_like_jso
 }
 
 #[tokio::test]
+async fn a_spreadsheet_s_spanish_headers_are_read_as_the_forms_read_them() {
+    let (host, _, token) = setup().await;
+    // What a Colombian spreadsheet exported from Excel looks like.
+    let csv = "Nombre;Correo;Teléfono;Ciudad;Departamento;Empresa;Notas\r\n\
+               Fabio Ruiz Díaz;fabio@x.co;+57 300 999 8877;Villanueva;Casanare;Acme;Cliente antiguo\r\n";
+    let r = import_csv(&host, &token, "", csv).await;
+    assert_eq!(counts(&r), (json!(1), json!(1), json!(0), json!(0)), "{}", r.text);
+    assert_eq!(r.json()["data"]["warnings"], json!([]), "the state hint resolves the city");
+    let fabio = contact_by_email(&host, &token, "fabio@x.co").await;
+    assert_eq!(
+        (&fabio["firstName"], &fabio["lastName"], &fabio["mobile"], &fabio["company"], &fabio["cityCode"]),
+        (&json!("Fabio"), &json!("Ruiz Díaz"), &json!("573009998877"), &json!("Acme"), &json!("85440"))
+    );
+    assert_eq!(fabio["Notas"], "Cliente antiguo", "any other header is a custom property");
+    assert!(fabio.get("Correo").is_none() && fabio.get("Nombre").is_none(), "{fabio}");
+    // A body key names itself; the first column to fill a key keeps it.
+    let r = import_csv(&host, &token, "", "email,correo,firstName,nombre\nana@x.co,otra@x.co,Ana,Beatriz Gil\n").await;
+    assert_eq!(counts(&r), (json!(1), json!(1), json!(0), json!(0)), "{}", r.text);
+    let ana = contact_by_email(&host, &token, "ana@x.co").await;
+    assert_eq!((&ana["firstName"], &ana["lastName"]), (&json!("Ana"), &json!("Gil")));
+    // A header that is neither is still refused.
+    let r = import_csv(&host, &token, "", "correo,Fecha de nacimiento\nb@x.co,1990-01-01\n").await;
+    assert_eq!((r.status.as_u16(), r.json()["details"]["column"].clone()), (400, json!("Fecha de nacimiento")));
+    assert_eq!(contacts_total(&host, &token).await, 2);
+}
+
+#[tokio::test]
 async fn lenient_keeps_doubtful_cities_as_text_and_strict_rejects_them() {
     let rows = json!([
         { "email": "amb@x.co", "city": "Villanueva" },

@@ -1,12 +1,13 @@
 //! What a site posts, read into what a submission needs: a contact body for
 //! the contacts module, the first touch (attribution), the honeypot, and the
 //! fields as sent. Keys are compared without case; the names are the ones
-//! Colombian sites actually use (`correo`, `celular`, `departamento`...).
+//! Colombian sites actually use (`correo`, `celular`, `departamento`...,
+//! [`crm_sdk::contact_body::alias`], which the import reads columns with).
 //!
 //! Bounded: at most [`MAX_FIELDS`] fields, names of at most [`MAX_NAME`] and
 //! values of at most [`MAX_VALUE`] bytes.
 
-use crm_sdk::contact_body::{MAX_CUSTOM_KEYS, MAX_CUSTOM_VALUE, is_custom_property};
+use crm_sdk::contact_body::{Alias, MAX_CUSTOM_KEYS, MAX_CUSTOM_VALUE, alias, is_custom_property, split_full_name};
 use crm_sdk::http::{self, Error};
 use crm_sdk::types::Request;
 use serde_json::{Map, Value, json};
@@ -19,19 +20,6 @@ pub const MAX_NAME: usize = 200;
 pub const MAX_BODY: usize = 64 * 1024;
 /// The hidden field people leave empty and bots fill.
 pub const HONEYPOT: &str = "_gotcha";
-
-/// Contact body keys, by the lower-case names a form may use for them.
-const ALIASES: &[(&str, &[&str])] = &[
-    ("email", &["email", "correo"]),
-    ("mobile", &["mobile", "phone", "celular", "telefono", "whatsapp", "whatsapp_phone"]),
-    ("firstName", &["firstname", "first_name", "nombres"]),
-    ("lastName", &["lastname", "last_name", "apellidos"]),
-    ("company", &["company", "empresa"]),
-    ("city", &["city", "ciudad", "municipio"]),
-    ("cityCode", &["citycode"]),
-    ("country", &["country", "pais"]),
-    ("state", &["state", "departamento", "depto", "dpto", "estado"]),
-];
 
 /// Attribution keys, by the lower-case names a form may use for them.
 const ORIGIN_KEYS: &[(&str, &[&str])] = &[
@@ -203,16 +191,18 @@ fn map(sent: Map<String, Value>, redirectable: bool) -> Fields {
         let lower = key.to_lowercase();
         if lower == HONEYPOT {
             spam |= text(value).is_some();
-        } else if let Some((name, _)) = ALIASES.iter().find(|(_, names)| names.contains(&lower.as_str())) {
-            if let Some(v) = text(value) {
-                contact.entry(name.to_string()).or_insert(Value::String(v));
-            }
-        } else if lower == "name" || lower == "nombre" {
-            if let Some(full) = text(value) {
-                let (first, last) = full.split_once(' ').unwrap_or((&full, ""));
-                contact.entry("firstName").or_insert(Value::String(first.trim().to_string()));
-                if !last.trim().is_empty() {
-                    contact.entry("lastName").or_insert(Value::String(last.trim().to_string()));
+        } else if let Some(meaning) = alias(key) {
+            let Some(v) = text(value) else { continue };
+            match meaning {
+                Alias::Key(name) => {
+                    contact.entry(name).or_insert(Value::String(v));
+                }
+                Alias::FullName => {
+                    let (first, last) = split_full_name(&v);
+                    contact.entry("firstName").or_insert(Value::String(first.to_string()));
+                    if let Some(last) = last {
+                        contact.entry("lastName").or_insert(Value::String(last.to_string()));
+                    }
                 }
             }
         } else if let Some((name, _)) = ORIGIN_KEYS.iter().find(|(_, names)| names.contains(&lower.as_str())) {

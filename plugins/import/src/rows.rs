@@ -1,7 +1,8 @@
 //! Reading an import call: JSON `{rows: [<POST /contacts body>...], dryRun?,
 //! locationMode?}`, or `text/csv` (UTF-8, a byte-order mark allowed, comma or
-//! semicolon separated, a header row of body keys, quoted fields with commas
-//! and line breaks, `\n` or `\r\n`) with `dryRun` and `locationMode` in the
+//! semicolon separated, a header row of body keys or the Spanish names a
+//! spreadsheet gives them ([`Column`]), quoted fields with commas and line
+//! breaks, `\n` or `\r\n`) with `dryRun` and `locationMode` in the
 //! query (also read, and checked, beside a JSON body, whose own values win).
 //! A blank CSV cell is an absent key. At most [`MAX_ROWS`] rows.
 //!
@@ -9,7 +10,7 @@
 //! row) or as the object its CSV line makes, so 16 MiB of rows never become
 //! a tree of values in memory.
 
-use crm_sdk::contact_body::is_property_name;
+use crm_sdk::contact_body::{Alias, KNOWN, alias, is_property_name, split_full_name};
 use crm_sdk::http::{self, Error, query_first};
 use crm_sdk::types::Request;
 use serde::Deserialize;
@@ -161,12 +162,7 @@ fn csv_rows(body: &[u8]) -> Result<Vec<Result<String, String>>, Error> {
     if headers.iter().all(String::is_empty) {
         return Err(Error::validation("The CSV needs a header row of contact keys", json!({ "field": "body" })));
     }
-    if let Some(bad) = headers.iter().find(|h| !h.is_empty() && !is_property_name(h)) {
-        return Err(Error::validation(
-            format!("The CSV column {bad:?} is not a contact key (letters, digits, _ . -, at most 64)"),
-            json!({ "field": "body", "column": bad }),
-        ));
-    }
+    let columns = headers.iter().map(|h| Column::of(h)).collect::<Result<Vec<_>, _>>()?;
     let mut rows = Vec::new();
     for record in reader.records() {
         let record = record
@@ -180,13 +176,62 @@ fn csv_rows(body: &[u8]) -> Result<Vec<Result<String, String>>, Error> {
             continue;
         }
         let mut row = Map::new();
-        for (key, cell) in headers.iter().zip(record.iter()) {
-            if !key.is_empty() && !cell.trim().is_empty() {
-                row.insert(key.clone(), Value::String(cell.to_string()));
+        for (column, cell) in columns.iter().zip(record.iter()) {
+            if !cell.trim().is_empty() {
+                column.fill(&mut row, cell);
             }
         }
         rows.push(Ok(Value::Object(row).to_string()));
     }
     at_least_one(rows.len())?;
     Ok(rows)
+}
+
+/// What a CSV column fills in a row's contact body. A header that is a body
+/// key is that key; otherwise the names a Colombian spreadsheet uses are read
+/// as the forms read them (`Correo`, `Celular`, `Ciudad`, `Departamento`, a
+/// whole `Nombre`: [`alias`]); any other header is a custom property.
+enum Column {
+    /// A column without a header: ignored.
+    Blank,
+    Key(String),
+    FullName,
+}
+
+impl Column {
+    fn of(header: &str) -> Result<Column, Error> {
+        if header.is_empty() {
+            return Ok(Column::Blank);
+        }
+        if KNOWN.contains(&header) {
+            return Ok(Column::Key(header.to_string()));
+        }
+        match alias(header) {
+            Some(Alias::Key(key)) => Ok(Column::Key(key.to_string())),
+            Some(Alias::FullName) => Ok(Column::FullName),
+            None if is_property_name(header) => Ok(Column::Key(header.to_string())),
+            None => Err(Error::validation(
+                format!("The CSV column {header:?} is not a contact key (letters, digits, _ . -, at most 64)"),
+                json!({ "field": "body", "column": header }),
+            )),
+        }
+    }
+
+    /// Writes `cell` into `row`; the first column to fill a key keeps it.
+    fn fill(&self, row: &mut Map<String, Value>, cell: &str) {
+        let mut put = |key: &str, value: &str| {
+            row.entry(key).or_insert_with(|| Value::String(value.to_string()));
+        };
+        match self {
+            Column::Blank => {}
+            Column::Key(key) => put(key, cell),
+            Column::FullName => {
+                let (first, last) = split_full_name(cell);
+                put("firstName", first);
+                if let Some(last) = last {
+                    put("lastName", last);
+                }
+            }
+        }
+    }
 }
