@@ -152,7 +152,7 @@ fn add_field(map: &mut Map<String, Value>, name: &str, value: &str) {
 /// text, and the body's bound already applies to them.
 fn multipart(req: &Request) -> Result<Map<String, Value>, Error> {
     let malformed = |e: multer::Error| {
-        Error::new(400, "VALIDATION_ERROR", format!("The multipart/form-data body is malformed: {e}"))
+        Error::validation(format!("The multipart/form-data body is malformed: {e}"), json!({ "field": "body" }))
     };
     let content_type = http::header(req, "content-type").unwrap_or("");
     let boundary = multer::parse_boundary(content_type).map_err(malformed)?;

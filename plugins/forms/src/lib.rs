@@ -3,10 +3,11 @@
 //! Layout: [`form`] the form records and the app's calls on them (create,
 //! read, change, rotate the public key) and the API's reads; [`fields`] what
 //! a site posts (JSON or an HTML form's urlencoded or multipart body) read
-//! into a contact body, the first touch and the extra fields; [`submit`] the one submission
-//! rule behind both doors (the token door `POST /forms/{id}/submit` and the
-//! public door `POST /api/v1/forms/submit/{id}?key=`); [`dedupe`] the double
-//! click; [`cors`] what browsers are told; [`submissions`], [`deals`] and
+//! into a contact body, the first touch and the extra fields; [`submit`] the
+//! one submission rule behind both doors (the token door
+//! `POST /forms/{id}/submit` and the public door
+//! `POST /api/v1/forms/submit/{id}?key=`); [`dedupe`] the double click;
+//! [`cors`] what browsers are told; [`submissions`], [`deals`] and
 //! [`notifications`] what a submission leaves behind, with their lists.
 //!
 //! A submission becomes a contact only through the contacts module's upsert

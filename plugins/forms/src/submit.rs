@@ -8,11 +8,11 @@
 //!   the form's `redirectUrl` for an HTML form's post (urlencoded or
 //!   multipart) unless it asks for JSON (`Accept: application/json`).
 //!
-//! Then, in order: the body (JSON, urlencoded or multipart, bounded) → the double click
-//! ([`crate::dedupe`]) → the honeypot (201 as for a new lead, kept as `spam`)
-//! → an email or a mobile (400) → the contact, through `contacts-joined`
-//! with the first touch → the contact, the submission, the deal, the
-//! notifications and the double click's answer in one commit. An unresolved
+//! Then, in order: the body (JSON, urlencoded or multipart, bounded) → the
+//! double click ([`crate::dedupe`]) → the honeypot (201 as for a new lead,
+//! kept as `spam`) → an email or a mobile (400) → the contact, through
+//! `contacts-joined` with the first touch → the contact, the submission, the
+//! deal, the notifications and the double click's answer in one commit. An unresolved
 //! city is 400 `CITY_UNRESOLVED` and leaves nothing; a full plan is 403
 //! `PLAN_LIMIT_REACHED` and keeps the submission as `rejected`.
 
