@@ -524,6 +524,35 @@ async fn deals_open_once_per_contact_and_form_and_the_team_is_told() {
     assert_eq!(recipients.iter().filter(|r| **r == "ventas@tienda.co").count(), 3);
     assert_eq!(site.total("/api/notifications?page=2&limit=4").await, 6);
     assert_eq!(site.get("/api/notifications?page=2&limit=4").await["data"].as_array().unwrap().len(), 2);
+    // A team member marks one read; nothing else of it changes.
+    let note = format!("/api/notifications/{}", newest["id"].as_str().unwrap());
+    let r = site.host.call(Method::PUT, &note, Some(&site.token), Some(&json!({ "read": true }))).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let mut expected = newest.clone();
+    expected["read"] = json!(true);
+    assert_eq!(r.json()["data"], expected);
+    assert_eq!(site.get("/api/notifications").await["data"][0], expected);
+    for (body, field) in [
+        (json!({ "read": "yes" }), "read"),
+        (json!({}), "read"),
+        (json!({ "read": true, "recipient": "x@x.co" }), "recipient"),
+    ] {
+        let r = site.host.call(Method::PUT, &note, Some(&site.token), Some(&body)).await;
+        assert_eq!((r.status.as_u16(), r.json()["details"]["field"].clone()), (400, json!(field)), "{}", r.text);
+    }
+    let reader = site.host.create_token(&site.org, &["notifications:read"]).await;
+    let r = site.host.call(Method::PUT, &note, Some(&reader), Some(&json!({ "read": false }))).await;
+    assert_eq!((r.status.as_u16(), r.json()["requiredPermission"].clone()), (403, json!("notifications:write")));
+    let r = site
+        .host
+        .call(
+            Method::PUT,
+            "/api/notifications/0123456789abcdef01234567",
+            Some(&site.token),
+            Some(&json!({ "read": true })),
+        )
+        .await;
+    assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (404, json!("NOTIFICATION_NOT_FOUND")));
 
     let reader = site.host.create_token(&site.org, &["forms:read"]).await;
     for (path, permission) in [("/api/deals", "deals:read"), ("/api/notifications", "notifications:read")] {
@@ -537,6 +566,9 @@ async fn deals_open_once_per_contact_and_form_and_the_team_is_told() {
     }
     let r = site.host.get(&format!("/api/deals/{}", deal.as_str().unwrap()), &other_token).await;
     assert_eq!(r.status, 404);
+    let r = site.host.call(Method::PUT, &note, Some(&other_token), Some(&json!({ "read": false }))).await;
+    assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (404, json!("NOTIFICATION_NOT_FOUND")));
+    assert_eq!(site.get("/api/notifications").await["data"][0]["read"], true, "another organization changed nothing");
 }
 
 #[tokio::test]

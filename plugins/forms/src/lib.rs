@@ -56,6 +56,7 @@ impl handler::Guest for Forms {
                 route("GET", "/deals/{id}", Some("deals:read")),
                 route("PUT", "/deals/{id}", Some("deals:write")),
                 route("GET", "/notifications", Some("notifications:read")),
+                route("PUT", "/notifications/{id}", Some("notifications:write")),
                 // The public door: `/api/v1/forms/submit/{id}?key=`, no token.
                 route("POST", "/public/forms/submit/{id}", None),
                 route("OPTIONS", "/public/forms/submit/{id}", None),
@@ -84,6 +85,7 @@ impl handler::Guest for Forms {
             ("GET", ["deals", _]) => deals::get(&id),
             ("PUT", ["deals", _]) => deals::update(&req, &id),
             ("GET", ["notifications"]) => notifications::list(&req),
+            ("PUT", ["notifications", _]) => notifications::update(&req, &id),
             ("POST", ["public", "forms", "submit", _]) => submit::submit(&req, &id, submit::Door::Public),
             ("OPTIONS", ["public", "forms", "submit", _]) => cors::preflight(&req, &id),
             ("POST", ["admin", "forms"]) => form::create(&req),

@@ -1,12 +1,13 @@
 //! Team notifications: one per address a form's `notify` lists, for each
 //! accepted submission, written in the submission's commit.
-//! `GET /notifications`, newest first.
+//! `GET /notifications`, newest first; `PUT /notifications/{id}` `{read}`.
 
-use crm_sdk::http::Error;
+use crm_sdk::http::{Error, json_object, json_response};
 use crm_sdk::store::Write;
 use crm_sdk::types::{Request, Response};
 use crm_sdk::{kv, runtime};
 use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 
 use crate::form::Form;
 
@@ -50,4 +51,31 @@ pub fn writes(form: &Form, submission_id: &str, contact_id: Option<&str>, now: &
 
 pub fn list(req: &Request) -> Result<Response, Error> {
     kv::newest_first(req, "n/", COUNT_KEY)
+}
+
+/// `PUT /notifications/{id}` `{read: bool}`: a team member marks one read (or
+/// unread again); `read` is the only field a client changes.
+pub fn update(req: &Request, id: &str) -> Result<Response, Error> {
+    let body = json_object(req)?;
+    if let Some(other) = body.keys().find(|k| k.as_str() != "read") {
+        return Err(Error::validation(
+            format!("{other} is not a notification field a client changes (read)"),
+            json!({ "field": other }),
+        ));
+    }
+    let Some(read) = body.get("read").and_then(Value::as_bool) else {
+        return Err(Error::validation("read must be true or false", json!({ "field": "read" })));
+    };
+    let key = format!("n/{id}");
+    let found = match crm_sdk::is_id(id) {
+        true => kv::get::<Notification>(&key)?,
+        false => None,
+    };
+    let mut notification =
+        found.ok_or_else(|| Error::new(404, "NOTIFICATION_NOT_FOUND", "The notification does not exist"))?;
+    if notification.read != read {
+        notification.read = read;
+        kv::put(&key, &notification)?;
+    }
+    Ok(json_response(200, &json!({ "success": true, "data": notification })))
 }
