@@ -532,6 +532,15 @@ async fn deals_open_once_per_contact_and_form_and_the_team_is_told() {
     expected["read"] = json!(true);
     assert_eq!(r.json()["data"], expected);
     assert_eq!(site.get("/api/notifications").await["data"][0], expected);
+    // The team's unread ones, and the read ones, each a list of its own.
+    let unread = site.get("/api/notifications?read=false&limit=100").await;
+    assert_eq!(unread["pagination"]["total"], 5);
+    assert!(unread["data"].as_array().unwrap().iter().all(|n| n["read"] == false && n["id"] != expected["id"]));
+    assert_eq!(unread["data"][0], notes["data"][1], "newest first");
+    let read = site.get("/api/notifications?read=true").await;
+    assert_eq!((&read["pagination"]["total"], &read["data"]), (&json!(1), &json!([expected])));
+    let r = site.host.get("/api/notifications?read=maybe", &site.token).await;
+    assert_eq!((r.status.as_u16(), r.json()["details"]["field"].clone()), (400, json!("read")));
     for (body, field) in [
         (json!({ "read": "yes" }), "read"),
         (json!({}), "read"),
@@ -569,6 +578,14 @@ async fn deals_open_once_per_contact_and_form_and_the_team_is_told() {
     let r = site.host.call(Method::PUT, &note, Some(&other_token), Some(&json!({ "read": false }))).await;
     assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (404, json!("NOTIFICATION_NOT_FOUND")));
     assert_eq!(site.get("/api/notifications").await["data"][0]["read"], true, "another organization changed nothing");
+    // Marked unread again, it is back in the unread list, once.
+    let r = site.host.call(Method::PUT, &note, Some(&site.token), Some(&json!({ "read": false }))).await;
+    assert_eq!(r.json()["data"]["read"], false, "{}", r.text);
+    let r = site.host.call(Method::PUT, &note, Some(&site.token), Some(&json!({ "read": false }))).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(site.total("/api/notifications?read=false").await, 6);
+    assert_eq!(site.total("/api/notifications?read=true").await, 0);
+    assert_eq!(site.get("/api/notifications?read=false").await["data"][0]["id"], expected["id"]);
 }
 
 #[tokio::test]
