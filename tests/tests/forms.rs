@@ -1,7 +1,8 @@
 //! Forms through the real host: the app's calls, both doors (token and
-//! public, JSON, urlencoded and multipart), field mapping, the submission rules (dedupe,
-//! city, first touch, deals, notifications, plan limit, double click,
-//! honeypot), browsers (CORS, redirect, rate limit) and tenant isolation.
+//! public, JSON, urlencoded and multipart), field mapping, the submission
+//! rules (dedupe, city, first touch, deals, notifications, plan limit, double
+//! click, honeypot), browsers (CORS, redirect, rate limit) and tenant
+//! isolation.
 
 use std::time::Duration;
 
