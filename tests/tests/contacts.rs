@@ -174,6 +174,18 @@ async fn a_foreign_country_keeps_the_city_as_text() {
         (data["city"].clone(), data["cityCode"].clone(), data["stateCode"].clone()),
         (json!("Quito"), json!(""), json!(""))
     );
+    assert_eq!(data["country"], "Ecuador");
+    // Colombia however written is a Colombian city, stored with the catalog's names.
+    for (i, written) in ["CO", "col", "colombia", "Colombia"].into_iter().enumerate() {
+        let r =
+            upsert(&host, &token, json!({ "email": format!("c{i}@x.co"), "city": "cali", "country": written })).await;
+        assert_eq!(r.status, 201, "{}", r.text);
+        let data = r.json()["data"].clone();
+        assert_eq!(
+            (&data["city"], &data["cityCode"], &data["country"]),
+            (&json!("Cali"), &json!("76001"), &json!("Colombia"))
+        );
+    }
 }
 
 #[tokio::test]

@@ -84,7 +84,9 @@ pub fn resolve(input: &LocationInput, clear_on_empty_city: bool) -> Result<Optio
             city_code: Some(m.code),
             state: Some(m.state_name),
             state_code: Some(m.state_code),
-            country: country.or(Some("Colombia".into())),
+            // Resolved means Colombia, however it was written (`CO`, `col`...):
+            // stored by its name, as the city is by the catalog's.
+            country: Some("Colombia".into()),
         })),
         Resolution::Foreign(city) => Ok(Some(Location {
             city,
