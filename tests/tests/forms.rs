@@ -590,7 +590,7 @@ async fn deals_open_once_per_contact_and_form_and_the_team_is_told() {
 }
 
 #[tokio::test]
-async fn a_full_plan_refuses_the_contact_but_keeps_the_submission() {
+async fn a_full_plan_refuses_the_contact_but_keeps_the_submission_findable_by_status() {
     let host = Host::start().await;
     let (org, token) = host.org_with_token(json!({ "name": "Chica", "limits": { "contacts": 1 } })).await;
     let r = host
@@ -616,6 +616,42 @@ async fn a_full_plan_refuses_the_contact_but_keeps_the_submission() {
     assert_eq!(host.get("/api/contacts", &token).await.json()["pagination"]["total"], 1);
     assert_eq!(host.get("/api/deals", &token).await.json()["pagination"]["total"], 1);
     assert_eq!(host.get("/api/notifications", &token).await.json()["pagination"]["total"], 1);
+
+    // The app finds the refused leads (and the bots) by status, with exact totals.
+    let bot = json!({ "email": "bot@x.co", "_gotcha": "http://spam" });
+    assert_eq!(host.call(Method::POST, &url, None, Some(&bot)).await.status, 201);
+    let refused = json!({ "email": "three@x.co" });
+    assert_eq!(host.call(Method::POST, &url, None, Some(&refused)).await.status, 403);
+    let emails = |page: &Value| -> Vec<(Value, Value)> {
+        page["data"].as_array().unwrap().iter().map(|s| (s["status"].clone(), s["fields"]["email"].clone())).collect()
+    };
+    let by_status = |status: &str, tail: &str| format!("/api/forms/{id}/submissions?status={status}{tail}");
+    let rejected = host.get(&by_status("rejected", ""), &token).await.json();
+    assert_eq!(
+        (emails(&rejected), &rejected["pagination"]["total"]),
+        (vec![(json!("rejected"), json!("three@x.co")), (json!("rejected"), json!("two@x.co"))], &json!(2))
+    );
+    let second = host.get(&by_status("rejected", "&limit=1&page=2"), &token).await.json();
+    assert_eq!(
+        (emails(&second), &second["pagination"]),
+        (vec![(json!("rejected"), json!("two@x.co"))], &json!({ "total": 2, "page": 2, "limit": 1, "pages": 2 }))
+    );
+    let spam = host.get(&by_status("spam", ""), &token).await.json();
+    assert_eq!((emails(&spam), &spam["pagination"]["total"]), (vec![(json!("spam"), json!("bot@x.co"))], &json!(1)));
+    let accepted = host.get(&by_status("accepted", ""), &token).await.json();
+    assert_eq!(
+        (emails(&accepted), &accepted["pagination"]["total"]),
+        (vec![(json!("accepted"), json!("one@x.co"))], &json!(1))
+    );
+    assert_eq!(host.get(&format!("/api/forms/{id}/submissions"), &token).await.json()["pagination"]["total"], 4);
+    let r = host.get(&by_status("pending", ""), &token).await;
+    assert_eq!(
+        (r.status.as_u16(), r.json()),
+        (
+            400,
+            json!({ "success": false, "code": "VALIDATION_ERROR", "message": "status must be accepted, rejected or spam", "details": { "field": "status" } })
+        )
+    );
 }
 
 #[tokio::test]
@@ -659,6 +695,16 @@ async fn the_honeypot_is_answered_like_a_new_lead_and_kept_as_spam() {
     // An empty honeypot is a person.
     assert_eq!(site.public(&id, &key, &json!({ "email": "p@x.co", "_gotcha": "" })).await.status, 201);
     assert_eq!(site.total("/api/contacts").await, 2);
+    // Pages of the people skip the bot between them.
+    let second = site.get(&format!("/api/forms/{id}/submissions?status=accepted&limit=1&page=2")).await;
+    assert_eq!(
+        (
+            &second["data"][0]["fields"]["email"],
+            &second["pagination"]["total"],
+            second["data"].as_array().unwrap().len()
+        ),
+        (&json!("real@x.co"), &json!(2), 1)
+    );
 }
 
 #[tokio::test]

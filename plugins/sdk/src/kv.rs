@@ -58,6 +58,18 @@ pub fn counter_value(stored: Option<&[u8]>) -> u64 {
 /// sort by creation), after skipping `skip` of them: one page of a list.
 /// Reads at most `skip + take` pairs, a thousand at a time.
 pub fn page_reverse(prefix: &str, skip: u64, take: usize) -> Result<Vec<(String, Vec<u8>)>, Error> {
+    page_reverse_where(prefix, skip, take, |_| true)
+}
+
+/// [`page_reverse`] of only the pairs whose value `keep` accepts: `skip`
+/// and `take` count kept pairs. Reads until the page is full or the prefix
+/// ends, so it suits filters most values pass.
+pub fn page_reverse_where(
+    prefix: &str,
+    skip: u64,
+    take: usize,
+    mut keep: impl FnMut(&[u8]) -> bool,
+) -> Result<Vec<(String, Vec<u8>)>, Error> {
     const CHUNK: u64 = 1000;
     let (mut skip, mut out) = (skip, Vec::with_capacity(take.min(1000)));
     let mut before: Option<Vec<u8>> = None;
@@ -67,6 +79,9 @@ pub fn page_reverse(prefix: &str, skip: u64, take: usize) -> Result<Vec<(String,
         let n = chunk.len();
         for (k, v) in chunk {
             before = Some(k.clone());
+            if !keep(&v) {
+                continue;
+            }
             if skip > 0 {
                 skip -= 1;
             } else if out.len() < take {
