@@ -156,6 +156,29 @@ async fn unknown_routes_are_404_after_authentication() {
     assert_error(&host.call(Method::GET, "/api/nothing-here", None, None).await, 401, "API_TOKEN_MISSING");
     let r = host.call(Method::DELETE, "/api/me", Some(&token), None).await;
     assert_error(&r, 405, "METHOD_NOT_ALLOWED");
+    assert_eq!(r.header("allow"), Some("GET, HEAD"));
+}
+
+/// HEAD is the GET without its body (RFC 9110): what a cache revalidating
+/// the catalog or an uptime monitor sends.
+#[tokio::test]
+async fn head_answers_the_get_headers_without_the_body() {
+    let host = Host::start().await;
+    let token = host.demo_token.clone().unwrap();
+    for path in ["/api/catalogs/states", "/api/contacts?limit=1", "/api/me"] {
+        let get = host.call(Method::GET, path, Some(&token), None).await;
+        let head = host.call(Method::HEAD, path, Some(&token), None).await;
+        assert_eq!((head.status, head.text.as_str()), (get.status, ""), "{path}");
+        assert_eq!(head.header("content-length"), Some(get.text.len().to_string().as_str()), "{path}");
+        assert_eq!(
+            (head.header("content-type"), head.header("etag")),
+            (get.header("content-type"), get.header("etag"))
+        );
+    }
+    // The same guards: no token is 401, a POST-only route is 405.
+    assert_eq!(host.call(Method::HEAD, "/api/contacts", None, None).await.status, 401);
+    let r = host.call(Method::HEAD, "/api/shipments/rates", Some(&token), None).await;
+    assert_eq!((r.status.as_u16(), r.header("allow")), (405, Some("POST")));
 }
 
 #[tokio::test]

@@ -167,7 +167,7 @@ async fn route_public(app: &Arc<App>, api: &Api, door: &PublicDoor, req: ApiRequ
     }
 }
 
-/// Runs `handle` on a well-formed request, logs it (the route pattern, never
+/// Runs `handle` on a well-formed request (a HEAD as its GET), logs it (the route pattern, never
 /// the path or query, which may carry a form's key), counts it, and tags the
 /// answer with its id.
 async fn respond<F, Fut>(
@@ -181,7 +181,15 @@ where
 {
     let started = Instant::now();
     let (method, response) = match request {
-        Ok(req) => (req.method.clone(), handle(req).await),
+        Ok(mut req) => {
+            let method = req.method.clone();
+            // HEAD is GET without the body (RFC 9110 § 9.3.2): routes see a
+            // GET, and hyper sends the headers only, Content-Length included.
+            if method == http::Method::HEAD {
+                req.method = http::Method::GET;
+            }
+            (method, handle(req).await)
+        }
         Err(e) => (http::Method::default(), e.into_response()),
     };
     let status = response.status.as_u16();

@@ -74,8 +74,8 @@ pub fn writes(form: &Form, submission_id: &str, contact_id: Option<&str>, now: &
 /// `GET /notifications`: all of them, or with `read=false` (`true`) only the
 /// unread (read) ones; newest first.
 pub fn list(req: &Request) -> Result<Response, Error> {
-    let read = match query_first(req, "read").map(str::trim) {
-        None | Some("") => return kv::newest_first(req, "n/", COUNT_KEY),
+    let read = match query_first(req, "read") {
+        None => return kv::newest_first(req, "n/", COUNT_KEY),
         Some("true") => true,
         Some("false") => false,
         Some(_) => return Err(Error::validation("read must be true or false", json!({ "field": "read" }))),

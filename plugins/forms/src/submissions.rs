@@ -73,8 +73,8 @@ pub fn writes(submission: &Submission) -> Result<Vec<Write>, Error> {
 /// of one outcome; newest first.
 pub fn list(req: &Request, form_id: &str) -> Result<Response, Error> {
     let form = form::load(form_id)?;
-    let status = match query_first(req, "status").map(str::trim) {
-        None | Some("") => return kv::newest_first(req, &format!("s/{}/", form.id), &count_key(&form.id)),
+    let status = match query_first(req, "status") {
+        None => return kv::newest_first(req, &format!("s/{}/", form.id), &count_key(&form.id)),
         Some(s @ (ACCEPTED | REJECTED | SPAM)) => s,
         Some(_) => {
             return Err(Error::validation("status must be accepted, rejected or spam", json!({ "field": "status" })));

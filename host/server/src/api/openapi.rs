@@ -18,13 +18,13 @@ pub const PATH: &str = "/api/openapi.json";
 
 const DOCUMENT: &str = include_str!("openapi.json");
 
-/// The document, or 405 for another method than `GET`/`HEAD`.
+/// The document, or 405 for another method than `GET` (a HEAD arrives as GET).
 pub fn serve(method: &Method) -> Response {
-    let answer = if method == Method::GET || method == Method::HEAD {
+    let answer = if method == Method::GET {
         Response::json_bytes(StatusCode::OK, Bytes::from_static(DOCUMENT.as_bytes()))
             .with_header(http::header::CACHE_CONTROL, "public, max-age=300")
     } else {
-        ApiError::method_not_allowed(method, PATH, &[Method::GET, Method::HEAD]).into_response()
+        ApiError::method_not_allowed(method, PATH, &[Method::GET]).into_response()
     };
     answer.served_by(Arc::from(PATH), None)
 }

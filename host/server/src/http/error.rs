@@ -102,7 +102,9 @@ impl ApiError {
 
     /// 405 with the `Allow` header RFC 9110 requires.
     pub fn method_not_allowed(method: &http::Method, path: &str, allowed: &[http::Method]) -> ApiError {
-        let allow = allowed.iter().map(http::Method::as_str).collect::<Vec<_>>().join(", ");
+        // Every GET route also answers HEAD (`respond` in server.rs).
+        let head = allowed.contains(&http::Method::GET).then_some("HEAD");
+        let allow = allowed.iter().map(http::Method::as_str).chain(head).collect::<Vec<_>>().join(", ");
         ApiError::new(
             StatusCode::METHOD_NOT_ALLOWED,
             "METHOD_NOT_ALLOWED",
