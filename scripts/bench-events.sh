@@ -68,6 +68,15 @@ done
 # moved (of the round, or of the $3 given).
 cpu_per() { awk -v a="$1" -v b="$2" -v hz="$(getconf CLK_TCK)" -v n="${3:-$PER_ROUND}" 'BEGIN {printf "%.0f", (b - a) * 1e6 / hz / n}'; }
 host_cpu() { awk '{print $14 + $15}' /proc/$PID/stat; }
+# Moves new → qualified the deals of $WORK/<part>.paths in organization <kind>,
+# with crm-load's other options; prints its summary line and its errors count.
+move() {
+  local kind=$1 part=$2
+  shift 2
+  "$LOAD" -X PUT -d 600 --warmup 0 "$@" --paths-file "$WORK/$part.paths" -H 'content-type: application/json' \
+    -H "Authorization: Bearer ${TOKEN[$kind]}" -b '{"stage":"qualified"}' "$API/api/deals" >"$WORK/run.txt"
+  echo "$(grep 'req/s=' "$WORK/run.txt") $(grep -o 'errors=[0-9]*' "$WORK/run.txt")"
+}
 declare -A RATES P50 P99 SINGLE_P50 SINGLE_CPU PACED_P50 PACED_P99
 DELIVER=()
 for round in $(seq "$ROUNDS"); do
@@ -79,16 +88,12 @@ for round in $(seq "$ROUNDS"); do
     before=$(received)
     cpu_before=$(host_cpu)
     started=$(date +%s.%N)
-    "$LOAD" -X PUT -c 64 -d 600 --warmup 0 --threads 2 --requests "$PER_ROUND" --paths-file "$WORK/round.paths" \
-      -H 'content-type: application/json' -H "Authorization: Bearer ${TOKEN[$kind]}" -b '{"stage":"qualified"}' \
-      "$API/api/deals" >"$WORK/run.txt"
-    line=$(grep 'req/s=' "$WORK/run.txt")
-    errors=$(grep -o 'errors=[0-9]*' "$WORK/run.txt")
+    line=$(move "$kind" round -c 64 --threads 2 --requests "$PER_ROUND")
     cpu_moves=$(host_cpu)
-    echo "round $round $kind: $line $errors; host CPU per move $(cpu_per "$cpu_before" "$cpu_moves") µs (while moving)"
-    RATES[$kind]+="$(sed 's/.*req\/s=\([0-9]*\).*/\1/' <<<"$line") "
-    P50[$kind]+="$(sed 's/.*p50=\([0-9.]*\)ms.*/\1/' <<<"$line") "
-    P99[$kind]+="$(sed 's/.*p99=\([0-9.]*\)ms.*/\1/' <<<"$line") "
+    echo "round $round $kind: $line; host CPU per move $(cpu_per "$cpu_before" "$cpu_moves") µs (while moving)"
+    RATES[$kind]+="$(field req/s "$line") "
+    P50[$kind]+="$(field p50 "$line") "
+    P99[$kind]+="$(field p99 "$line") "
     if [ "$kind" = event ]; then
       until [ $(($(received) - before)) -ge "$PER_ROUND" ]; do sleep 0.05; done
       rate=$(awk -v n="$PER_ROUND" -v a="$started" -v b="$(date +%s.%N)" 'BEGIN {printf "%.0f", n / (b - a)}')
@@ -98,25 +103,19 @@ for round in $(seq "$ROUNDS"); do
     fi
     before=$(received)
     cpu_before=$(host_cpu)
-    "$LOAD" -X PUT -c 1 -d 600 --warmup 0 --requests "$SINGLE" --paths-file "$WORK/single.paths" \
-      -H 'content-type: application/json' -H "Authorization: Bearer ${TOKEN[$kind]}" -b '{"stage":"qualified"}' \
-      "$API/api/deals" >"$WORK/run.txt"
-    line=$(grep 'req/s=' "$WORK/run.txt")
+    line=$(move "$kind" single -c 1 --requests "$SINGLE")
     # A move's CPU from one connection, its delivery included (less noisy than its latency).
     if [ "$kind" = event ]; then
       until [ $(($(received) - before)) -ge "$SINGLE" ]; do sleep 0.05; done
     fi
     cpu=$(cpu_per "$cpu_before" "$(host_cpu)" "$SINGLE")
     echo "round $round $kind, one connection: $line; host CPU per move $cpu µs"
-    SINGLE_P50[$kind]+="$(sed 's/.*p50=\([0-9.]*\)ms.*/\1/' <<<"$line") "
+    SINGLE_P50[$kind]+="$(field p50 "$line") "
     SINGLE_CPU[$kind]+="$cpu "
-    "$LOAD" -X PUT -c 64 -d 600 --warmup 0 --threads 2 --rate "$RATE" --requests "$PACED" --paths-file "$WORK/paced.paths" \
-      -H 'content-type: application/json' -H "Authorization: Bearer ${TOKEN[$kind]}" -b '{"stage":"qualified"}' \
-      "$API/api/deals" >"$WORK/run.txt"
-    line=$(grep 'req/s=' "$WORK/run.txt")
-    echo "round $round $kind, $RATE a second: $line $(grep -o 'errors=[0-9]*' "$WORK/run.txt")"
-    PACED_P50[$kind]+="$(sed 's/.*p50=\([0-9.]*\)ms.*/\1/' <<<"$line") "
-    PACED_P99[$kind]+="$(sed 's/.*p99=\([0-9.]*\)ms.*/\1/' <<<"$line") "
+    line=$(move "$kind" paced -c 64 --threads 2 --rate "$RATE" --requests "$PACED")
+    echo "round $round $kind, $RATE a second: $line"
+    PACED_P50[$kind]+="$(field p50 "$line") "
+    PACED_P99[$kind]+="$(field p99 "$line") "
     if [ "$kind" = event ]; then  # the next round starts with no deliveries behind
       until [ $(($(received) - before)) -ge $((SINGLE + PACED)) ]; do sleep 0.05; done
     fi

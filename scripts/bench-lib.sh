@@ -28,6 +28,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# One figure of a crm-load summary line: `field p50 "$line"` prints the
+# number after `p50=` (`req/s`, `p50`, `p99`...).
+field() { sed -n "s|.*$1=\([0-9.]*\).*|\1|p" <<<"$2"; }
+
 median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 start_postgres() {
