@@ -79,6 +79,34 @@ async fn property_filters_or_within_a_key_and_across_keys() {
         "repeat = OR"
     );
     assert_eq!(names(&host.get("/api/contacts?plan=gold&tier=A", &token).await), ["Ana"], "keys = AND");
+    assert_eq!(names(&host.get("/api/contacts?plan=GOLD&plan=nada&tier=a", &token).await), ["Ana"], "any case");
+}
+
+/// Each filter is tested on every contact walked: the client does not choose
+/// how many (20 keys, 100 values a key, 20 keys of `missing` or `exists`).
+#[tokio::test]
+async fn property_filters_are_bounded() {
+    let (host, token) = seeded().await;
+    let query = |pairs: Vec<String>| format!("/api/contacts?{}", pairs.join("&"));
+    let twenty: Vec<String> = (0..19).map(|i| format!("p{i}=x")).chain(["plan=gold".to_string()]).collect();
+    assert!(names(&host.get(&query(twenty.clone()), &token).await).is_empty(), "20 keys are answered");
+    let r = host.get(&query([twenty, vec!["p20=x".into()]].concat()), &token).await;
+    assert_eq!(
+        (r.status.as_u16(), r.json()),
+        (
+            400,
+            json!({ "success": false, "code": "VALIDATION_ERROR", "message": "A list takes at most 20 property filters", "details": { "limit": 20 } })
+        )
+    );
+    let hundred: Vec<String> = (0..100).map(|i| format!("plan=v{i}")).collect();
+    assert_eq!(host.get(&query(hundred.clone()), &token).await.status, 200);
+    let r = host.get(&query([hundred, vec!["plan=gold".into()]].concat()), &token).await;
+    assert_eq!((r.status.as_u16(), r.json()["details"].clone()), (400, json!({ "field": "plan" })), "{}", r.text);
+    let keys = (0..21).map(|i| format!("k{i}")).collect::<Vec<_>>().join(",");
+    for param in ["missing", "exists"] {
+        let r = host.get(&format!("/api/contacts?{param}={keys}"), &token).await;
+        assert_eq!((r.status.as_u16(), r.json()["details"].clone()), (400, json!({ "field": param })), "{}", r.text);
+    }
 }
 
 #[tokio::test]

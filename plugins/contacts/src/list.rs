@@ -27,8 +27,14 @@ use crate::record::{self, Contact};
 use crate::search::{self, Found};
 use crate::unique;
 
-/// Most values of `cityCode` or `stateCode` in one list.
+/// Most values of `cityCode` or `stateCode` in one list, and of one property
+/// filter.
 const MAX_CODES: usize = 100;
+
+/// Most property filters (distinct keys), and most keys of `missing` or of
+/// `exists`, in one list: a filter is tested on every record walked, so the
+/// client must not choose its cost.
+const MAX_FILTER_KEYS: usize = 20;
 
 /// Entries of a walk tested together: their records come in one store call.
 const TEST_CHUNK: usize = 256;
@@ -87,13 +93,37 @@ fn codes(req: &Request, param: &str, len: usize) -> Result<Vec<String>, Error> {
     Ok(codes)
 }
 
-fn keys(req: &Request, param: &str) -> Vec<String> {
-    http::query_all(req, param)
+/// The keys of `missing` or `exists`: comma-separated, repeatable, at most
+/// [`MAX_FILTER_KEYS`].
+fn keys(req: &Request, param: &str) -> Result<Vec<String>, Error> {
+    let keys: Vec<String> = http::query_all(req, param)
         .into_iter()
         .flat_map(|v| v.split(','))
         .map(|k| k.trim().to_string())
         .filter(|k| !k.is_empty())
-        .collect()
+        .collect();
+    match keys.len() > MAX_FILTER_KEYS {
+        true => Err(bad(param, &format!("takes at most {MAX_FILTER_KEYS} keys"))),
+        false => Ok(keys),
+    }
+}
+
+/// The property filters: every parameter that is not [`RESERVED`], its values
+/// (NFC, and lowercased unless `exact`: compared without case) by key.
+fn property_filters(req: &Request, exact: bool) -> Result<BTreeMap<String, Vec<String>>, Error> {
+    let mut properties: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (k, v) in req.query.iter().filter(|(k, _)| !RESERVED.contains(&k.as_str())) {
+        let value = crate::input::nfc(v);
+        properties.entry(k.clone()).or_default().push(if exact { value } else { value.to_lowercase() });
+    }
+    if properties.len() > MAX_FILTER_KEYS {
+        let message = format!("A list takes at most {MAX_FILTER_KEYS} property filters");
+        return Err(Error::validation(message, json!({ "limit": MAX_FILTER_KEYS })));
+    }
+    match properties.iter().find(|(_, values)| values.len() > MAX_CODES) {
+        Some((key, _)) => Err(bad(key, &format!("takes at most {MAX_CODES} values"))),
+        None => Ok(properties),
+    }
 }
 
 /// What a list asks for, parsed and validated.
@@ -110,6 +140,7 @@ struct Query {
     state_codes: Vec<String>,
     missing: Vec<String>,
     exists: Vec<String>,
+    /// Values lowercased unless `exact` ([`property_filters`]).
     properties: BTreeMap<String, Vec<String>>,
 }
 
@@ -130,12 +161,6 @@ impl Query {
             "desc" => false,
             _ => return Err(bad("sortOrder", "must be asc or desc")),
         };
-        let mut properties: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for (k, v) in &req.query {
-            if !RESERVED.contains(&k.as_str()) {
-                properties.entry(k.clone()).or_default().push(crate::input::nfc(v));
-            }
-        }
         Ok(Query {
             paging: Paging::from_query(req, 100, 1000)?,
             by_updated,
@@ -146,9 +171,9 @@ impl Query {
             search: http::query_first(req, "search").map(str::trim).filter(|s| !s.is_empty()).map(search::needle),
             city_codes: codes(req, "cityCode", 5)?,
             state_codes: codes(req, "stateCode", 2)?,
-            missing: keys(req, "missing"),
-            exists: keys(req, "exists"),
-            properties,
+            missing: keys(req, "missing")?,
+            exists: keys(req, "exists")?,
+            properties: property_filters(req, exact)?,
         })
     }
 
@@ -171,10 +196,12 @@ impl Query {
             return false;
         }
         self.properties.iter().all(|(key, wanted)| {
-            let have = c.property_text(key);
-            wanted.iter().any(|w| {
-                have.iter().any(|h| if self.exact { h == w } else { h.to_lowercase().contains(&w.to_lowercase()) })
-            })
+            let mut have = c.property_text(key);
+            if self.exact {
+                return have.iter().any(|h| wanted.contains(h));
+            }
+            have.iter_mut().for_each(|h| *h = h.to_lowercase());
+            wanted.iter().any(|w| have.iter().any(|h| h.contains(w.as_str())))
         })
     }
 
@@ -239,9 +266,9 @@ impl Walk {
 pub fn list(req: &Request) -> Result<Response, Error> {
     let q = Query::parse(req)?;
     let dates = q.from.is_some() || q.to.is_some();
-    let property_filters = !q.missing.is_empty() || !q.exists.is_empty() || !q.properties.is_empty();
+    let tests_properties = !q.missing.is_empty() || !q.exists.is_empty() || !q.properties.is_empty();
     if let Some(needle) = &q.search {
-        let search_only = !dates && !property_filters && q.city_codes.is_empty() && q.state_codes.is_empty();
+        let search_only = !dates && !tests_properties && q.city_codes.is_empty() && q.state_codes.is_empty();
         match search::matches(needle)? {
             Found::Newest(ids) if search_only && !q.by_updated => return newest_matches(&q, ids),
             Found::Newest(ids) | Found::Ids(ids) => return few_matches(&q, ids),
@@ -249,11 +276,11 @@ pub fn list(req: &Request) -> Result<Response, Error> {
             Found::Many => {}
         }
     }
-    let filtered = dates || q.search.is_some() || property_filters;
+    let filtered = dates || q.search.is_some() || tests_properties;
     let page_end = q.paging.offset().saturating_add(q.paging.limit as u64);
     let mut walk = Walk::choose(&q, if filtered { u64::MAX } else { page_end })?;
     // Filters the walk does not answer itself are tested on each record.
-    let needs_record = (dates && !walk.dates_answered) || !walk.codes_answered || property_filters;
+    let needs_record = (dates && !walk.dates_answered) || !walk.codes_answered || tests_properties;
     let (skip, limit) = (q.paging.offset(), q.paging.limit);
 
     // The walk alone answers, uncut by dates: the counters give the total;
