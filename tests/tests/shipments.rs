@@ -179,11 +179,16 @@ async fn list_filters_by_contact_and_status_newest_first_and_clamps_the_limit() 
     assert_eq!(cancelled["data"][0]["id"], ids[0]);
     let both = shop.get(&format!("/api/shipments?contactId={}&status=created", shop.contact)).await.json();
     assert_eq!(both["pagination"]["total"], 2);
+    let older = shop.get(&format!("/api/shipments?contactId={}&status=created&limit=1&page=2", shop.contact)).await;
+    assert_eq!((&older.json()["data"][0]["id"], &older.json()["pagination"]["total"]), (&json!(ids[1]), &json!(2)));
+    let created = shop.get("/api/shipments?status=created&limit=2&page=2").await.json();
+    assert_eq!((&created["data"][0]["id"], &created["pagination"]["total"]), (&json!(ids[1]), &json!(3)));
     let page = shop.get("/api/shipments?limit=1000&page=1").await.json();
     assert_eq!(page["pagination"]["limit"], 100, "clamped");
+    assert_eq!(page["data"][3]["id"], ids[0], "newest first, the first shipment last");
     let page2 = shop.get("/api/shipments?limit=3&page=2").await.json();
     assert_eq!(page2["data"].as_array().unwrap().len(), 1);
-    assert_eq!(page2["pagination"]["pages"], 2);
+    assert_eq!((&page2["data"][0]["id"], &page2["pagination"]["pages"]), (&json!(ids[0]), &json!(2)));
     let bad = shop.get("/api/shipments?status=lost").await;
     assert_eq!(bad.status, 400);
     assert_eq!(bad.json()["code"], "VALIDATION_ERROR");

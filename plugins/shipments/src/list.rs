@@ -2,7 +2,7 @@
 //! default 20, clamped to 100) and `GET /shipments/{id}`.
 
 use crm_sdk::http::{Error, Paging, json_response, query_first};
-use crm_sdk::store;
+use crm_sdk::{kv, store};
 use crm_sdk::types::{Request, Response};
 use serde_json::json;
 
@@ -12,8 +12,8 @@ use crate::record::{self, STATUSES};
 
 const DEFAULT_LIMIT: usize = 20;
 const MAX_LIMIT: usize = 100;
-/// Most shipments one listing walks.
-const MAX_LISTED: u32 = 100_000;
+/// Most shipments of one contact a `contactId` and `status` list reads.
+const MAX_OF_A_CONTACT: u32 = 10_000;
 
 pub fn get(id: &str) -> Result<Response, Error> {
     let shipment = record::load(id)?.ok_or_else(answer::shipment_not_found)?;
@@ -38,32 +38,41 @@ pub fn list(req: &Request) -> Result<Response, Error> {
         ));
     }
 
-    // Ids are ordered by creation time: the index keys end with the id.
+    // Ids are ordered by creation time: the index keys end with the id, so a
+    // page is read from the end of its index, and the total is counted by
+    // the host without reading the keys out.
     let prefix = match (contact, status) {
         (Some(c), _) => format!("c/{c}/"),
         (None, Some(s)) => format!("st/{s}/"),
         (None, None) => "s/".to_string(),
     };
-    let mut ids: Vec<String> = store::find(prefix.as_bytes(), b"", MAX_LISTED)?
+    if let (Some(_), Some(s)) = (contact, status) {
+        return one_contact_in_status(&paging, &prefix, s);
+    }
+    let total = store::count_found(prefix.as_bytes(), b"")? as usize;
+    let page = kv::page_reverse(&prefix, paging.offset(), paging.limit)?;
+    let items = match prefix.as_str() {
+        "s/" => page.into_iter().map(|(_, record)| record).collect(),
+        _ => records(page.iter().map(|(k, _)| &k[prefix.len()..]))?,
+    };
+    Ok(paging.response_raw(&items, total))
+}
+
+/// The shipments of one contact (a few) that are in `status`, newest first.
+fn one_contact_in_status(paging: &Paging, prefix: &str, status: &str) -> Result<Response, Error> {
+    let ids: Vec<String> = store::find(prefix.as_bytes(), b"", MAX_OF_A_CONTACT)?
         .into_iter()
+        .rev()
         .map(|k| String::from_utf8_lossy(&k[prefix.len()..]).into_owned())
         .collect();
-    if let (Some(_), Some(s)) = (contact, status) {
-        let mut kept = Vec::with_capacity(ids.len());
-        for id in ids {
-            if store::get(format!("st/{s}/{id}").as_bytes())?.is_some() {
-                kept.push(id);
-            }
-        }
-        ids = kept;
-    }
-    ids.reverse();
-    let total = ids.len();
-    let mut items = Vec::new();
-    for id in ids.iter().skip(paging.skip()).take(paging.limit) {
-        if let Some(raw) = store::get(record::key(id).as_bytes())? {
-            items.push(raw);
-        }
-    }
-    Ok(paging.response_raw(&items, total))
+    let in_status = kv::get_many_raw(&ids.iter().map(|id| format!("st/{status}/{id}")).collect::<Vec<_>>())?;
+    let ids: Vec<&String> = ids.iter().zip(in_status).filter(|(_, entry)| entry.is_some()).map(|(id, _)| id).collect();
+    let items = records(ids.iter().skip(paging.skip()).take(paging.limit).map(|id| id.as_str()))?;
+    Ok(paging.response_raw(&items, ids.len()))
+}
+
+/// The stored records of `ids`, in their order (those gone are left out).
+fn records<'a>(ids: impl Iterator<Item = &'a str>) -> Result<Vec<Vec<u8>>, Error> {
+    let keys: Vec<String> = ids.map(record::key).collect();
+    Ok(kv::get_many_raw(&keys)?.into_iter().flatten().collect())
 }
