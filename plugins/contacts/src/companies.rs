@@ -176,11 +176,17 @@ fn find(id: &str) -> Result<Company, Error> {
 pub fn list(req: &Request) -> Result<Response, Error> {
     let paging = http::Paging::from_query(req, 100, 1000)?;
     let search = http::query_first(req, "search").map(str::to_lowercase).filter(|s| !s.is_empty());
-    // Newest first (ids sort by creation), keeping only the page.
+    let Some(search) = search else {
+        // Ids sort by creation: the page is read from the end, the host counts.
+        let total = crm_sdk::store::count_found(b"company/", b"")? as usize;
+        let page: Vec<Company> = kv::page_reverse_records("company/", paging.offset(), paging.limit)?;
+        return Ok(paging.response(&page.iter().map(Company::to_json).collect::<Vec<_>>(), total));
+    };
+    // A search reads every name, newest first, keeping only the page.
     let (skip, mut total, mut data) = (paging.offset(), 0u64, Vec::new());
     kv::walk_reverse("company/", |_, v| {
         let Ok(c) = serde_json::from_slice::<Company>(v) else { return };
-        if search.as_deref().is_none_or(|s| c.name.to_lowercase().contains(s)) {
+        if c.name.to_lowercase().contains(&search) {
             if total >= skip && data.len() < paging.limit {
                 data.push(c.to_json());
             }

@@ -111,15 +111,9 @@ pub fn create(req: &Request) -> Result<Response, Error> {
 /// `GET /conversations`: every conversation with the contact it links to.
 pub fn list(req: &Request) -> Result<Response, Error> {
     let paging = http::Paging::from_query(req, 100, 1000)?;
-    // Newest first (ids sort by creation), keeping only the page.
-    let (skip, mut total, mut page) = (paging.offset(), 0u64, Vec::new());
-    kv::walk_reverse("conv/", |_, v| {
-        let Ok(c) = serde_json::from_slice::<Conversation>(v) else { return };
-        if total >= skip && page.len() < paging.limit {
-            page.push(c);
-        }
-        total += 1;
-    })?;
+    // Ids sort by creation: the page is read from the end, the host counts.
+    let total = crm_sdk::store::count_found(b"conv/", b"")?;
+    let page: Vec<Conversation> = kv::page_reverse_records("conv/", paging.offset(), paging.limit)?;
     let data: Vec<Value> = page
         .into_iter()
         .map(|c| {
