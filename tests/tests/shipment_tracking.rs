@@ -142,6 +142,26 @@ async fn tracking_that_arrives_during_a_cancel_never_undoes_it() {
     assert_eq!(shop.get(&format!("/api/shipments/{id}")).await.json()["data"]["status"], "cancelled");
 }
 
+/// A round visits `CRM_TRACKING_REFRESH_BATCH` shipments from where the
+/// last one stopped, and wraps: every active shipment is reached in turn.
+#[tokio::test]
+async fn rounds_smaller_than_the_active_shipments_reach_each_in_turn() {
+    let shop = Shop::open_with(&[("CRM_TRACKING_REFRESH_MS", "300"), ("CRM_TRACKING_REFRESH_BATCH", "3")]).await;
+    let mut labels = Vec::new();
+    for n in 0..7 {
+        labels.push(label(&shop, &format!("r-{n}")).await);
+    }
+    for (_, tn) in &labels {
+        shop.sim.set_status(tn, "Shipped");
+    }
+    let all_moved = shop::eventually(Duration::from_secs(15), || async {
+        let moving = shop.get("/api/shipments?status=in_transit").await.json();
+        moving["pagination"]["total"] == 7
+    })
+    .await;
+    assert!(all_moved, "every shipment was refreshed, three a round");
+}
+
 #[tokio::test]
 async fn a_round_larger_than_one_track_call_is_asked_in_batches() {
     let shop = Shop::open_with(&[("CRM_TRACKING_REFRESH_MS", "400"), ("CRM_TRACKING_REFRESH_BATCH", "200")]).await;

@@ -7,7 +7,7 @@
 //!
 //! `refresh`: the scheduler's round. Shipments not yet final are visited in
 //! id order from a saved cursor, at most `max` per round, one `track` call
-//! per provider.
+//! per provider; a round reads only the index keys it visits.
 
 use std::collections::BTreeMap;
 
@@ -89,19 +89,8 @@ fn refresh(max: u32) -> Result<u32, Error> {
     if max == 0 {
         return Ok(0);
     }
-    let mut ids: Vec<String> = Vec::new();
-    for status in ACTIVE {
-        let prefix = format!("st/{status}/");
-        ids.extend(
-            store::find(prefix.as_bytes(), b"", 100_000)?
-                .into_iter()
-                .map(|k| String::from_utf8_lossy(&k[prefix.len()..]).into_owned()),
-        );
-    }
-    ids.sort();
     let cursor: Option<String> = kv::get(CURSOR)?;
-    let start = cursor.map_or(0, |c| ids.partition_point(|id| *id <= c));
-    let picked: Vec<String> = ids.iter().cycle().skip(start).take((max as usize).min(ids.len())).cloned().collect();
+    let picked = next_active(cursor.as_deref(), max as usize)?;
     let Some(last) = picked.last() else { return Ok(0) };
     kv::put(CURSOR, last)?;
 
@@ -132,4 +121,35 @@ fn refresh(max: u32) -> Result<u32, Error> {
         }
     }
     Ok(picked.len() as u32)
+}
+
+/// Up to `max` ids of shipments not yet final: those after `cursor` in id
+/// order, then from the first again (each once). Reads at most `max` index
+/// keys of each active status, however many shipments are active.
+fn next_active(cursor: Option<&str>, max: usize) -> Result<Vec<String>, Error> {
+    let mut ids = active_after(cursor, max)?;
+    if ids.len() < max && cursor.is_some() {
+        for id in active_after(None, max - ids.len())? {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+    }
+    Ok(ids)
+}
+
+/// The first `max` ids of shipments not yet final after `after` (from the
+/// first without it), in id order: ids sort by creation across statuses.
+fn active_after(after: Option<&str>, max: usize) -> Result<Vec<String>, Error> {
+    let mut ids = Vec::new();
+    for status in ACTIVE {
+        let prefix = format!("st/{status}/");
+        let start = after.map(|id| format!("{prefix}{id}\0").into_bytes());
+        for (key, _) in store::scan(prefix.as_bytes(), start.as_deref(), max as u32)? {
+            ids.push(String::from_utf8_lossy(&key[prefix.len()..]).into_owned());
+        }
+    }
+    ids.sort();
+    ids.truncate(max);
+    Ok(ids)
 }
