@@ -59,11 +59,15 @@ fn key(form_id: &str, id: &str) -> String {
 pub fn writes(submission: &Submission) -> Result<Vec<Write>, Error> {
     let (form_id, status) = (&submission.form_id, submission.status.as_str());
     let mut writes = vec![
-        Write::Put((key(form_id, &submission.id).into_bytes(), serde_json::to_vec(submission).map_err(Error::internal)?)),
+        Write::Put((
+            key(form_id, &submission.id).into_bytes(),
+            serde_json::to_vec(submission).map_err(Error::internal)?,
+        )),
         Write::Add((count_key(form_id).into_bytes(), 1)),
     ];
     if status != ACCEPTED {
-        writes.push(Write::Put((format!("{}{}", index_prefix(form_id, status), submission.id).into_bytes(), Vec::new())));
+        writes
+            .push(Write::Put((format!("{}{}", index_prefix(form_id, status), submission.id).into_bytes(), Vec::new())));
         writes.push(Write::Add((index_count_key(form_id, status).into_bytes(), 1)));
     }
     Ok(writes)
@@ -90,10 +94,8 @@ pub fn list(req: &Request, form_id: &str) -> Result<Response, Error> {
         return Ok(paging.response(&items, total as usize));
     }
     let prefix = index_prefix(&form.id, status);
-    let keys: Vec<String> = kv::page_reverse(&prefix, skip, take)?
-        .into_iter()
-        .map(|(k, _)| key(&form.id, &k[prefix.len()..]))
-        .collect();
+    let keys: Vec<String> =
+        kv::page_reverse(&prefix, skip, take)?.into_iter().map(|(k, _)| key(&form.id, &k[prefix.len()..])).collect();
     let items: Vec<Value> = kv::get_many(&keys)?.into_iter().flatten().collect();
     Ok(paging.response(&items, rare(status)? as usize))
 }

@@ -2,8 +2,8 @@
 //! default 20, clamped to 100) and `GET /shipments/{id}`.
 
 use crm_sdk::http::{Error, Paging, json_response, query_first};
-use crm_sdk::{kv, store};
 use crm_sdk::types::{Request, Response};
+use crm_sdk::{kv, store};
 use serde_json::json;
 
 use crate::answer;
