@@ -246,6 +246,21 @@ async fn a_failed_attempt_is_retried_with_the_same_id_and_gone_stops_at_once() {
         "{gone}"
     );
     assert_eq!(receiver.received_at("/gone").len(), 1, "410 stops retries at once");
+    // The failed ones are found without paging through the others.
+    let in_status = |status: &str| {
+        let path = format!("/api/webhooks/deliveries?status={status}");
+        let (host, token) = (&host, &token);
+        async move {
+            let page = host.get(&path, token).await.json();
+            let ids: Vec<Value> = page["data"].as_array().unwrap().iter().map(|d| d["id"].clone()).collect();
+            (ids, page["pagination"]["total"].clone())
+        }
+    };
+    assert_eq!(in_status("failed").await, (vec![gone["id"].clone()], json!(1)));
+    assert_eq!(in_status("delivered").await, (vec![ok["id"].clone()], json!(1)));
+    assert_eq!(in_status("pending").await, (vec![], json!(0)));
+    let r = host.get("/api/webhooks/deliveries?status=lost", &token).await;
+    assert_eq!((r.status.as_u16(), r.json()["details"].clone()), (400, json!({ "field": "status" })));
 
     // The app's customer fixes the endpoint and sends the failed one again.
     receiver.answer_path("/gone", Answer::Status(204));
@@ -261,6 +276,14 @@ async fn a_failed_attempt_is_retried_with_the_same_id_and_gone_stops_at_once() {
             deliveries(&host, &token).await["data"].as_array().unwrap().iter().all(|d| d["status"] == "delivered")
         })
         .await
+    );
+    assert_eq!(in_status("failed").await, (vec![], json!(0)));
+    let (both, total) = in_status("delivered").await;
+    assert_eq!((both.len(), total), (2, json!(2)));
+    assert_eq!(
+        in_status("delivered&limit=1&page=2").await,
+        (vec![both[1].clone()], json!(2)),
+        "pages count matches only"
     );
 }
 

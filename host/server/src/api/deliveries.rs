@@ -1,9 +1,10 @@
 //! The organization's webhook deliveries (the host delivers, so the host
 //! serves them): `GET /api/webhooks/deliveries` newest first
-//! (`automations:read`) and `POST /api/webhooks/deliveries/{id}/retry`, which
+//! (`automations:read`, `?status=` one status only) and `POST /api/webhooks/deliveries/{id}/retry`, which
 //! sends a failed one again (`automations:write`). See `crm_events`.
 
 use crm_events::deliveries::{self, RetryRefusal};
+use crm_events::records;
 use crm_paging::Paging;
 use http::StatusCode;
 use serde_json::json;
@@ -26,11 +27,19 @@ pub fn list(app: &App, caller: &Caller, req: &ApiRequest, _: &Params) -> Result<
             ApiError::validation(refused.message, details)
         },
     )?;
+    let status = match req.query_first("status") {
+        None => None,
+        Some(s @ (records::PENDING | records::DELIVERED | records::FAILED)) => Some(s),
+        Some(_) => {
+            let message = "status must be pending, delivered or failed";
+            return Err(ApiError::validation(message, json!({ "field": "status" })));
+        }
+    };
     let org = &caller.org.id;
-    let total = deliveries::count(&app.outbox, org)?;
+    let total = deliveries::count(&app.outbox, org, status)?;
     let data = match paging.offset() >= total {
         true => Vec::new(),
-        false => deliveries::page(&app.outbox, org, paging.offset(), paging.limit)?,
+        false => deliveries::page(&app.outbox, org, status, paging.offset(), paging.limit)?,
     };
     let (page, limit, pages) = (paging.page, paging.limit, paging.pages(total));
     let pagination = json!({ "total": total, "page": page, "limit": limit, "pages": pages });
