@@ -10,6 +10,7 @@ pub mod backend;
 pub mod envia_sim;
 pub mod receiver;
 pub mod shop;
+pub mod site;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
