@@ -56,8 +56,12 @@ pub fn page(outbox: &Outbox, org: &str, status: Option<&str>, offset: u64, limit
     let wanted = status.map(status_text);
     let (mut skip, mut before, mut out) = (offset, None::<Vec<u8>>, Vec::new());
     while out.len() < limit {
-        let want = if skip > 0 { skip.min(1000) as usize } else { limit - out.len() };
-        let want = if wanted.is_some() { 1000 } else { want };
+        // Unfiltered, a skip reads just what it skips; filtered, who knows.
+        let want = match (&wanted, skip) {
+            (Some(_), _) => 1000,
+            (None, 0) => limit - out.len(),
+            (None, skip) => skip.min(1000) as usize,
+        };
         let pairs = store.scan_reverse(&ns, records::DELIVERIES.as_bytes(), before.as_deref(), want)?;
         let Some((last, _)) = pairs.last() else { break };
         before = Some(last.clone());

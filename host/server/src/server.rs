@@ -167,9 +167,9 @@ async fn route_public(app: &Arc<App>, api: &Api, door: &PublicDoor, req: ApiRequ
     }
 }
 
-/// Runs `handle` on a well-formed request (a HEAD as its GET), logs it (the route pattern, never
-/// the path or query, which may carry a form's key), counts it, and tags the
-/// answer with its id.
+/// Runs `handle` on a well-formed request (a HEAD as its GET), logs it (the
+/// route pattern, never the path or query, which may carry a form's key),
+/// counts it, and tags the answer with its id.
 async fn respond<F, Fut>(
     request_id: String,
     request: Result<ApiRequest, crate::http::ApiError>,

@@ -12,8 +12,9 @@ use crate::record::{self, STATUSES};
 
 const DEFAULT_LIMIT: usize = 20;
 const MAX_LIMIT: usize = 100;
-/// Most shipments of one contact a `contactId` and `status` list reads.
-const MAX_OF_A_CONTACT: u32 = 10_000;
+/// Most shipments of one contact (the newest) a `contactId` and `status`
+/// list reads: one store scan.
+const MAX_OF_A_CONTACT: u32 = 1000;
 
 pub fn get(id: &str) -> Result<Response, Error> {
     let shipment = record::load(id)?.ok_or_else(answer::shipment_not_found)?;
@@ -60,10 +61,9 @@ pub fn list(req: &Request) -> Result<Response, Error> {
 
 /// The shipments of one contact (a few) that are in `status`, newest first.
 fn one_contact_in_status(paging: &Paging, prefix: &str, status: &str) -> Result<Response, Error> {
-    let ids: Vec<String> = store::find(prefix.as_bytes(), b"", MAX_OF_A_CONTACT)?
+    let ids: Vec<String> = store::scan_reverse(prefix.as_bytes(), None, MAX_OF_A_CONTACT)?
         .into_iter()
-        .rev()
-        .map(|k| String::from_utf8_lossy(&k[prefix.len()..]).into_owned())
+        .map(|(k, _)| String::from_utf8_lossy(&k[prefix.len()..]).into_owned())
         .collect();
     let in_status = kv::get_many_raw(&ids.iter().map(|id| format!("st/{status}/{id}")).collect::<Vec<_>>())?;
     let ids: Vec<&String> = ids.iter().zip(in_status).filter(|(_, entry)| entry.is_some()).map(|(id, _)| id).collect();

@@ -1,7 +1,8 @@
 //! The organization's webhook deliveries (the host delivers, so the host
 //! serves them): `GET /api/webhooks/deliveries` newest first
-//! (`automations:read`, `?status=` one status only) and `POST /api/webhooks/deliveries/{id}/retry`, which
-//! sends a failed one again (`automations:write`). See `crm_events`.
+//! (`automations:read`; `?status=` one status only) and
+//! `POST /api/webhooks/deliveries/{id}/retry`, which sends a failed one again
+//! (`automations:write`). See `crm_events`.
 
 use crm_events::deliveries::{self, RetryRefusal};
 use crm_events::records;
