@@ -280,9 +280,14 @@ async fn conversations_link_once() {
     assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (404, json!("CONVERSATION_NOT_FOUND")));
     let total = host.get("/api/contacts", &token).await.json()["pagination"]["total"].clone();
     assert_eq!(total, 1, "nothing written by the refused calls");
+    // A newer conversation, not linked: each row shows its own contact.
+    let body = json!({ "channel": "whatsapp", "name": "Nadie" });
+    assert_eq!(host.admin(Method::POST, &format!("/admin/orgs/{org}/conversations"), Some(&body)).await.status, 201);
     let list = host.get("/api/conversations", &token).await.json();
-    assert_eq!(list["data"][0]["contactId"], a_id);
-    assert_eq!(list["data"][0]["contact"]["fullName"], "Lead");
+    assert_eq!(list["pagination"]["total"], 2);
+    assert_eq!((&list["data"][0]["name"], &list["data"][0]["contact"]), (&json!("Nadie"), &Value::Null));
+    assert_eq!(list["data"][1]["contactId"], a_id);
+    assert_eq!(list["data"][1]["contact"]["fullName"], "Lead");
 }
 
 #[tokio::test]

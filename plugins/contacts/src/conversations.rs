@@ -114,13 +114,16 @@ pub fn list(req: &Request) -> Result<Response, Error> {
     // Ids sort by creation: the page is read from the end, the host counts.
     let total = crm_sdk::store::count_found(b"conv/", b"")?;
     let page: Vec<Conversation> = kv::page_reverse_records("conv/", paging.offset(), paging.limit)?;
+    // The linked contacts of the page, in one store call.
+    let keys: Vec<String> = page.iter().map(|c| record::key(c.contact_id.as_deref().unwrap_or(""))).collect();
+    let contacts: Vec<Option<Contact>> = kv::get_many(&keys)?;
     let data: Vec<Value> = page
         .into_iter()
-        .map(|c| {
-            let contact =
-                c.contact_id.as_deref().and_then(|id| kv::get::<Contact>(&record::key(id)).ok().flatten()).map(
-                    |ct| json!({ "id": ct.id, "fullName": ct.full_name(), "email": ct.email, "mobile": ct.mobile }),
-                );
+        .zip(contacts)
+        .map(|(c, linked)| {
+            let contact = linked
+                .filter(|_| c.contact_id.is_some())
+                .map(|ct| json!({ "id": ct.id, "fullName": ct.full_name(), "email": ct.email, "mobile": ct.mobile }));
             json!({
                 "id": c.id, "channel": c.channel, "name": c.name, "phone": c.phone,
                 "contactId": c.contact_id, "contact": contact, "createdAt": c.created_at, "updatedAt": c.updated_at,
