@@ -261,11 +261,5 @@ pub fn list(req: &Request) -> Result<Response, Error> {
 
 /// Deals named by an index (`<prefix><dealId>`), newest first.
 fn indexed(prefix: &str, skip: u64, take: usize) -> Result<Vec<Deal>, Error> {
-    let mut out = Vec::new();
-    for (k, _) in kv::page_reverse(prefix, skip, take)? {
-        if let Some(deal) = load(k.rsplit('/').next().unwrap_or_default())? {
-            out.push(deal);
-        }
-    }
-    Ok(out)
+    kv::page_indexed(prefix, skip, take, key)
 }

@@ -81,11 +81,7 @@ pub fn list(req: &Request) -> Result<Response, Error> {
         Some(_) => return Err(Error::validation("read must be true or false", json!({ "field": "read" }))),
     };
     let paging = Paging::from_query(req, 20, 100)?;
-    let ids: Vec<String> = kv::page_reverse(index_prefix(read), paging.offset(), paging.limit)?
-        .into_iter()
-        .map(|(k, _)| key(k.rsplit('/').next().unwrap_or_default()))
-        .collect();
-    let found: Vec<Notification> = kv::get_many(&ids)?.into_iter().flatten().collect();
+    let found: Vec<Notification> = kv::page_indexed(index_prefix(read), paging.offset(), paging.limit, key)?;
     Ok(paging.response(&found, kv::counter(index_count_key(read))? as usize))
 }
 

@@ -93,10 +93,7 @@ pub fn list(req: &Request, form_id: &str) -> Result<Response, Error> {
         let items: Vec<Value> = page.into_iter().map(|(k, v)| kv::decode(&k, &v)).collect::<Result<_, _>>()?;
         return Ok(paging.response(&items, total as usize));
     }
-    let prefix = index_prefix(&form.id, status);
-    let keys: Vec<String> =
-        kv::page_reverse(&prefix, skip, take)?.into_iter().map(|(k, _)| key(&form.id, &k[prefix.len()..])).collect();
-    let items: Vec<Value> = kv::get_many(&keys)?.into_iter().flatten().collect();
+    let items: Vec<Value> = kv::page_indexed(&index_prefix(&form.id, status), skip, take, |id| key(&form.id, id))?;
     Ok(paging.response(&items, rare(status)? as usize))
 }
 

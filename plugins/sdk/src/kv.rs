@@ -95,6 +95,38 @@ pub fn page_reverse_where(
     Ok(out)
 }
 
+/// One page of the records an index names, newest first: each index key is
+/// `<prefix><id>` (its value unused), and `record_key(id)` is where the
+/// record is; they are read in one `get-many`. Records gone since the index
+/// entry was read are left out.
+pub fn page_indexed<T: DeserializeOwned>(
+    prefix: &str,
+    skip: u64,
+    take: usize,
+    record_key: impl Fn(&str) -> String,
+) -> Result<Vec<T>, Error> {
+    Ok(get_many(&indexed_keys(prefix, skip, take, record_key)?)?.into_iter().flatten().collect())
+}
+
+/// [`page_indexed`] of the raw stored values.
+pub fn page_indexed_raw(
+    prefix: &str,
+    skip: u64,
+    take: usize,
+    record_key: impl Fn(&str) -> String,
+) -> Result<Vec<Vec<u8>>, Error> {
+    Ok(get_many_raw(&indexed_keys(prefix, skip, take, record_key)?)?.into_iter().flatten().collect())
+}
+
+fn indexed_keys(
+    prefix: &str,
+    skip: u64,
+    take: usize,
+    record_key: impl Fn(&str) -> String,
+) -> Result<Vec<String>, Error> {
+    Ok(page_reverse(prefix, skip, take)?.iter().map(|(k, _)| record_key(&k[prefix.len()..])).collect())
+}
+
 /// [`page_reverse`] of JSON records, read as `T`.
 pub fn page_reverse_records<T: DeserializeOwned>(prefix: &str, skip: u64, take: usize) -> Result<Vec<T>, Error> {
     page_reverse(prefix, skip, take)?.into_iter().map(|(k, v)| decode(&k, &v)).collect()

@@ -51,10 +51,10 @@ pub fn list(req: &Request) -> Result<Response, Error> {
         return one_contact_in_status(&paging, &prefix, s);
     }
     let total = store::count_found(prefix.as_bytes(), b"")? as usize;
-    let page = kv::page_reverse(&prefix, paging.offset(), paging.limit)?;
+    let (skip, take) = (paging.offset(), paging.limit);
     let items = match prefix.as_str() {
-        "s/" => page.into_iter().map(|(_, record)| record).collect(),
-        _ => records(page.iter().map(|(k, _)| &k[prefix.len()..]))?,
+        "s/" => kv::page_reverse(&prefix, skip, take)?.into_iter().map(|(_, record)| record).collect(),
+        _ => kv::page_indexed_raw(&prefix, skip, take, record::key)?,
     };
     Ok(paging.response_raw(&items, total))
 }
