@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
 use crm_sdk::http::{self, Error, Paging};
 use crm_sdk::kv;
+use crm_sdk::raw_text::RawFilter;
 use crm_sdk::store;
 use crm_sdk::types::{Request, Response};
 use serde_json::json;
@@ -142,6 +143,9 @@ struct Query {
     exists: Vec<String>,
     /// Values lowercased unless `exact` ([`property_filters`]).
     properties: BTreeMap<String, Vec<String>>,
+    /// What of `exists` and `properties` a record's stored bytes can tell:
+    /// a record that fails it is not decoded.
+    raw: RawFilter,
 }
 
 impl Query {
@@ -161,6 +165,14 @@ impl Query {
             "desc" => false,
             _ => return Err(bad("sortOrder", "must be asc or desc")),
         };
+        let (exists, properties) = (keys(req, "exists")?, property_filters(req, exact)?);
+        let mut raw = RawFilter::default();
+        for key in &exists {
+            raw.any_of([record::canonical(key)], false);
+        }
+        for values in properties.values() {
+            raw.any_of(values.iter().map(String::as_str), !exact);
+        }
         Ok(Query {
             paging: Paging::from_query(req, 100, 1000)?,
             by_updated,
@@ -172,8 +184,9 @@ impl Query {
             city_codes: codes(req, "cityCode", 5)?,
             state_codes: codes(req, "stateCode", 2)?,
             missing: keys(req, "missing")?,
-            exists: keys(req, "exists")?,
-            properties: property_filters(req, exact)?,
+            exists,
+            properties,
+            raw,
         })
     }
 
@@ -332,10 +345,19 @@ pub fn list(req: &Request) -> Result<Response, Error> {
     Ok(q.paging.response_raw(&index::rendered(&ids)?, total as usize))
 }
 
-/// The contacts of `ids` that exist and match the query's record filters, in order.
+/// The contacts of `ids` that exist and match the query's record filters, in
+/// order. Only the records whose bytes pass [`Query::raw`] are decoded.
 fn matching_records(q: &Query, ids: Vec<String>) -> Result<Vec<Contact>, Error> {
     let keys: Vec<String> = ids.iter().map(|id| record::key(id)).collect();
-    Ok(kv::get_many::<Contact>(&keys)?.into_iter().flatten().filter(|c| q.record_matches(c)).collect())
+    let mut found = Vec::new();
+    for (raw, key) in kv::get_many_raw(&keys)?.into_iter().zip(&keys) {
+        let Some(raw) = raw.filter(|raw| q.raw.may_match(raw)) else { continue };
+        let contact: Contact = kv::decode(key, &raw)?;
+        if q.record_matches(&contact) {
+            found.push(contact);
+        }
+    }
+    Ok(found)
 }
 
 /// A search alone, sorted by creation, found by the index: the matches are

@@ -119,6 +119,17 @@ pub fn read(id: &str) -> Result<Option<Stored>, Error> {
     Ok(Some(Stored { contact, raw }))
 }
 
+/// The name a property filter's key stands for: the body's other spellings
+/// of a known field read as that field.
+pub fn canonical(key: &str) -> &str {
+    match key {
+        "first_name" => "firstName",
+        "last_name" => "lastName",
+        "whatsapp_phone" => "mobile",
+        other => other,
+    }
+}
+
 impl Contact {
     pub fn full_name(&self) -> String {
         [self.first_name.as_deref(), self.last_name.as_deref()]
@@ -167,12 +178,7 @@ impl Contact {
 
     /// A property's values as text, for filters (`cityCode`, `email`, a custom key...).
     pub fn property_text(&self, key: &str) -> Vec<String> {
-        let canonical = match key {
-            "first_name" => "firstName",
-            "last_name" => "lastName",
-            "whatsapp_phone" => "mobile",
-            other => other,
-        };
+        let canonical = canonical(key);
         let values: Vec<String> = if let Some((_, v)) = self.known().into_iter().find(|(k, _)| *k == canonical) {
             v.iter().cloned().collect()
         } else if canonical == "tags" {

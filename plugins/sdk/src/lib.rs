@@ -8,11 +8,14 @@
 //! - [`contact_body`]: the keys of a contact body and the bounds on custom
 //!   properties, for the contacts module and the modules that build bodies.
 //! - [`pipeline`]: the default pipelines' stages and ids.
+//! - [`raw_text`]: a filter's necessary test on stored JSON bytes, so a scan
+//!   decodes only the records that may match.
 
 pub mod contact_body;
 pub mod http;
 pub mod kv;
 pub mod pipeline;
+pub mod raw_text;
 
 #[allow(clippy::all, missing_docs)]
 pub mod bindings {
