@@ -7,11 +7,17 @@
 # contacts-client test component): the cost of a nested call alone.
 # Prints each round with the host's CPU per request (user and kernel, from
 # /proc/<pid>/stat), and the medians of both, with their ratios.
-# Usage: scripts/bench-forms.sh [SECONDS] [ROUNDS]
+# Each round adds its leads to one organization, so a later load meets a
+# larger store than an earlier one: rounds alternate the order of the loads
+# (contacts first, then last; give an even number of rounds), and the
+# organization first gets SEED contacts (default 100,000, the pro plan's
+# size) through the bulk path, so that every load meets a store of the size
+# the plans sell, which a round's leads change little.
+# Usage: [SEED=N] scripts/bench-forms.sh [SECONDS] [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-10}
-ROUNDS=${2:-3}
+ROUNDS=${2:-4}
 cargo build --release -q -p crm-host -p crm-load  # also builds plugins/, contacts_client.wasm included
 HOST=${HOST:-target/release/crm-host}  # HOST=other/crm-host compares another build
 # FORMS_WASM=some/forms.wasm measures a variant of the forms module in the
@@ -26,6 +32,8 @@ cp target/plugins/wasm32-wasip2/release/contacts_client.wasm "$WORK/plugins/"
 if [ -n "${FORMS_WASM:-}" ]; then cp "$FORMS_WASM" "$WORK/plugins/forms.wasm"; fi
 start_host "$HOST" CRM_FORM_RATE_PER_MINUTE=0 CRM_PLUGINS_DIR="$WORK/plugins" RUST_LOG=warn
 new_org Bench unlimited
+SEED=${SEED:-100000}
+if [ "$SEED" -gt 0 ]; then seed_contacts "$ORG" "$SEED"; fi
 API=http://127.0.0.1:$PORT
 ADMIN=http://127.0.0.1:$((PORT + 1))
 form() {
@@ -52,7 +60,9 @@ run() { # NAME URL BODY [HEADER...]
 }
 declare -A RATES CPUS
 for round in $(seq "$ROUNDS"); do
-  for kind in contacts form form_deal nested; do
+  kinds="contacts form form_deal nested"
+  if [ $((round % 2)) -eq 0 ]; then kinds="nested form_deal form contacts"; fi
+  for kind in $kinds; do
     case $kind in
       contacts) line=$(run contacts "$API/api/contacts" "{\"email\":\"c$round-{n}@bench.co\",\"firstName\":\"Bench\",\"cityCode\":\"{city}\"}" "Authorization: Bearer $ORG_TOKEN") ;;
       form) line=$(run form "$API/api/v1/forms/submit/$PLAIN?key=$PLAIN_KEY" "{\"correo\":\"f$round-{n}@bench.co\",\"nombre\":\"Bench User\",\"cityCode\":\"{city}\",\"utm_source\":\"bench\"}") ;;
