@@ -95,3 +95,28 @@ async fn lists_page_newest_first_across_the_store_s_chunks() {
     assert_eq!(acme["pagination"]["total"], 250);
     assert!(acme["data"].as_array().unwrap().iter().all(|c| c["name"].as_str().unwrap().starts_with("Acme")));
 }
+
+/// A search reads each company's stored bytes before decoding it: a name
+/// whose lowercase is not the ASCII fold of its bytes (`İ`), or that JSON
+/// writes escaped, is still found, in any case.
+#[tokio::test]
+async fn search_finds_names_in_any_case_whatever_their_stored_form() {
+    let host = Host::start().await;
+    let token = host.demo_token.clone().unwrap();
+    for name in ["ACME Ltda", "XİZ Ltda", "Bodega \"El Sol\"", "Otra"] {
+        let r = host.post("/api/companies", &token, &json!({ "name": name })).await;
+        assert_eq!(r.status, 201, "{}", r.text);
+    }
+    let names = |q: &'static str| {
+        let (host, token) = (&host, &token);
+        async move {
+            let list = host.get(&format!("/api/companies?search={q}"), token).await.json();
+            list["data"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap().to_string()).collect::<Vec<_>>()
+        }
+    };
+    assert_eq!(names("acme").await, ["ACME Ltda"]);
+    assert_eq!(names("xi").await, ["XİZ Ltda"], "\"xİz\".to_lowercase() holds \"xi\"");
+    assert_eq!(names("%22el%20sol%22").await, ["Bodega \"El Sol\""]);
+    assert_eq!(names("LTDA").await, ["XİZ Ltda", "ACME Ltda"]);
+    assert!(names("nadie").await.is_empty());
+}

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use crm_sdk::contact_body::{MAX_CUSTOM_KEYS, MAX_CUSTOM_VALUE, is_property_name};
 use crm_sdk::http::{self, Error, json_response};
+use crm_sdk::raw_text::RawFilter;
 use crm_sdk::types::{Request, Response};
 use crm_sdk::{kv, runtime};
 use serde::{Deserialize, Serialize};
@@ -182,9 +183,15 @@ pub fn list(req: &Request) -> Result<Response, Error> {
         let page: Vec<Company> = kv::page_reverse_records("company/", paging.offset(), paging.limit)?;
         return Ok(paging.response(&page.iter().map(Company::to_json).collect::<Vec<_>>(), total));
     };
-    // A search reads every name, newest first, keeping only the page.
+    // A search reads every company, newest first, keeping only the page; it
+    // decodes only those whose stored bytes hold the term.
+    let mut holds_term = RawFilter::default();
+    holds_term.any_of([search.as_str()], true);
     let (skip, mut total, mut data) = (paging.offset(), 0u64, Vec::new());
     kv::walk_reverse("company/", |_, v| {
+        if !holds_term.may_match(v) {
+            return;
+        }
         let Ok(c) = serde_json::from_slice::<Company>(v) else { return };
         if c.name.to_lowercase().contains(&search) {
             if total >= skip && data.len() < paging.limit {
