@@ -96,8 +96,14 @@ async fn deals_open_once_per_contact_and_form_and_the_team_is_told() {
     assert_eq!(site.total("/api/deals?stage=new").await, 2);
     assert_eq!(site.total("/api/deals?stage=won").await, 0);
     assert_eq!(site.total("/api/deals?contactId=0123456789abcdef01234567").await, 0);
-    let r = site.host.get("/api/deals?stage=nuevo", &site.token).await;
-    assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (400, json!("VALIDATION_ERROR")));
+    for stage in ["nuevo", ""] {
+        let r = site.host.get(&format!("/api/deals?stage={stage}"), &site.token).await;
+        assert_eq!(
+            (r.status.as_u16(), r.json()["message"].clone(), r.json()["details"].clone()),
+            (400, json!("stage must be new, qualified, proposal, won or lost"), json!({ "field": "stage" })),
+            "{stage:?}"
+        );
+    }
     let r = site.host.get("/api/deals/0123456789abcdef01234567", &site.token).await;
     assert_eq!(r.status, 404);
 

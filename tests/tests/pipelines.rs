@@ -97,8 +97,11 @@ async fn every_organization_has_default_pipelines_and_the_app_creates_more() {
     let reader = host.create_token(&org, &["contacts:read"]).await;
     let r = host.get("/api/pipelines", &reader).await;
     assert_eq!((r.status.as_u16(), r.json()["requiredPermission"].clone()), (403, json!("pipelines:read")));
-    let r = host.get("/api/pipelines?kind=leads", &token).await;
-    assert_eq!(field(&r), (400, json!("VALIDATION_ERROR"), json!("kind")));
+    for kind in ["leads", "", "Deals"] {
+        let r = host.get(&format!("/api/pipelines?kind={kind}"), &token).await;
+        assert_eq!(field(&r), (400, json!("VALIDATION_ERROR"), json!("kind")), "{kind:?}");
+        assert_eq!(r.json()["message"], "kind must be deals or conversations");
+    }
 
     // What a body may not say.
     for (body, expected) in [

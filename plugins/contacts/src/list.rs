@@ -150,21 +150,9 @@ struct Query {
 
 impl Query {
     fn parse(req: &Request) -> Result<Query, Error> {
-        let exact = match http::query_first(req, "matchMode").unwrap_or("contains") {
-            "contains" => false,
-            "exact" => true,
-            _ => return Err(bad("matchMode", "must be contains or exact")),
-        };
-        let by_updated = match http::query_first(req, "sortBy").unwrap_or("createdAt") {
-            "createdAt" => false,
-            "updatedAt" => true,
-            _ => return Err(bad("sortBy", "must be createdAt or updatedAt")),
-        };
-        let ascending = match http::query_first(req, "sortOrder").unwrap_or("desc") {
-            "asc" => true,
-            "desc" => false,
-            _ => return Err(bad("sortOrder", "must be asc or desc")),
-        };
+        let exact = http::query_choice(req, "matchMode", &["contains", "exact"])? == Some("exact");
+        let by_updated = http::query_choice(req, "sortBy", &["createdAt", "updatedAt"])? == Some("updatedAt");
+        let ascending = http::query_choice(req, "sortOrder", &["asc", "desc"])? == Some("asc");
         let (exists, properties) = (keys(req, "exists")?, property_filters(req, exact)?);
         let mut raw = RawFilter::default();
         for key in &exists {

@@ -8,7 +8,7 @@
 //! team's unread list is a page of an index, not a scan of every
 //! notification. The index and counters change in the record's own commit.
 
-use crm_sdk::http::{Error, Paging, json_object, json_response, query_first};
+use crm_sdk::http::{Error, Paging, json_object, json_response, query_choice};
 use crm_sdk::store::{self, Condition, Write};
 use crm_sdk::types::{Request, Response};
 use crm_sdk::{kv, runtime};
@@ -74,12 +74,10 @@ pub fn writes(form: &Form, submission_id: &str, contact_id: Option<&str>, now: &
 /// `GET /notifications`: all of them, or with `read=false` (`true`) only the
 /// unread (read) ones; newest first.
 pub fn list(req: &Request) -> Result<Response, Error> {
-    let read = match query_first(req, "read") {
-        None => return kv::newest_first(req, "n/", COUNT_KEY),
-        Some("true") => true,
-        Some("false") => false,
-        Some(_) => return Err(Error::validation("read must be true or false", json!({ "field": "read" }))),
+    let Some(read) = query_choice(req, "read", &["true", "false"])? else {
+        return kv::newest_first(req, "n/", COUNT_KEY);
     };
+    let read = read == "true";
     let paging = Paging::from_query(req, 20, 100)?;
     let found: Vec<Notification> = kv::page_indexed(index_prefix(read), paging.offset(), paging.limit, key)?;
     Ok(paging.response(&found, kv::counter(index_count_key(read))? as usize))

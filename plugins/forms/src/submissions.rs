@@ -9,12 +9,12 @@
 //! every submission; `accepted` is every submission but those. A new lead,
 //! the common case, writes no index key.
 
-use crm_sdk::http::{Error, Paging, query_first};
+use crm_sdk::http::{Error, Paging, query_choice};
 use crm_sdk::kv;
 use crm_sdk::store::Write;
 use crm_sdk::types::{Request, Response};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::form;
 
@@ -77,12 +77,8 @@ pub fn writes(submission: &Submission) -> Result<Vec<Write>, Error> {
 /// of one outcome; newest first.
 pub fn list(req: &Request, form_id: &str) -> Result<Response, Error> {
     let form = form::load(form_id)?;
-    let status = match query_first(req, "status") {
-        None => return kv::newest_first(req, &format!("s/{}/", form.id), &count_key(&form.id)),
-        Some(s @ (ACCEPTED | REJECTED | SPAM)) => s,
-        Some(_) => {
-            return Err(Error::validation("status must be accepted, rejected or spam", json!({ "field": "status" })));
-        }
+    let Some(status) = query_choice(req, "status", &[ACCEPTED, REJECTED, SPAM])? else {
+        return kv::newest_first(req, &format!("s/{}/", form.id), &count_key(&form.id));
     };
     let paging = Paging::from_query(req, 20, 100)?;
     let (skip, take) = (paging.offset(), paging.limit);

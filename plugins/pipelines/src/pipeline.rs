@@ -4,7 +4,7 @@
 //! `crm_sdk::pipeline`); the app creates more (`POST
 //! /admin/orgs/{org}/pipelines`). Pipelines are not edited afterwards.
 
-use crm_sdk::http::{Error, Paging, json_object, json_response, query_first};
+use crm_sdk::http::{Error, Paging, json_object, json_response, query_choice};
 use crm_sdk::pipeline::{self as defaults, CONVERSATION_STAGES, DEAL_STAGES};
 use crm_sdk::store::{self, Condition, Write};
 use crm_sdk::types::{Request, Response};
@@ -92,12 +92,7 @@ pub fn get(id: &str) -> Result<Response, Error> {
 /// default page (100) holds them all.
 pub fn list(req: &Request) -> Result<Response, Error> {
     let paging = Paging::from_query(req, 100, 100)?;
-    let kind = query_first(req, "kind").map(str::trim).filter(|k| !k.is_empty());
-    if let Some(k) = kind
-        && !KINDS.contains(&k)
-    {
-        return Err(invalid("kind", "must be deals or conversations"));
-    }
+    let kind = query_choice(req, "kind", KINDS)?;
     let mut pipelines: Vec<Pipeline> = KINDS.iter().map(|k| default_pipeline(k)).collect();
     for (_, bytes) in kv::scan_all("p/")? {
         pipelines.push(serde_json::from_slice(&bytes).map_err(Error::internal)?);

@@ -11,6 +11,26 @@ pub fn query_first<'r>(req: &'r Request, key: &str) -> Option<&'r str> {
     req.query.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
 }
 
+/// A query parameter that takes one of `choices`: `None` when absent; any
+/// other value, an empty one too, is 400 `VALIDATION_ERROR` naming the
+/// parameter (`kind must be deals or conversations`).
+pub fn query_choice<'c>(req: &Request, key: &str, choices: &[&'c str]) -> Result<Option<&'c str>, Error> {
+    let Some(sent) = query_first(req, key) else { return Ok(None) };
+    match choices.iter().find(|c| **c == sent) {
+        Some(choice) => Ok(Some(choice)),
+        None => Err(Error::validation(format!("{key} must be {}", spoken_list(choices)), json!({ "field": key }))),
+    }
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn spoken_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
 /// Every value of a query parameter, in order.
 pub fn query_all<'r>(req: &'r Request, key: &str) -> Vec<&'r str> {
     req.query.iter().filter(|(k, _)| k == key).map(|(_, v)| v.as_str()).collect()
@@ -220,5 +240,36 @@ impl Paging {
     fn pagination(&self, total: usize) -> Value {
         let pages = total.div_ceil(self.limit.max(1));
         json!({ "total": total, "page": self.page, "limit": self.limit, "pages": pages })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(query: &[(&str, &str)]) -> Request {
+        Request {
+            method: "GET".into(),
+            path: "/x".into(),
+            path_params: vec![],
+            query: query.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+            headers: vec![],
+            body: vec![],
+        }
+    }
+
+    #[test]
+    fn a_choice_is_absent_one_of_its_values_or_refused() {
+        let kinds = ["deals", "conversations"];
+        assert_eq!(query_choice(&request(&[]), "kind", &kinds).unwrap(), None);
+        assert_eq!(query_choice(&request(&[("kind", "deals")]), "kind", &kinds).unwrap(), Some("deals"));
+        for sent in ["", " deals", "Deals", "other"] {
+            let e = query_choice(&request(&[("kind", sent)]), "kind", &kinds).unwrap_err();
+            assert_eq!(e.status, 400, "{sent:?}");
+            assert_eq!(e.body["message"], "kind must be deals or conversations");
+            assert_eq!(e.body["details"], json!({ "field": "kind" }));
+        }
+        let e = query_choice(&request(&[("s", "x")]), "s", &["a", "b", "c"]).unwrap_err();
+        assert_eq!(e.body["message"], "s must be a, b or c");
     }
 }

@@ -1,7 +1,7 @@
 //! `GET /shipments` (filters `contactId`, `status`; newest first; `limit`
 //! default 20, clamped to 100) and `GET /shipments/{id}`.
 
-use crm_sdk::http::{Error, Paging, json_response, query_first};
+use crm_sdk::http::{Error, Paging, json_response, query_choice, query_first};
 use crm_sdk::types::{Request, Response};
 use crm_sdk::{kv, store};
 use serde_json::json;
@@ -24,19 +24,11 @@ pub fn get(id: &str) -> Result<Response, Error> {
 pub fn list(req: &Request) -> Result<Response, Error> {
     let paging = Paging::from_query(req, DEFAULT_LIMIT, MAX_LIMIT)?;
     let contact = query_first(req, "contactId").filter(|c| !c.is_empty());
-    let status = query_first(req, "status").filter(|s| !s.is_empty());
+    let status = query_choice(req, "status", STATUSES)?;
     if let Some(c) = contact
         && !crm_sdk::is_id(c)
     {
         return Err(invalid("contactId", "is not a valid id"));
-    }
-    if let Some(s) = status
-        && !STATUSES.contains(&s)
-    {
-        return Err(Error::validation(
-            format!("status must be one of {}", STATUSES.join(", ")),
-            json!({ "field": "status" }),
-        ));
     }
 
     // Ids are ordered by creation time: the index keys end with the id, so a
