@@ -96,6 +96,14 @@ async fn deals_open_once_per_contact_and_form_and_the_team_is_told() {
     assert_eq!(site.total("/api/deals?stage=new").await, 2);
     assert_eq!(site.total("/api/deals?stage=won").await, 0);
     assert_eq!(site.total("/api/deals?contactId=0123456789abcdef01234567").await, 0);
+    for contact_id in ["", "d@x.co", "0123456789ABCDEF01234567"] {
+        let r = site.host.get(&format!("/api/deals?contactId={contact_id}"), &site.token).await;
+        assert_eq!(
+            (r.status.as_u16(), r.json()["message"].clone(), r.json()["details"].clone()),
+            (400, json!("contactId is not a valid id"), json!({ "field": "contactId" })),
+            "{contact_id:?}"
+        );
+    }
     for stage in ["nuevo", ""] {
         let r = site.host.get(&format!("/api/deals?stage={stage}"), &site.token).await;
         assert_eq!(

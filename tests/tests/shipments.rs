@@ -194,4 +194,12 @@ async fn list_filters_by_contact_and_status_newest_first_and_clamps_the_limit() 
         assert_eq!((bad.status.as_u16(), bad.json()["code"].clone()), (400, json!("VALIDATION_ERROR")), "{status:?}");
         assert_eq!(bad.json()["details"], json!({ "field": "status" }));
     }
+    for contact_id in ["", "abc", "0123456789ABCDEF01234567"] {
+        let bad = shop.get(&format!("/api/shipments?contactId={contact_id}")).await;
+        assert_eq!(
+            (bad.status.as_u16(), bad.json()["message"].clone(), bad.json()["details"].clone()),
+            (400, json!("contactId is not a valid id"), json!({ "field": "contactId" })),
+            "{contact_id:?}"
+        );
+    }
 }

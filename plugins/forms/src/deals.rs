@@ -5,7 +5,7 @@
 //! one winner). `GET /deals` (filters `contactId`, `stage`), `GET /deals/{id}`
 //! and `PUT /deals/{id}` (move between stages, rename, set the amount).
 
-use crm_sdk::http::{Error, Paging, query_choice, query_first};
+use crm_sdk::http::{Error, Paging, query_choice, query_id};
 use crm_sdk::store::{self, Condition, Write};
 use crm_sdk::types::{Request, Response};
 use crm_sdk::{kv, runtime};
@@ -227,7 +227,7 @@ fn moved(deal: &Deal, from: &str) -> Value {
 pub fn list(req: &Request) -> Result<Response, Error> {
     let paging = Paging::from_query(req, 20, 100)?;
     let stage = query_choice(req, "stage", STAGES)?;
-    let contact = query_first(req, "contactId").map(str::trim).filter(|s| !s.is_empty());
+    let contact = query_id(req, "contactId")?;
     let (deals, total) = match (contact, stage) {
         (None, None) => {
             (kv::page_reverse_records::<Deal>("d/", paging.offset(), paging.limit)?, kv::counter(COUNT_KEY)? as usize)

@@ -22,6 +22,18 @@ pub fn query_choice<'c>(req: &Request, key: &str, choices: &[&'c str]) -> Result
     }
 }
 
+/// A query parameter that names a record by id: `None` when absent; any
+/// other value that is not an id ([`crate::is_id`]), an empty one too, is
+/// 400 `VALIDATION_ERROR` naming the parameter, so a client's typo is told
+/// apart from a record with nothing to list.
+pub fn query_id<'r>(req: &'r Request, key: &str) -> Result<Option<&'r str>, Error> {
+    match query_first(req, key) {
+        None => Ok(None),
+        Some(id) if crate::is_id(id) => Ok(Some(id)),
+        Some(_) => Err(Error::validation(format!("{key} is not a valid id"), json!({ "field": key }))),
+    }
+}
+
 /// `a`, `a or b`, `a, b or c`.
 fn spoken_list(items: &[&str]) -> String {
     match items {
@@ -271,5 +283,18 @@ mod tests {
         }
         let e = query_choice(&request(&[("s", "x")]), "s", &["a", "b", "c"]).unwrap_err();
         assert_eq!(e.body["message"], "s must be a, b or c");
+    }
+
+    #[test]
+    fn an_id_parameter_is_absent_an_id_or_refused() {
+        assert_eq!(query_id(&request(&[]), "contactId").unwrap(), None);
+        let id = "6b052f4b0000138387408ed5";
+        assert_eq!(query_id(&request(&[("contactId", id)]), "contactId").unwrap(), Some(id));
+        for sent in ["", " ", "6b052f4b0000138387408ed", "6B052F4B0000138387408ED5", "../x"] {
+            let e = query_id(&request(&[("contactId", sent)]), "contactId").unwrap_err();
+            assert_eq!(e.status, 400, "{sent:?}");
+            assert_eq!(e.body["message"], "contactId is not a valid id");
+            assert_eq!(e.body["details"], json!({ "field": "contactId" }));
+        }
     }
 }

@@ -1,13 +1,12 @@
 //! `GET /shipments` (filters `contactId`, `status`; newest first; `limit`
 //! default 20, clamped to 100) and `GET /shipments/{id}`.
 
-use crm_sdk::http::{Error, Paging, json_response, query_choice, query_first};
+use crm_sdk::http::{Error, Paging, json_response, query_choice, query_id};
 use crm_sdk::types::{Request, Response};
 use crm_sdk::{kv, store};
 use serde_json::json;
 
 use crate::answer;
-use crate::input::invalid;
 use crate::record::{self, STATUSES};
 
 const DEFAULT_LIMIT: usize = 20;
@@ -23,13 +22,8 @@ pub fn get(id: &str) -> Result<Response, Error> {
 
 pub fn list(req: &Request) -> Result<Response, Error> {
     let paging = Paging::from_query(req, DEFAULT_LIMIT, MAX_LIMIT)?;
-    let contact = query_first(req, "contactId").filter(|c| !c.is_empty());
+    let contact = query_id(req, "contactId")?;
     let status = query_choice(req, "status", STATUSES)?;
-    if let Some(c) = contact
-        && !crm_sdk::is_id(c)
-    {
-        return Err(invalid("contactId", "is not a valid id"));
-    }
 
     // Ids are ordered by creation time: the index keys end with the id, so a
     // page is read from the end of its index, and the total is counted by
