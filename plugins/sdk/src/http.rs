@@ -145,7 +145,7 @@ pub fn is_json(req: &Request) -> bool {
 
 /// The 400 of a body sent as anything but JSON: the same code and message as
 /// the host's own routes answer.
-pub fn unsupported_content_type() -> Error {
+fn unsupported_content_type() -> Error {
     Error::new(
         400,
         "UNSUPPORTED_CONTENT_TYPE",
