@@ -80,7 +80,7 @@ impl Policy {
 }
 
 /// Whether `ip` is an address of the public internet.
-pub fn is_public(ip: IpAddr) -> bool {
+fn is_public(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => is_public_v4(v4),
         IpAddr::V6(v6) => match v6.to_ipv4_mapped().or_else(|| ipv4_compatible(v6)).or_else(|| six_to_four(v6)) {

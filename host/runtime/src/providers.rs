@@ -27,7 +27,7 @@ pub fn rejected(code: &str, message: &str) -> ProviderError {
     ProviderError::Rejected(failure(code, message))
 }
 
-pub fn unknown_outcome(code: &str, message: &str) -> ProviderError {
+fn unknown_outcome(code: &str, message: &str) -> ProviderError {
     ProviderError::UnknownOutcome(failure(code, message))
 }
 

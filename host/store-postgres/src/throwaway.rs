@@ -23,7 +23,7 @@ pub struct Throwaway {
 
 /// Where PostgreSQL's programs are: `CRM_PG_BIN`, else Debian's folder for
 /// the newest installed version.
-pub fn bin_dir() -> Result<PathBuf, String> {
+fn bin_dir() -> Result<PathBuf, String> {
     if let Ok(dir) = std::env::var("CRM_PG_BIN") {
         return Ok(PathBuf::from(dir));
     }
