@@ -15,12 +15,12 @@ async fn import(host: &Host, token: &str, body: &Value) -> Reply {
     host.post("/api/import/contacts", token, body).await
 }
 
-async fn import_csv(host: &Host, token: &str, query: &str, csv: &str) -> Reply {
+async fn import_csv(host: &Host, token: &str, query: &str, csv: impl AsRef<[u8]>) -> Reply {
     let r = host
         .request(Method::POST, &format!("/api/import/contacts{query}"))
         .bearer_auth(token)
         .header("content-type", "text/csv")
-        .body(csv.to_string())
+        .body(csv.as_ref().to_vec())
         .send()
         .await
         .unwrap();
@@ -116,6 +116,27 @@ async fn a_spreadsheet_s_spanish_headers_are_read_as_the_forms_read_them() {
     let r = import_csv(&host, &token, "", "correo,Fecha de nacimiento\nb@x.co,1990-01-01\n").await;
     assert_eq!((r.status.as_u16(), r.json()["details"]["column"].clone()), (400, json!("Fecha de nacimiento")));
     assert_eq!(contacts_total(&host, &token).await, 2);
+}
+
+/// `text` as Windows-1252 bytes: what Excel's plain "CSV" saves on a
+/// Spanish-language Windows (these tests use only Latin-1 characters, which
+/// Windows-1252 writes as their code points).
+fn windows_1252(text: &str) -> Vec<u8> {
+    text.chars().map(|c| u8::try_from(u32::from(c)).expect("a Latin-1 character")).collect()
+}
+
+#[tokio::test]
+async fn a_csv_that_is_not_utf8_is_read_as_windows_1252() {
+    let (host, _, token) = setup().await;
+    let csv = windows_1252("Nombre;Correo;Ciudad;Notas\r\nJosé Peña;jose@x.co;Medellín;Año 2024: ¡clave!\r\n");
+    assert!(std::str::from_utf8(&csv).is_err(), "the body is not UTF-8");
+    let r = import_csv(&host, &token, "", &csv).await;
+    assert_eq!(counts(&r), (json!(1), json!(1), json!(0), json!(0)), "{}", r.text);
+    let jose = contact_by_email(&host, &token, "jose@x.co").await;
+    assert_eq!(
+        (&jose["firstName"], &jose["lastName"], &jose["cityCode"], &jose["Notas"]),
+        (&json!("José"), &json!("Peña"), &json!("05001"), &json!("Año 2024: ¡clave!"))
+    );
 }
 
 #[tokio::test]
@@ -477,6 +498,7 @@ async fn the_command_line_importer_splits_a_file_and_writes_the_rejected_rows_be
     assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("26 rows: 15 were created, 0 were updated, 0 warnings, 11 rejected"), "{stdout}");
     let rejected = std::fs::read_to_string(dir.path().join("clientes.rejected.csv")).unwrap();
+    let rejected = rejected.strip_prefix('\u{feff}').expect("a byte-order mark, for Excel");
     let lines: Vec<&str> = rejected.lines().collect();
     assert_eq!(lines[0], "row;code;message;correo_no;email;firstName;city");
     assert_eq!(lines.len(), 12);
@@ -497,4 +519,28 @@ async fn the_command_line_importer_splits_a_file_and_writes_the_rejected_rows_be
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("26 rows: 10 would be created, 15 would be updated, 10 warnings, 1 rejected"), "{stdout}");
     assert_eq!(contacts_total(&host, &token).await, 15);
+}
+
+#[tokio::test]
+async fn the_command_line_importer_reads_a_windows_1252_file() {
+    let (host, _, token) = setup().await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("clientes.csv");
+    let csv = "Nombre;Correo;Ciudad\r\nJosé Peña;jose@x.co;Medellín\r\nMaría Ibáñez;maria@x.co;Villanueva\r\n";
+    std::fs::write(&file, windows_1252(csv)).unwrap();
+    let out = std::process::Command::new(host_binary())
+        .args(["import", "contacts"])
+        .arg(&file)
+        .args(["--url", &host.api, "--token", &token, "--strict"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("2 rows: 1 were created, 0 were updated, 0 warnings, 1 rejected"), "{stdout}");
+    let jose = contact_by_email(&host, &token, "jose@x.co").await;
+    assert_eq!((&jose["firstName"], &jose["lastName"]), (&json!("José"), &json!("Peña")));
+    // The rejected row comes back in UTF-8, accents intact.
+    let rejected = std::fs::read_to_string(dir.path().join("clientes.rejected.csv")).unwrap();
+    let row = rejected.strip_prefix('\u{feff}').unwrap().lines().nth(1).unwrap().to_string();
+    assert!(row.starts_with("2;CITY_UNRESOLVED;") && row.ends_with(";María Ibáñez;maria@x.co;Villanueva"), "{row}");
 }

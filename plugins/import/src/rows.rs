@@ -1,14 +1,17 @@
 //! Reading an import call: JSON `{rows: [<POST /contacts body>...], dryRun?,
-//! locationMode?}`, or `text/csv` (UTF-8, a byte-order mark allowed, comma or
-//! semicolon separated, a header row of body keys or the Spanish names a
-//! spreadsheet gives them ([`Column`]), quoted fields with commas and line
-//! breaks, `\n` or `\r\n`) with `dryRun` and `locationMode` in the
-//! query (also read, and checked, beside a JSON body, whose own values win).
-//! A blank CSV cell is an absent key. At most [`MAX_ROWS`] rows.
+//! locationMode?}`, or `text/csv` (UTF-8 with or without a byte-order mark,
+//! else Windows-1252; comma or semicolon separated; a header row of body keys
+//! or the Spanish names a spreadsheet gives them ([`Column`]); quoted fields
+//! with commas and line breaks; `\n` or `\r\n`) with `dryRun` and
+//! `locationMode` in the query (also read, and checked, beside a JSON body,
+//! whose own values win). A blank CSV cell is an absent key. At most
+//! [`MAX_ROWS`] rows.
 //!
 //! Rows stay text: each is handed to the contacts module as it came (a JSON
 //! row) or as the object its CSV line makes, so 16 MiB of rows never become
 //! a tree of values in memory.
+
+use std::borrow::Cow;
 
 use crm_sdk::contact_body::{Alias, KNOWN, alias, is_property_name, split_full_name};
 use crm_sdk::http::{self, Error, query_first};
@@ -145,11 +148,21 @@ fn too_many(rows: usize) -> Result<(), Error> {
     Ok(())
 }
 
+/// A CSV body's text, without its byte-order mark: UTF-8, or else
+/// Windows-1252, which is what Excel's plain "CSV" saves on a Spanish-language
+/// Windows (a byte sequence that is not UTF-8 is almost never meant as UTF-8).
+/// `crm-host import` reads files the same way.
+fn csv_text(body: &[u8]) -> Cow<'_, str> {
+    let body = body.strip_prefix("\u{feff}".as_bytes()).unwrap_or(body);
+    match std::str::from_utf8(body) {
+        Ok(text) => Cow::Borrowed(text),
+        Err(_) => encoding_rs::WINDOWS_1252.decode_without_bom_handling(body).0,
+    }
+}
+
 /// The data rows of a CSV file as contact bodies.
 fn csv_rows(body: &[u8]) -> Result<Vec<Result<String, String>>, Error> {
-    let body = body.strip_prefix("\u{feff}".as_bytes()).unwrap_or(body);
-    let text = std::str::from_utf8(body)
-        .map_err(|e| Error::validation(format!("The CSV is not UTF-8 text: {e}"), json!({ "field": "body" })))?;
+    let text = csv_text(body);
     let header_line = text.lines().next().unwrap_or("");
     let delimiter = if header_line.matches(';').count() > header_line.matches(',').count() { b';' } else { b',' };
     let mut reader = csv::ReaderBuilder::new().delimiter(delimiter).flexible(true).from_reader(text.as_bytes());
