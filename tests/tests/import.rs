@@ -118,6 +118,21 @@ async fn a_spreadsheet_s_spanish_headers_are_read_as_the_forms_read_them() {
     assert_eq!(contacts_total(&host, &token).await, 2);
 }
 
+/// `crm-host import contacts FILE` against `host` with `flags`: its output,
+/// once it succeeded.
+fn run_importer(host: &Host, token: &str, file: &std::path::Path, flags: &[&str]) -> String {
+    let out = std::process::Command::new(host_binary())
+        .args(["import", "contacts"])
+        .arg(file)
+        .args(["--url", &host.api, "--token", token])
+        .args(flags)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    stdout
+}
+
 /// `text` as Windows-1252 bytes: what Excel's plain "CSV" saves on a
 /// Spanish-language Windows (these tests use only Latin-1 characters, which
 /// Windows-1252 writes as their code points).
@@ -488,14 +503,7 @@ async fn the_command_line_importer_splits_a_file_and_writes_the_rejected_rows_be
     }
     csv.push_str("x;;Sin correo;Cali\r\n");
     std::fs::write(&file, csv).unwrap();
-    let out = std::process::Command::new(host_binary())
-        .args(["import", "contacts"])
-        .arg(&file)
-        .args(["--url", &host.api, "--token", &token, "--batch", "10", "--strict"])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = run_importer(&host, &token, &file, &["--batch", "10", "--strict"]);
     assert!(stdout.contains("26 rows: 15 were created, 0 were updated, 0 warnings, 11 rejected"), "{stdout}");
     let rejected = std::fs::read_to_string(dir.path().join("clientes.rejected.csv")).unwrap();
     let rejected = rejected.strip_prefix('\u{feff}').expect("a byte-order mark, for Excel");
@@ -510,13 +518,7 @@ async fn the_command_line_importer_splits_a_file_and_writes_the_rejected_rows_be
     assert!(lines[11].starts_with("26;VALIDATION_ERROR;"), "{}", lines[11]);
     assert_eq!(contacts_total(&host, &token).await, 15);
     // A dry run of the same file: the counts it would give, nothing written.
-    let out = std::process::Command::new(host_binary())
-        .args(["import", "contacts"])
-        .arg(&file)
-        .args(["--url", &host.api, "--token", &token, "--dry-run"])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stdout = run_importer(&host, &token, &file, &["--dry-run"]);
     assert!(stdout.contains("26 rows: 10 would be created, 15 would be updated, 10 warnings, 1 rejected"), "{stdout}");
     assert_eq!(contacts_total(&host, &token).await, 15);
 }
@@ -528,14 +530,7 @@ async fn the_command_line_importer_reads_a_windows_1252_file() {
     let file = dir.path().join("clientes.csv");
     let csv = "Nombre;Correo;Ciudad\r\nJosé Peña;jose@x.co;Medellín\r\nMaría Ibáñez;maria@x.co;Villanueva\r\n";
     std::fs::write(&file, windows_1252(csv)).unwrap();
-    let out = std::process::Command::new(host_binary())
-        .args(["import", "contacts"])
-        .arg(&file)
-        .args(["--url", &host.api, "--token", &token, "--strict"])
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    let stdout = run_importer(&host, &token, &file, &["--strict"]);
     assert!(stdout.contains("2 rows: 1 were created, 0 were updated, 0 warnings, 1 rejected"), "{stdout}");
     let jose = contact_by_email(&host, &token, "jose@x.co").await;
     assert_eq!((&jose["firstName"], &jose["lastName"]), (&json!("José"), &json!("Peña")));

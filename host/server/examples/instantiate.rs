@@ -4,42 +4,17 @@
 //!
 //! Run: `cargo run --release -p crm-host --example instantiate`
 
-use std::sync::Arc;
+mod common;
+
 use std::time::{Duration, Instant};
 
-use crm_host::embedded;
-use crm_host::shipping::outbound::ReqwestClient;
 use crm_runtime::bindings::platform::crm::plugin::types;
-use crm_runtime::{CallContext, Runtime, loader};
-use crm_store::SledStore;
-use crm_tenancy::Tenancy;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = tempfile::tempdir()?;
-    let store = Arc::new(SledStore::open(&dir.path().join("store"))?);
-    let timeout = Duration::from_secs(25);
-    let outbox = crm_events::Outbox::new(store.clone(), crm_events::webhook_url::Policy { allow_private: false });
-    let runtime = Runtime::new(
-        store.clone(),
-        64 << 20,
-        timeout,
-        Arc::new(ReqwestClient::new(timeout)),
-        outbox,
-        4,
-        Default::default(),
-    )?;
-    let loaded = loader::load_all(&runtime, embedded::COMPONENTS, &dir.path().join("cache"), None).await?;
-    let modules = runtime.set_modules(&loaded.into_iter().map(Arc::new).collect::<Vec<_>>());
-    let module = modules.get("contacts").expect("contacts is embedded").clone();
-    let org = Tenancy::new(store).create_org("bench".into(), "pro".into(), Default::default(), Default::default())?;
-    let ctx = CallContext {
-        org,
-        token_id: "bench".into(),
-        user_id: None,
-        permissions: vec!["*".into()],
-        request_id: "bench".into(),
-    };
+    let bench = common::Bench::start(dir.path(), &dir.path().join("cache"), None, "pro").await?;
+    let (runtime, module, ctx) = (&bench.runtime, bench.module("contacts"), &bench.caller);
     let request = types::Request {
         method: "GET".into(),
         path: "/contacts/not-an-id".into(),

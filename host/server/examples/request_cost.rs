@@ -14,16 +14,14 @@
 //! Run: `cargo run --release -p crm-host --example request_cost [calls per round] [rounds]`
 //! (`CONTACTS_CLIENT_WASM` defaults to the one the plugins' build leaves in `target/plugins`).
 
+mod common;
+
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crm_host::embedded;
-use crm_host::shipping::outbound::ReqwestClient;
+use crm_runtime::LoadedModule;
 use crm_runtime::bindings::platform::crm::plugin::types;
-use crm_runtime::{CallContext, LoadedModule, Runtime, loader};
-use crm_store::{SledStore, Store};
-use crm_tenancy::Tenancy;
 
 /// The host binary's allocator (`src/main.rs`), so that the costs are its.
 #[global_allocator]
@@ -56,18 +54,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("a number")).collect();
     let (calls, rounds) = (args.first().copied().unwrap_or(4000), args.get(1).copied().unwrap_or(4));
     let dir = tempfile::tempdir()?;
-    let store: Arc<dyn Store> = Arc::new(SledStore::open(&dir.path().join("store"))?);
-    let timeout = Duration::from_secs(25);
-    let outbox = crm_events::Outbox::new(store.clone(), crm_events::webhook_url::Policy { allow_private: false });
-    let runtime = Runtime::new(
-        store.clone(),
-        64 << 20,
-        timeout,
-        Arc::new(ReqwestClient::new(timeout)),
-        outbox,
-        4,
-        Default::default(),
-    )?;
     let plugins = dir.path().join("plugins");
     std::fs::create_dir_all(&plugins)?;
     let client = std::env::var("CONTACTS_CLIENT_WASM")
@@ -80,23 +66,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Compiled components are kept between runs, so that a profile of a run
     // is of the calls, not of compiling them.
     let cache = PathBuf::from("target/request-cost-cache");
-    let loaded = loader::load_all(&runtime, embedded::COMPONENTS, &cache, Some(&plugins)).await?;
-    let modules = runtime.set_modules(&loaded.into_iter().map(Arc::new).collect::<Vec<_>>());
-    let module = |name: &str| -> Arc<LoadedModule> { modules.get(name).expect("a loaded module").clone() };
-    let (contacts, forms, nested) = (module("contacts"), module("forms"), module("contacts-client"));
-    let org = Tenancy::new(store.clone()).create_org(
-        "bench".into(),
-        "unlimited".into(),
-        Default::default(),
-        Default::default(),
-    )?;
-    let ctx = CallContext {
-        org,
-        token_id: "bench".into(),
-        user_id: None,
-        permissions: vec!["*".into()],
-        request_id: "bench".into(),
-    };
+    let bench = common::Bench::start(dir.path(), &cache, Some(&plugins), "unlimited").await?;
+    let (runtime, ctx) = (bench.runtime.clone(), bench.caller.clone());
+    let (contacts, forms, nested) = (bench.module("contacts"), bench.module("forms"), bench.module("contacts-client"));
     let call = |module: Arc<LoadedModule>, req: types::Request| {
         let (runtime, ctx) = (runtime.clone(), ctx.clone());
         async move {

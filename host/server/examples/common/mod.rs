@@ -1,0 +1,63 @@
+//! What the in-process micro-benchmarks share: a runtime on a fresh sled
+//! store with the host's components, and a caller in a new organization.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crm_host::embedded;
+use crm_host::shipping::outbound::ReqwestClient;
+use crm_runtime::{CallContext, LoadedModule, Runtime, loader};
+use crm_store::{SledStore, Store};
+use crm_tenancy::Tenancy;
+
+/// A runtime as the host builds it, on a sled store in `dir`, its
+/// components compiled into `cache`.
+pub struct Bench {
+    pub runtime: Arc<Runtime>,
+    modules: Vec<Arc<LoadedModule>>,
+    /// Every permission, in an organization of the plan asked for.
+    pub caller: CallContext,
+}
+
+impl Bench {
+    /// The embedded components, and those of `plugins` (added, or replacing
+    /// one by name, as `--plugins-dir` does).
+    pub async fn start(
+        dir: &Path,
+        cache: &Path,
+        plugins: Option<&Path>,
+        plan: &str,
+    ) -> Result<Bench, Box<dyn std::error::Error>> {
+        let store: Arc<dyn Store> = Arc::new(SledStore::open(&dir.join("store"))?);
+        let timeout = Duration::from_secs(25);
+        let outbox = crm_events::Outbox::new(store.clone(), crm_events::webhook_url::Policy { allow_private: false });
+        let runtime = Runtime::new(
+            store.clone(),
+            64 << 20,
+            timeout,
+            Arc::new(ReqwestClient::new(timeout)),
+            outbox,
+            4,
+            Default::default(),
+        )?;
+        let modules: Vec<Arc<LoadedModule>> =
+            loader::load_all(&runtime, embedded::COMPONENTS, cache, plugins).await?.into_iter().map(Arc::new).collect();
+        runtime.set_modules(&modules);
+        let org =
+            Tenancy::new(store).create_org("bench".into(), plan.into(), Default::default(), Default::default())?;
+        let caller = CallContext {
+            org,
+            token_id: "bench".into(),
+            user_id: None,
+            permissions: vec!["*".into()],
+            request_id: "bench".into(),
+        };
+        Ok(Bench { runtime, modules, caller })
+    }
+
+    /// The loaded module named `name`.
+    pub fn module(&self, name: &str) -> Arc<LoadedModule> {
+        self.modules.iter().find(|m| m.name == name).cloned().unwrap_or_else(|| panic!("no module {name:?} is loaded"))
+    }
+}
