@@ -154,6 +154,28 @@ async fn a_csv_that_is_not_utf8_is_read_as_windows_1252() {
     );
 }
 
+/// Each byte from 0x80 on is two or three bytes once read: a body that fits
+/// its limit may not fit as text, and is refused before it is read.
+#[tokio::test]
+async fn a_windows_1252_csv_too_large_as_text_is_refused_whole() {
+    let (host, _, token) = setup().await;
+    let mut csv = b"email,notas\n".to_vec();
+    for i in 0..1000 {
+        csv.extend_from_slice(format!("n{i}@x.co,").as_bytes());
+        csv.extend(std::iter::repeat_n(0x80u8, 9 << 10)); // the euro sign, three bytes in UTF-8
+        csv.push(b'\n');
+    }
+    assert!(csv.len() < 10 << 20, "under the body limit of 16 MiB");
+    let r = import_csv(&host, &token, "", &csv).await;
+    assert_eq!(
+        (r.status.as_u16(), r.json()["code"].clone(), r.json()["maxBytes"].clone()),
+        (413, json!("IMPORT_TOO_LARGE"), json!(16 << 20)),
+        "{}",
+        r.text
+    );
+    assert_eq!(contacts_total(&host, &token).await, 0);
+}
+
 #[tokio::test]
 async fn lenient_keeps_doubtful_cities_as_text_and_strict_rejects_them() {
     let rows = json!([

@@ -20,6 +20,8 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
+use crate::MAX_BODY;
+
 pub const MAX_ROWS: usize = 10_000;
 
 /// `lenient` keeps unresolved cities as text; `strict` rejects their rows.
@@ -152,17 +154,27 @@ fn too_many(rows: usize) -> Result<(), Error> {
 /// Windows-1252, which is what Excel's plain "CSV" saves on a Spanish-language
 /// Windows (a byte sequence that is not UTF-8 is almost never meant as UTF-8).
 /// `crm-host import` reads files the same way.
-fn csv_text(body: &[u8]) -> Cow<'_, str> {
+///
+/// A byte from 0x80 on is two or three bytes of UTF-8, so the text is bounded
+/// like a body ([`MAX_BODY`]) before it is made: 413 `IMPORT_TOO_LARGE`
+/// past it, rather than a body that fits growing past the call's memory.
+fn csv_text(body: &[u8]) -> Result<Cow<'_, str>, Error> {
     let body = body.strip_prefix("\u{feff}".as_bytes()).unwrap_or(body);
-    match std::str::from_utf8(body) {
-        Ok(text) => Cow::Borrowed(text),
-        Err(_) => encoding_rs::WINDOWS_1252.decode_without_bom_handling(body).0,
+    if let Ok(text) = std::str::from_utf8(body) {
+        return Ok(Cow::Borrowed(text));
     }
+    let most = body.len()
+        + body.iter().map(|&b| usize::from(b >= 0x80) + usize::from((0x80..0xa0).contains(&b))).sum::<usize>();
+    if most > MAX_BODY as usize {
+        let message = format!("A CSV file is at most {} MiB once read as UTF-8 text", MAX_BODY >> 20);
+        return Err(Error::new(413, "IMPORT_TOO_LARGE", message).with("maxBytes", MAX_BODY));
+    }
+    Ok(encoding_rs::WINDOWS_1252.decode_without_bom_handling(body).0)
 }
 
 /// The data rows of a CSV file as contact bodies.
 fn csv_rows(body: &[u8]) -> Result<Vec<Result<String, String>>, Error> {
-    let text = csv_text(body);
+    let text = csv_text(body)?;
     let header_line = text.lines().next().unwrap_or("");
     let delimiter = if header_line.matches(';').count() > header_line.matches(',').count() { b';' } else { b',' };
     let mut reader = csv::ReaderBuilder::new().delimiter(delimiter).flexible(true).from_reader(text.as_bytes());
