@@ -1,9 +1,9 @@
 //! `crm-host import contacts FILE.csv --url ... --token ...`: a client of
 //! `POST /api/import/contacts` for the file a user actually has.
 //!
-//! The file, of any size, is read as CSV (UTF-8 with or without a byte-order
-//! mark, else Windows-1252; comma or semicolon; quoted fields with line
-//! breaks) and sent in calls of at most
+//! The file, of any size, is read as CSV (as `crm_csv_text` says: UTF-8, else
+//! Windows-1252; comma or semicolon; quoted fields with line breaks) and sent
+//! in calls of at most
 //! `--batch` rows (10,000, the API's limit) and 15 MiB, each with the header.
 //! A call that fails on the way (no answer, 429, 5xx) is sent again: an
 //! import is safe to repeat, rows with an email or mobile update. A progress
@@ -13,7 +13,6 @@
 //! byte-order mark), with the row number, the code and the message before
 //! the row's own cells.
 
-use std::borrow::Cow;
 use std::error::Error;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -63,15 +62,10 @@ const TRIES: u32 = 5;
 pub async fn run(args: ImportArgs) -> Result<(), Box<dyn Error>> {
     let ImportCommand::Contacts(args) = args.what;
     let bytes = std::fs::read(&args.file).map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
-    let text = csv_text(&bytes);
+    // Read as the import module reads a CSV body, and sent as UTF-8 text.
+    let text = crm_csv_text::text(&bytes);
+    let delimiter = crm_csv_text::delimiter(&text);
     let text = text.as_bytes();
-    let header_line = text.split(|b| *b == b'\n').next().unwrap_or_default();
-    let delimiter =
-        if header_line.iter().filter(|b| **b == b';').count() > header_line.iter().filter(|b| **b == b',').count() {
-            b';'
-        } else {
-            b','
-        };
     let reader = || csv::ReaderBuilder::new().delimiter(delimiter).flexible(true).from_reader(text);
     // Blank lines are not rows, here as in the API.
     let is_row =
@@ -124,18 +118,6 @@ pub async fn run(args: ImportArgs) -> Result<(), Box<dyn Error>> {
         std::fs::remove_file(rejected_path(&args.file)).ok();
     }
     Ok(())
-}
-
-/// A CSV file's text, without its byte-order mark: UTF-8, or else
-/// Windows-1252 (Excel's plain "CSV" on a Spanish-language Windows). The
-/// import module reads a `text/csv` body by the same rule (`csv_text` in
-/// `plugins/import/src/rows.rs`); the file is sent as the UTF-8 text.
-fn csv_text(bytes: &[u8]) -> Cow<'_, str> {
-    let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
-    match std::str::from_utf8(bytes) {
-        Ok(text) => Cow::Borrowed(text),
-        Err(_) => encoding_rs::WINDOWS_1252.decode_without_bom_handling(bytes).0,
-    }
 }
 
 fn rejected_path(file: &Path) -> PathBuf {

@@ -1,6 +1,6 @@
 //! Reading an import call: JSON `{rows: [<POST /contacts body>...], dryRun?,
-//! locationMode?}`, or `text/csv` (UTF-8 with or without a byte-order mark,
-//! else Windows-1252; comma or semicolon separated; a header row of body keys
+//! locationMode?}`, or `text/csv` (read as `crm_csv_text` says: UTF-8, else
+//! Windows-1252; comma or semicolon separated; a header row of body keys
 //! or the Spanish names a spreadsheet gives them ([`Column`]); quoted fields
 //! with commas and line breaks; `\n` or `\r\n`) with `dryRun` and
 //! `locationMode` in the query (also read, and checked, beside a JSON body,
@@ -150,33 +150,21 @@ fn too_many(rows: usize) -> Result<(), Error> {
     Ok(())
 }
 
-/// A CSV body's text, without its byte-order mark: UTF-8, or else
-/// Windows-1252, which is what Excel's plain "CSV" saves on a Spanish-language
-/// Windows (a byte sequence that is not UTF-8 is almost never meant as UTF-8).
-/// `crm-host import` reads files the same way.
-///
-/// A byte from 0x80 on is two or three bytes of UTF-8, so the text is bounded
-/// like a body ([`MAX_BODY`]) before it is made: 413 `IMPORT_TOO_LARGE`
-/// past it, rather than a body that fits growing past the call's memory.
+/// A CSV body's text, bounded like a body ([`MAX_BODY`]): read as
+/// Windows-1252 it may grow to three times its bytes, so past the bound it
+/// is 413 `IMPORT_TOO_LARGE`, rather than a body that fits growing past the
+/// call's memory.
 fn csv_text(body: &[u8]) -> Result<Cow<'_, str>, Error> {
-    let body = body.strip_prefix("\u{feff}".as_bytes()).unwrap_or(body);
-    if let Ok(text) = std::str::from_utf8(body) {
-        return Ok(Cow::Borrowed(text));
-    }
-    let most = body.len()
-        + body.iter().map(|&b| usize::from(b >= 0x80) + usize::from((0x80..0xa0).contains(&b))).sum::<usize>();
-    if most > MAX_BODY as usize {
+    crm_csv_text::text_within(body, MAX_BODY as usize).ok_or_else(|| {
         let message = format!("A CSV file is at most {} MiB once read as UTF-8 text", MAX_BODY >> 20);
-        return Err(Error::new(413, "IMPORT_TOO_LARGE", message).with("maxBytes", MAX_BODY));
-    }
-    Ok(encoding_rs::WINDOWS_1252.decode_without_bom_handling(body).0)
+        Error::new(413, "IMPORT_TOO_LARGE", message).with("maxBytes", MAX_BODY)
+    })
 }
 
 /// The data rows of a CSV file as contact bodies.
 fn csv_rows(body: &[u8]) -> Result<Vec<Result<String, String>>, Error> {
     let text = csv_text(body)?;
-    let header_line = text.lines().next().unwrap_or("");
-    let delimiter = if header_line.matches(';').count() > header_line.matches(',').count() { b';' } else { b',' };
+    let delimiter = crm_csv_text::delimiter(&text);
     let mut reader = csv::ReaderBuilder::new().delimiter(delimiter).flexible(true).from_reader(text.as_bytes());
     let headers: Vec<String> = reader
         .headers()
