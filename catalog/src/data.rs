@@ -7,6 +7,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::fold::fold;
+use crate::resolve::Bag;
 
 const MUNICIPALITIES_CSV: &str = include_str!("../data/municipalities.csv");
 const STATES_CSV: &str = include_str!("../data/states.csv");
@@ -52,6 +53,11 @@ pub struct Catalog {
     by_code: HashMap<String, usize>,
     /// Folded official name and folded short name → municipality indexes.
     pub(crate) by_folded_name: HashMap<String, Vec<usize>>,
+    /// The letters of each municipality's folded official and short name, for
+    /// the fuzzy pass's lower bounds (same order as `municipalities`).
+    pub(crate) name_bags: Vec<[Bag; 2]>,
+    /// Folded official name, short name, ISO code and [`STATE_ALIASES`] → state index.
+    by_state_name: HashMap<String, usize>,
 }
 
 /// The catalog, parsed on first use and shared for the life of the process.
@@ -108,10 +114,22 @@ impl Catalog {
             }
         }
 
+        let name_bags = municipalities.iter().map(|m| [Bag::of(&m.folded_name), Bag::of(&m.folded_short)]).collect();
+        let mut by_state_name: HashMap<String, usize> = HashMap::new();
+        for (i, st) in states.iter().enumerate() {
+            for name in [&st.name, &st.short_name, &st.iso2] {
+                by_state_name.insert(fold(name), i);
+            }
+        }
+        for (alias, code) in STATE_ALIASES {
+            let i = states.iter().position(|st| st.code == *code).expect("an alias names a state of the catalog");
+            by_state_name.insert(alias.to_string(), i);
+        }
+
         let digest = Sha256::new().chain_update(MUNICIPALITIES_CSV).chain_update(STATES_CSV).finalize();
         let version = format!("divipola-{}", &hex::encode(digest)[..12]);
 
-        Catalog { municipalities, states, version, by_code, by_folded_name }
+        Catalog { municipalities, states, version, by_code, by_folded_name, name_bags, by_state_name }
     }
 
     /// The municipality with this 5-digit code.
@@ -124,18 +142,53 @@ impl Catalog {
         self.states.iter().find(|s| s.code == code)
     }
 
-    /// A state named by a person: its official name, short name, code (`5` or `05`)
-    /// or ISO 3166-2 code (with or without `CO-`), compared folded.
+    /// A state named by a person: its official name, short name, one of the
+    /// common names of [`STATE_ALIASES`], code (`5` or `05`) or ISO 3166-2
+    /// code (with or without `CO-`), compared folded.
     pub fn state_by_hint(&self, hint: &str) -> Option<&State> {
         let hint = hint.trim();
         if let Some(code) = normalise_state_code(hint) {
             return self.state(&code);
         }
-        let folded = fold(hint);
-        let iso = folded.strip_prefix("co-").or(folded.strip_prefix("co ")).unwrap_or(&folded);
-        self.states.iter().find(|s| fold(&s.name) == folded || fold(&s.short_name) == folded || fold(&s.iso2) == iso)
+        self.state_by_folded_hint(&fold(hint))
+    }
+
+    /// [`Catalog::state_by_hint`] of text already folded.
+    pub(crate) fn state_by_folded_hint(&self, folded: &str) -> Option<&State> {
+        let name = self.by_state_name.get(folded);
+        // `CO-ANT` folds to `co ant`.
+        let iso = || folded.strip_prefix("co ").and_then(|iso| self.by_state_name.get(iso));
+        name.or_else(iso).map(|&i| &self.states[i])
     }
 }
+
+/// Names people write for a state that are neither its official nor its
+/// short name (folded): what Colombian web forms and shop platforms offer.
+const STATE_ALIASES: &[(&str, &str)] = &[
+    ("valle", "76"),
+    ("guajira", "44"),
+    ("norte santander", "54"),
+    ("distrito capital", "11"),
+    ("bogota distrito capital", "11"),
+    ("bogota d c", "11"),
+    ("san andres y providencia", "88"),
+    ("san andres providencia y santa catalina", "88"),
+    ("archipielago de san andres", "88"),
+    ("san andres islas", "88"),
+];
+
+impl State {
+    /// Whether a municipality lies in this state as a person means it: its
+    /// own state, and for Cundinamarca also Bogotá. The capital district has
+    /// been a state of its own since 1991, yet it is Cundinamarca's capital
+    /// and "Bogotá, Cundinamarca" is how many people still write it.
+    pub fn covers(&self, m: &Municipality) -> bool {
+        m.state_code == self.code || (self.code == CUNDINAMARCA && m.code == BOGOTA)
+    }
+}
+
+const CUNDINAMARCA: &str = "25";
+const BOGOTA: &str = "11001";
 
 /// `5` → `05`, `05` → `05`; anything that is not one or two ASCII digits → `None`.
 pub fn normalise_state_code(text: &str) -> Option<String> {
@@ -174,8 +227,31 @@ mod tests {
         assert_eq!(c.state_by_hint("Bogotá").unwrap().code, "11");
         assert_eq!(c.state_by_hint("Bogota D.C.").unwrap().code, "11");
         assert_eq!(c.state_by_hint("San Andres").unwrap().code, "88");
+        for (hint, code) in [
+            ("Valle", "76"),
+            ("San Andrés y Providencia", "88"),
+            ("San Andrés, Providencia y Santa Catalina", "88"),
+            ("Guajira", "44"),
+            ("Norte Santander", "54"),
+            ("Bogotá D. C.", "11"),
+            ("Distrito Capital", "11"),
+        ] {
+            assert_eq!(c.state_by_hint(hint).map(|s| s.code.as_str()), Some(code), "{hint}");
+        }
         assert!(c.state_by_hint("Texas").is_none());
         assert!(c.state_by_hint("98").is_none());
+    }
+
+    #[test]
+    fn cundinamarca_covers_bogota_and_no_state_covers_another_s_town() {
+        let c = catalog();
+        let bogota = c.municipality("11001").unwrap();
+        assert!(c.state("25").unwrap().covers(bogota));
+        assert!(c.state("11").unwrap().covers(bogota));
+        assert!(!c.state("05").unwrap().covers(bogota));
+        let soacha = c.municipality("25754").unwrap();
+        assert!(c.state("25").unwrap().covers(soacha));
+        assert!(!c.state("11").unwrap().covers(soacha));
     }
 
     #[test]

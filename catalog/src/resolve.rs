@@ -8,8 +8,12 @@
 //!    (within the `state` hint's state, when the hint names one) resolves it; several
 //!    are `ambiguous`. A name that exists only outside the hinted state is `ambiguous`
 //!    too, with those municipalities as candidates: city and state disagree.
-//! 4. No exact match: names within a small edit distance, or containing the input
-//!    as whole words, are `fuzzy` candidates, nearest first; nothing near is `none`.
+//! 4. No exact match: a city typed with its state or country (`Medellín,
+//!    Antioquia`) resolves when exactly one municipality reads so
+//!    (`named_with_state`).
+//! 5. Otherwise names within a small edit distance, or containing the input as
+//!    whole words (or held by it), are `fuzzy` candidates, nearest first;
+//!    nothing near is `none`.
 //!
 //! It never picks a best candidate: anything but one exact match is unresolved.
 //!
@@ -17,7 +21,9 @@
 //! municipality's name comes near it) resolves as `none` without the fuzzy
 //! pass, whose cost grows with the product of the two lengths.
 
-use crate::data::{Catalog, Municipality};
+use std::collections::HashSet;
+
+use crate::data::{Catalog, Municipality, State};
 use crate::fold::fold;
 
 /// Most candidates returned with an unresolved city.
@@ -26,6 +32,9 @@ pub const MAX_CANDIDATES: usize = 10;
 /// Longest city text that is compared with the catalog's names (the longest
 /// name has 27 characters).
 pub const MAX_CITY_CHARS: usize = 100;
+
+/// Words in the longest name of the catalog (Villa de San Diego de Ubaté).
+const MOST_NAME_WORDS: usize = 6;
 
 /// What a client sent about a location.
 #[derive(Debug, Clone, Copy, Default)]
@@ -97,14 +106,10 @@ impl Catalog {
             return unresolved(Status::None, Vec::new());
         }
         let hint = non_empty(input.state).and_then(|s| self.state_by_hint(s));
-        let in_hint = |m: &&Municipality| hint.is_none_or(|s| m.state_code == s.code);
+        let in_hint = |m: &&Municipality| hint.is_none_or(|s| s.covers(m));
         let folded = fold(city);
 
-        let exact: Vec<&Municipality> = self
-            .by_folded_name
-            .get(&folded)
-            .map(|ids| ids.iter().map(|&i| &self.municipalities[i]).collect())
-            .unwrap_or_default();
+        let exact = self.named(&folded);
         if !exact.is_empty() {
             let hinted: Vec<&Municipality> = exact.iter().copied().filter(in_hint).collect();
             return match hinted.as_slice() {
@@ -113,11 +118,73 @@ impl Catalog {
                 _ => unresolved(Status::Ambiguous, hinted),
             };
         }
+        if let Some(m) = self.named_with_state(&folded, hint) {
+            return Resolution::Resolved(m);
+        }
 
         let near = self.near_names(&folded);
         let hinted: Vec<&Municipality> = near.iter().copied().filter(in_hint).collect();
         let candidates = if hinted.is_empty() { near } else { hinted };
         if candidates.is_empty() { unresolved(Status::None, candidates) } else { unresolved(Status::Fuzzy, candidates) }
+    }
+
+    /// The municipalities whose folded official or short name is `folded`.
+    fn named(&self, folded: &str) -> Vec<&Municipality> {
+        self.by_folded_name
+            .get(folded)
+            .map(|ids| ids.iter().map(|&i| &self.municipalities[i]).collect())
+            .unwrap_or_default()
+    }
+
+    /// A city written with its state, its country or both in one field
+    /// (`Medellín, Antioquia`, `Bogotá D.C. - Colombia`, `Cali Valle`): the
+    /// one municipality named by the words before a split whose words after
+    /// it name a state that covers it (and `Colombia`, or only `Colombia`),
+    /// also inside the `state` hint when one was sent. `None` unless exactly
+    /// one municipality reads so.
+    fn named_with_state(&self, folded: &str, hint: Option<&State>) -> Option<&Municipality> {
+        let words: Vec<&str> = folded.split(' ').collect();
+        let mut found: Option<&Municipality> = None;
+        for split in 1..words.len() {
+            let mut rest = &words[split..];
+            if let [before @ .., "colombia"] = rest {
+                rest = before;
+            }
+            let state = match rest {
+                [] => None,
+                _ => match self.state_by_folded_hint(&rest.join(" ")) {
+                    Some(state) => Some(state),
+                    None => continue,
+                },
+            };
+            let named = self.named(&words[..split].join(" "));
+            let mut within =
+                named.into_iter().filter(|m| state.is_none_or(|s| s.covers(m)) && hint.is_none_or(|s| s.covers(m)));
+            match (within.next(), within.next(), found) {
+                (Some(m), None, None) => found = Some(m),
+                (Some(m), None, Some(f)) if f.code == m.code => {}
+                (None, _, _) => {}
+                _ => return None,
+            }
+        }
+        found
+    }
+
+    /// The municipalities (indexes) whose name of four characters or more
+    /// `folded` holds as whole words: each run of up to [`MOST_NAME_WORDS`]
+    /// of its words looked up, not every name searched for.
+    fn held_names(&self, folded: &str) -> HashSet<usize> {
+        let words: Vec<&str> = folded.split(' ').collect();
+        let mut held = HashSet::new();
+        for start in 0..words.len() {
+            for end in start + 1..=words.len().min(start + MOST_NAME_WORDS) {
+                let run = words[start..end].join(" ");
+                if run.chars().count() >= 4 {
+                    held.extend(self.by_folded_name.get(&run).into_iter().flatten().copied());
+                }
+            }
+        }
+        held
     }
 
     /// Municipalities whose name is near `folded`, nearest first.
@@ -130,18 +197,19 @@ impl Catalog {
             _ => 3,
         };
         let letters = Bag::of(folded);
+        let held = self.held_names(folded);
         let mut scored: Vec<(usize, &Municipality)> = self
             .municipalities
             .iter()
-            .filter_map(|m| {
+            .enumerate()
+            .filter_map(|(i, m)| {
                 let distance = [&m.folded_name, &m.folded_short]
                     .into_iter()
-                    .map(|name| {
-                        if len >= 4 && contains_words(name, folded) {
+                    .zip(&self.name_bags[i])
+                    .map(|(name, bag)| {
+                        if len >= 4 && (held.contains(&i) || contains_words(name, folded)) {
                             0
-                        } else if name.chars().count().abs_diff(len) > max_distance
-                            || letters.distance(&Bag::of(name)) > max_distance
-                        {
+                        } else if bag.chars.abs_diff(len) > max_distance || letters.distance(bag) > max_distance {
                             // Lower bounds of the edit distance already too far:
                             // no need to compute it (most names end here).
                             max_distance + 1
@@ -165,12 +233,19 @@ impl Catalog {
 /// of their edit distance (one insertion, deletion or substitution moves it
 /// by at most one; a transposition not at all), and sharing buckets only
 /// lowers it further.
-struct Bag([u8; 64]);
+/// Built once for every name of the catalog ([`Catalog::name_bags`]).
+pub(crate) struct Bag {
+    counts: [u8; 64],
+    /// How many characters the text has: their difference is another lower bound.
+    chars: usize,
+}
 
 impl Bag {
-    fn of(text: &str) -> Bag {
+    pub(crate) fn of(text: &str) -> Bag {
         let mut counts = [0u8; 64];
+        let mut chars = 0;
         for c in text.chars() {
+            chars += 1;
             let bucket = match c {
                 'a'..='z' => c as usize - 'a' as usize,
                 '0'..='9' => 26 + c as usize - '0' as usize,
@@ -179,13 +254,13 @@ impl Bag {
             };
             counts[bucket] = counts[bucket].saturating_add(1);
         }
-        Bag(counts)
+        Bag { counts, chars }
     }
 
     /// max(what `self` has more of, what `other` has more of).
     fn distance(&self, other: &Bag) -> usize {
         let (mut more, mut less) = (0usize, 0usize);
-        for (a, b) in self.0.iter().zip(&other.0) {
+        for (a, b) in self.counts.iter().zip(&other.counts) {
             more += a.saturating_sub(*b) as usize;
             less += b.saturating_sub(*a) as usize;
         }
@@ -217,6 +292,19 @@ mod tests {
     use super::*;
     use crate::data::catalog;
 
+    /// A name and a typed city one of which holds the other as whole words:
+    /// `Cartagena` in `Cartagena de Indias`, `Bogotá` in `Santafé de Bogotá`;
+    /// names shorter than four characters are not looked for in the input.
+    fn contains_either(name: &str, input: &str) -> bool {
+        contains_words(name, input) || (name.chars().count() >= 4 && contains_words(input, name))
+    }
+
+    #[test]
+    fn no_name_has_more_words_than_the_runs_looked_up() {
+        let most = catalog().municipalities.iter().map(|m| m.folded_name.split(' ').count()).max();
+        assert_eq!(most, Some(MOST_NAME_WORDS));
+    }
+
     /// What `near_names` answered before its lower bounds: every name measured.
     fn near_names_measuring_all(folded: &str) -> Vec<String> {
         let c = catalog();
@@ -227,23 +315,19 @@ mod tests {
             6..=9 => 2,
             _ => 3,
         };
-        let mut scored: Vec<(usize, &Municipality)> =
-            c.municipalities
-                .iter()
-                .filter_map(|m| {
-                    let d = [&m.folded_name, &m.folded_short]
-                        .into_iter()
-                        .map(|n| {
-                            if len >= 4 && contains_words(n, folded) {
-                                0
-                            } else {
-                                strsim::damerau_levenshtein(folded, n)
-                            }
-                        })
-                        .min()?;
-                    (d <= max && (len >= 4 || d == 0)).then_some((d, m))
-                })
-                .collect();
+        let mut scored: Vec<(usize, &Municipality)> = c
+            .municipalities
+            .iter()
+            .filter_map(|m| {
+                let d = [&m.folded_name, &m.folded_short]
+                    .into_iter()
+                    .map(|n| {
+                        if len >= 4 && contains_either(n, folded) { 0 } else { strsim::damerau_levenshtein(folded, n) }
+                    })
+                    .min()?;
+                (d <= max && (len >= 4 || d == 0)).then_some((d, m))
+            })
+            .collect();
         scored.sort_by(|(da, a), (db, b)| {
             (da, !a.capital, &a.folded_short, &a.code).cmp(&(db, !b.capital, &b.folded_short, &b.code))
         });
@@ -256,7 +340,11 @@ mod tests {
         for m in c.municipalities.iter().step_by(20) {
             let name: Vec<char> = m.folded_short.chars().collect();
             let n = name.len();
-            let mut typos = vec![name[1..].iter().collect::<String>(), format!("{}x", m.folded_short)];
+            let mut typos = vec![
+                name[1..].iter().collect::<String>(),
+                format!("{}x", m.folded_short),
+                format!("barrio {} centro", m.folded_short),
+            ];
             if n > 3 {
                 let mut swapped = name.clone();
                 swapped.swap(1, 2);
@@ -340,6 +428,56 @@ mod tests {
     fn a_state_hint_that_disagrees_is_ambiguous_with_the_real_places() {
         let (status, codes) = status_and_codes(city("Medellín", Some("Cundinamarca")));
         assert_eq!((status, codes), (Status::Ambiguous, vec!["05001".to_string()]));
+    }
+
+    #[test]
+    fn cundinamarca_as_bogota_s_state_resolves_it() {
+        for hint in ["Cundinamarca", "25", "CUN", "Bogotá D.C."] {
+            assert_eq!(resolved_code(city("Bogotá", Some(hint))), "11001", "{hint}");
+        }
+        let (status, codes) = status_and_codes(city("Bogotá", Some("Antioquia")));
+        assert_eq!((status, codes), (Status::Ambiguous, vec!["11001".to_string()]));
+    }
+
+    #[test]
+    fn a_city_written_with_its_state_or_country_resolves() {
+        for (typed, code) in [
+            ("Medellín, Antioquia", "05001"),
+            ("Medellin - Antioquia", "05001"),
+            ("Cali (Valle)", "76001"),
+            ("Cali, Valle del Cauca, Colombia", "76001"),
+            ("Bogotá D.C., Colombia", "11001"),
+            ("Bogotá, Cundinamarca", "11001"),
+            ("BOGOTA COLOMBIA", "11001"),
+            ("Villanueva, Casanare", "85440"),
+            ("San Andrés, San Andrés y Providencia", "88001"),
+            ("Manizales Caldas", "17001"),
+        ] {
+            assert_eq!(resolved_code(city(typed, None)), code, "{typed}");
+        }
+        // The state field and the one in the city must both hold it.
+        assert_eq!(resolved_code(city("Villanueva, Casanare", Some("85"))), "85440");
+        assert_eq!(status_and_codes(city("Villanueva, Casanare", Some("Antioquia"))).0, Status::Fuzzy);
+    }
+
+    #[test]
+    fn a_state_that_does_not_hold_the_city_or_still_leaves_a_choice_does_not_resolve_it() {
+        // Medellín is in Antioquia: never resolved from another state.
+        let (status, codes) = status_and_codes(city("Medellín, Cundinamarca", None));
+        assert_eq!(status, Status::Fuzzy);
+        assert_eq!(codes[0], "05001");
+        // Four Villanuevas; Colombia alone picks none.
+        let (status, codes) = status_and_codes(city("Villanueva, Colombia", None));
+        assert_eq!(status, Status::Fuzzy);
+        assert!(codes.len() >= 4, "{codes:?}");
+    }
+
+    #[test]
+    fn a_city_inside_longer_text_is_a_candidate_not_an_answer() {
+        let (status, codes) = status_and_codes(city("Santafé de Bogotá", None));
+        assert_eq!(status, Status::Fuzzy);
+        assert_eq!(codes[0], "11001");
+        assert_eq!(status_and_codes(city("Calle Une 5", None)).0, Status::None);
     }
 
     #[test]

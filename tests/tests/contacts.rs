@@ -165,6 +165,43 @@ async fn cities_resolve_strictly_and_nothing_is_written_on_failure() {
 }
 
 #[tokio::test]
+async fn cities_as_people_write_them_resolve_when_they_name_one_place() {
+    let (host, token) = setup().await;
+    for (i, (city, state, code)) in [
+        ("Bogotá", "Cundinamarca", "11001"),
+        ("Medellín, Antioquia", "", "05001"),
+        ("Cali - Valle", "", "76001"),
+        ("Bogotá D.C., Colombia", "", "11001"),
+        ("Villanueva", "Valle", ""),
+        ("San Andrés", "San Andrés y Providencia", "88001"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let body = json!({ "email": format!("p{i}@x.co"), "city": city, "state": state });
+        let r = upsert(&host, &token, body).await;
+        if code.is_empty() {
+            // No Villanueva in Valle del Cauca: the state sent is taken, and disagrees.
+            assert_eq!((r.status.as_u16(), r.json()["status"].clone()), (422, json!("ambiguous")), "{city}");
+            assert_eq!(r.json()["candidates"].as_array().unwrap().len(), 4, "{city}");
+            continue;
+        }
+        assert_eq!(r.status, 201, "{city}, {state}: {}", r.text);
+        assert_eq!(r.json()["data"]["cityCode"], code, "{city}, {state}");
+    }
+
+    // One place that is not in the state sent: said so, with that place to pick.
+    let r = upsert(&host, &token, json!({ "email": "q@x.co", "city": "Medellín", "state": "Cundinamarca" })).await;
+    assert_eq!((r.status.as_u16(), r.json()["status"].clone()), (422, json!("ambiguous")));
+    assert_eq!(r.json()["message"], "The city is not in the state sent: resend with a cityCode from candidates");
+    assert_eq!(r.json()["candidates"][0]["code"], "05001");
+    // A city inside longer text is offered, never chosen.
+    let r = upsert(&host, &token, json!({ "email": "q@x.co", "city": "Santafé de Bogotá" })).await;
+    assert_eq!((r.status.as_u16(), r.json()["status"].clone()), (422, json!("fuzzy")));
+    assert_eq!(r.json()["candidates"][0]["code"], "11001");
+}
+
+#[tokio::test]
 async fn a_foreign_country_keeps_the_city_as_text() {
     let (host, token) = setup().await;
     let r = upsert(&host, &token, json!({ "email": "q@x.ec", "city": "Quito", "country": "Ecuador" })).await;

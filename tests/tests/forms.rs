@@ -279,11 +279,23 @@ async fn every_alias_of_state_disambiguates_the_city_and_an_unresolved_city_leav
         (&body["success"], &body["code"], &body["status"]),
         (&json!(false), &json!("CITY_UNRESOLVED"), &json!("ambiguous"))
     );
-    assert!(body["message"].as_str().unwrap().contains("Villanueva"), "a message for the visitor");
+    assert_eq!(
+        body["message"], "Hay varios municipios llamados «Villanueva». Elige tu municipio de la lista.",
+        "a message for the visitor"
+    );
     assert_eq!(body["candidates"].as_array().unwrap().len(), 4);
     assert!(body["candidates"][0]["code"].is_string());
+    for (city, message) in [
+        ("Medellín", "«Medellín» no está en el departamento que escribiste. Elige tu municipio de la lista."),
+        ("Medelín", "No reconocemos la ciudad «Medelín». Elige tu municipio de la lista."),
+    ] {
+        let r =
+            site.public(&id, &key, &json!({ "email": "nowhere@x.co", "ciudad": city, "depto": "Cundinamarca" })).await;
+        assert_eq!((r.status.as_u16(), r.json()["message"].clone()), (400, json!(message)), "{city}");
+    }
     let r = site.submit(&id, &json!({ "email": "nowhere@x.co", "cityCode": "99999" })).await;
     assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (400, json!("CITY_UNRESOLVED")));
+    assert_eq!(r.json()["message"], "«99999» no es un código de municipio. Elige tu municipio de la lista.");
     let after =
         (site.total("/api/contacts").await, site.total("/api/deals").await, site.total("/api/notifications").await);
     assert_eq!(after, before, "no contact, no deal, no notification");

@@ -101,6 +101,13 @@ pub fn resolve(input: &LocationInput, clear_on_empty_city: bool) -> Result<Optio
                 UnresolvedStatus::InvalidCode => {
                     ("invalid_code", "INVALID_CITY_CODE", 400, "cityCode is not a municipality code of the catalog")
                 }
+                // One candidate: the city exists, but not in the state sent.
+                UnresolvedStatus::Ambiguous if u.candidates.len() == 1 => (
+                    "ambiguous",
+                    "CITY_UNRESOLVED",
+                    422,
+                    "The city is not in the state sent: resend with a cityCode from candidates",
+                ),
                 UnresolvedStatus::Ambiguous => (
                     "ambiguous",
                     "CITY_UNRESOLVED",

@@ -239,14 +239,20 @@ fn accepted(form: &Form, door: Door, fields: &Fields, status: u16, s: &Submissio
     }
 }
 
-/// 400 `CITY_UNRESOLVED` for the visitor (the contacts API answers 422).
+/// 400 `CITY_UNRESOLVED` for the visitor (the contacts API answers 422),
+/// with a message that says why, in Spanish.
 fn city_unresolved(contact_body: &Map<String, Value>) -> Error {
     let input = contact_body.get("input").and_then(Value::as_str).unwrap_or("");
-    let message = if input.is_empty() {
-        "No reconocemos la ciudad. Elige tu municipio de la lista.".to_string()
-    } else {
-        format!("No reconocemos la ciudad «{input}». Elige tu municipio de la lista.")
+    let candidates = contact_body.get("candidates").and_then(Value::as_array).map_or(0, Vec::len);
+    let status = contact_body.get("status").and_then(Value::as_str).unwrap_or("");
+    let why = match (status, candidates) {
+        (_, _) if input.is_empty() => "No reconocemos la ciudad.".to_string(),
+        ("ambiguous", 1) => format!("«{input}» no está en el departamento que escribiste."),
+        ("ambiguous", _) => format!("Hay varios municipios llamados «{input}»."),
+        ("invalid_code", _) => format!("«{input}» no es un código de municipio."),
+        _ => format!("No reconocemos la ciudad «{input}»."),
     };
+    let message = format!("{why} Elige tu municipio de la lista.");
     let mut e = Error::new(400, "CITY_UNRESOLVED", message).with("error", "CITY_UNRESOLVED");
     for key in ["input", "status", "candidates"] {
         e = e.with(
