@@ -44,6 +44,19 @@ async fn tags_and_text_fields_are_bounded() {
 }
 
 #[tokio::test]
+async fn tags_are_a_set_without_blanks_in_the_order_sent() {
+    let (host, token) = setup().await;
+    let tags = json!(["vip", " vip ", "", "  ", "Cliente", "cafe\u{301}", "café", "vip"]);
+    let r = host.post("/api/contacts", &token, &json!({ "email": "set@x.co", "tags": tags })).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(r.json()["data"]["tags"], json!(["vip", "Cliente", "café"]));
+    let id = r.json()["data"]["id"].as_str().unwrap().to_string();
+    let body = json!({ "tags": ["b", "a", "b", " "] });
+    let r = host.call(Method::PUT, &format!("/api/contacts/{id}"), Some(&token), Some(&body)).await;
+    assert_eq!(r.json()["data"]["tags"], json!(["b", "a"]), "{}", r.text);
+}
+
+#[tokio::test]
 async fn a_contact_is_bounded_in_properties_and_bytes_and_lists_stay_readable() {
     let (host, token) = setup().await;
     // One request with 50 values of 2,000 characters: past the size of a contact.

@@ -121,16 +121,23 @@ pub fn parse(body: &Map<String, Value>) -> Result<ContactInput, Error> {
     };
     let tags = match body.get("tags") {
         None | Some(Value::Null) => None,
-        Some(Value::Array(items)) if items.len() <= MAX_TAGS => Some(
-            items
-                .iter()
-                .map(|t| match t.as_str().map(|s| nfc(s.trim())) {
-                    Some(tag) if tag.chars().count() <= MAX_TAG => Ok(tag),
-                    Some(_) => Err(invalid("tags", &format!("must be strings of at most {MAX_TAG} characters"))),
-                    None => Err(invalid("tags", "must be strings")),
-                })
-                .collect::<Result<Vec<_>, _>>()?,
-        ),
+        Some(Value::Array(items)) if items.len() <= MAX_TAGS => {
+            let mut tags: Vec<String> = Vec::with_capacity(items.len());
+            for item in items {
+                let tag = match item.as_str().map(|s| nfc(s.trim())) {
+                    Some(tag) if tag.chars().count() <= MAX_TAG => tag,
+                    Some(_) => {
+                        return Err(invalid("tags", &format!("must be strings of at most {MAX_TAG} characters")));
+                    }
+                    None => return Err(invalid("tags", "must be strings")),
+                };
+                // A tag is there or not: a blank one or a repeat adds nothing.
+                if !tag.is_empty() && !tags.contains(&tag) {
+                    tags.push(tag);
+                }
+            }
+            Some(tags)
+        }
         Some(_) => return Err(invalid("tags", &format!("must be an array of at most {MAX_TAGS} strings"))),
     };
     let mut custom = BTreeMap::new();
