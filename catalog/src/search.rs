@@ -58,14 +58,14 @@ impl Search {
     ) -> Result<Search, SearchError> {
         let state_code = match state {
             None => None,
-            Some(raw) => match normalise_state_code(raw.trim()) {
+            Some(raw) => match normalise_state_code(raw) {
                 Some(code) if catalog.state(&code).is_some() => Some(code),
                 _ => return Err(SearchError::StateUnknown(raw.to_string())),
             },
         };
         let limit = match limit {
             None => None,
-            Some(raw) => match raw.trim().parse::<usize>() {
+            Some(raw) => match raw.parse::<usize>() {
                 Ok(n) if (1..=MAX_LIMIT).contains(&n) => Some(n),
                 _ => return Err(SearchError::LimitInvalid(raw.to_string())),
             },
@@ -171,10 +171,10 @@ mod tests {
     #[test]
     fn bad_state_and_limit_are_refused() {
         let c = catalog();
-        for state in ["98", "00", "123", "x", ""] {
+        for state in ["98", "00", "123", "x", "", " 5"] {
             assert_eq!(Search::parse(c, None, Some(state), None).unwrap_err().code(), "STATE_UNKNOWN");
         }
-        for limit in ["0", "1201", "-1", "abc", "2.5", ""] {
+        for limit in ["0", "1201", "-1", "abc", "2.5", "", " 5", "5 "] {
             assert_eq!(Search::parse(c, None, None, Some(limit)).unwrap_err().code(), "LIMIT_INVALID");
         }
     }

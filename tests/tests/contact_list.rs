@@ -36,7 +36,7 @@ async fn pagination_defaults_clamps_and_counts() {
     assert_eq!(host.get("/api/contacts?limit=-7", &token).await.json()["pagination"]["limit"], 1);
     assert_eq!(host.get("/api/contacts?page=0", &token).await.json()["pagination"]["page"], 1);
     // A page or limit that is not a whole number is the client's mistake, not page 1.
-    for query in ["page=abc", "page=", "page=1.5", "limit=ten", "limit=2.5", "limit="] {
+    for query in ["page=abc", "page=", "page=1.5", "limit=ten", "limit=2.5", "limit=", "page=+%096", "limit=%205"] {
         let r = host.get(&format!("/api/contacts?{query}"), &token).await;
         assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (400, json!("VALIDATION_ERROR")), "{query}");
     }
