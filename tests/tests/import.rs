@@ -323,6 +323,10 @@ async fn a_dry_run_counts_what_the_import_will_do_and_writes_nothing() {
     assert_eq!(counts(&dry), (json!(4), json!(1), json!(3), json!(0)), "{}", dry.text);
     assert_eq!(dry.json()["data"]["dryRun"], true);
     assert_eq!(dry.json()["data"]["warnings"][0]["row"], 4);
+    // The bare array of rows is the same call, its options in the query.
+    let bare = host.post("/api/import/contacts?dryRun=true", &token, &rows).await;
+    assert_eq!(counts(&bare), counts(&dry), "{}", bare.text);
+    assert_eq!(bare.json()["data"]["dryRun"], true);
     assert_eq!(contacts_total(&host, &token).await, 1);
     assert_eq!(contact_by_email(&host, &token, "old@x.co").await["firstName"], "Viejo", "nothing changed");
     let real = import(&host, &token, &json!({ "rows": rows })).await;

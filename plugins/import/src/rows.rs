@@ -1,10 +1,10 @@
 //! Reading an import call: JSON `{rows: [<POST /contacts body>...], dryRun?,
-//! locationMode?}`, or `text/csv` (read as `crm_csv_text` says: UTF-8, else
+//! locationMode?}` or the bare array of rows, or `text/csv` (read as `crm_csv_text` says: UTF-8, else
 //! Windows-1252; comma or semicolon separated; a header row of body keys
 //! or the Spanish names a spreadsheet gives them ([`Column`]); quoted fields
 //! with commas and line breaks; `\n` or `\r\n`) with `dryRun` and
-//! `locationMode` in the query (also read, and checked, beside a JSON body,
-//! whose own values win). A blank CSV cell is an absent key. At most
+//! `locationMode` in the query (as for a bare array; also read, and checked,
+//! beside a JSON object, whose own values win). A blank CSV cell is an absent key. At most
 //! [`MAX_ROWS`] rows.
 //!
 //! Rows stay text: each is handed to the contacts module as it came (a JSON
@@ -95,13 +95,21 @@ pub fn read(req: &Request) -> Result<Call, Error> {
     if req.body.iter().all(u8::is_ascii_whitespace) {
         return Err(Error::new(400, "INVALID_JSON", "The request body is empty"));
     }
-    let call: JsonCall = serde_json::from_slice(&req.body).map_err(|e| match e.classify() {
+    let invalid = |e: serde_json::Error| match e.classify() {
         serde_json::error::Category::Data => Error::validation(
-            format!("The body must be {{rows: [contact body...], dryRun?, locationMode?}}: {e}"),
+            format!("The body must be {{rows: [contact body...], dryRun?, locationMode?}} or [contact body...]: {e}"),
             json!({ "field": "rows" }),
         ),
         _ => Error::new(400, "INVALID_JSON", format!("The request body is not valid JSON: {e}")),
-    })?;
+    };
+    // A bare array is the rows, its options in the query (as a CSV's). Read
+    // as a struct, serde would take an array's items as the fields in order.
+    let call: JsonCall = match req.body.iter().find(|b| !b.is_ascii_whitespace()) {
+        Some(b'[') => {
+            JsonCall { rows: serde_json::from_slice(&req.body).map_err(invalid)?, dry_run: None, location_mode: None }
+        }
+        _ => serde_json::from_slice(&req.body).map_err(invalid)?,
+    };
     let dry_run = match &call.dry_run {
         None | Some(Value::Null) => query_dry_run,
         Some(Value::Bool(b)) => *b,
