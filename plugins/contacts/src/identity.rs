@@ -12,7 +12,8 @@ const TYPES: &[(&str, &str, &[&str])] = &[
     ("13", "Cédula de ciudadanía", &["cc", "cedula", "ceduladeciudadania", "cedulaciudadania", "cedulaciudadana"]),
     ("21", "Tarjeta de extranjería", &["te", "tarjetadeextranjeria", "tarjetaextranjeria"]),
     ("22", "Cédula de extranjería", &["ce", "ceduladeextranjeria", "cedulaextranjeria"]),
-    ("31", "NIT", &["nit"]),
+    // The RUT is the tax registry a NIT is issued in: people name one for the other.
+    ("31", "NIT", &["nit", "rut"]),
     ("41", "Pasaporte", &["pa", "pp", "pas", "pasaporte", "passport"]),
     (
         "42",
