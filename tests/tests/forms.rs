@@ -169,6 +169,14 @@ async fn an_html_form_posts_urlencoded_and_is_redirected_when_the_form_says() {
     let fields = &site.get(&format!("/api/forms/{plain}/submissions")).await["data"][0]["fields"];
     assert_eq!((&fields["interes"], &fields["temas"]), (&json!("crm, envios"), &json!("a, b")), "{fields}");
     assert_eq!(site.get("/api/contacts").await["data"][0]["interes"], "crm, envios");
+    // WordPress Contact Form 7's own field names.
+    let cf7 = "your-name=Rosa+Le%C3%B3n&your-email=rosa%40x.co&your-phone=3015556677&your-subject=Cotizaci%C3%B3n";
+    assert_eq!(send(post(&plain, &plain_key, cf7)).await.status, 201);
+    let rosa = &site.get("/api/contacts").await["data"][0];
+    assert_eq!(
+        (&rosa["firstName"], &rosa["lastName"], &rosa["email"], &rosa["mobile"], &rosa["your-subject"]),
+        (&json!("Rosa"), &json!("León"), &json!("rosa@x.co"), &json!("3015556677"), &json!("Cotización"))
+    );
 
     let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
     let r = client
@@ -188,7 +196,7 @@ async fn an_html_form_posts_urlencoded_and_is_redirected_when_the_form_says() {
         site.host.request(Method::POST, &site.public_url(&plain, &plain_key)).header("content-type", "text/plain");
     let r = send(text.body("email=x@x.co")).await;
     assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (400, json!("UNSUPPORTED_CONTENT_TYPE")));
-    assert_eq!(site.total("/api/contacts").await, 3);
+    assert_eq!(site.total("/api/contacts").await, 4);
 }
 
 #[tokio::test]

@@ -3,6 +3,7 @@
 //!
 //! Only NIT (31) carries a check digit, computed with DIAN's modulo-11 weights.
 
+use crm_sdk::contact_body::name_key;
 use crm_sdk::http::Error;
 
 /// DIAN codes, their names, and the folded spellings that mean them.
@@ -31,18 +32,7 @@ const NIT_WEIGHTS: [u32; 15] = [3, 7, 13, 17, 19, 23, 29, 37, 41, 43, 47, 53, 59
 
 /// Lower case, accents and punctuation removed: `C.C.` → `cc`, `Cédula` → `cedula`.
 fn squash(text: &str) -> String {
-    text.chars()
-        .filter_map(|c| match c {
-            'á' | 'Á' => Some('a'),
-            'é' | 'É' => Some('e'),
-            'í' | 'Í' => Some('i'),
-            'ó' | 'Ó' => Some('o'),
-            'ú' | 'Ú' | 'ü' | 'Ü' => Some('u'),
-            'ñ' | 'Ñ' => Some('n'),
-            c if c.is_ascii_alphanumeric() => Some(c.to_ascii_lowercase()),
-            _ => None,
-        })
-        .collect()
+    name_key(text).replace('_', "")
 }
 
 /// The DIAN code for a document type as a person wrote it, or the 422 body.

@@ -13,7 +13,7 @@
 
 use std::borrow::Cow;
 
-use crm_sdk::contact_body::{Alias, KNOWN, alias, is_property_name, split_full_name};
+use crm_sdk::contact_body::{Alias, KNOWN, alias, is_property_name, name_key, split_full_name};
 use crm_sdk::http::{self, Error, query_first};
 use crm_sdk::types::Request;
 use serde::Deserialize;
@@ -231,6 +231,9 @@ impl Column {
             Some(Alias::Key(key)) => Ok(Column::Key(key.to_string())),
             Some(Alias::FullName) => Ok(Column::FullName),
             None if is_property_name(header) => Ok(Column::Key(header.to_string())),
+            // A spreadsheet's own words (`Fecha de nacimiento`) name a custom
+            // property as a key would (`fecha_de_nacimiento`).
+            None if is_property_name(&name_key(header)) => Ok(Column::Key(name_key(header))),
             None => Err(Error::validation(
                 format!("The CSV column {header:?} is not a contact key (letters, digits, _ . -, at most 64)"),
                 json!({ "field": "body", "column": header }),

@@ -68,29 +68,91 @@ pub enum Alias {
     FullName,
 }
 
-/// Contact body keys, by the lower-case names a form or a spreadsheet may
-/// give them (the ones Colombian sites and files use).
+/// Contact body keys, by the names a form or a spreadsheet may give them
+/// (the ones Colombian sites and files use, WordPress Contact Form 7's
+/// `your-*` among them), as [`name_key`] writes them.
 const ALIASES: &[(&str, &[&str])] = &[
-    ("email", &["email", "correo"]),
-    ("mobile", &["mobile", "phone", "celular", "telefono", "teléfono", "whatsapp", "whatsapp_phone"]),
+    ("email", &["email", "correo", "e_mail", "mail", "correo_electronico", "email_address", "your_email"]),
+    (
+        "mobile",
+        &[
+            "mobile",
+            "phone",
+            "celular",
+            "telefono",
+            "whatsapp",
+            "whatsapp_phone",
+            "movil",
+            "tel",
+            "telefono_celular",
+            "numero_celular",
+            "numero_de_celular",
+            "numero_de_telefono",
+            "phone_number",
+            "your_phone",
+        ],
+    ),
     ("firstName", &["firstname", "first_name", "nombres"]),
-    ("lastName", &["lastname", "last_name", "apellidos"]),
-    ("company", &["company", "empresa"]),
+    ("lastName", &["lastname", "last_name", "apellidos", "apellido"]),
+    ("company", &["company", "empresa", "compania", "company_name", "razon_social"]),
     ("city", &["city", "ciudad", "municipio"]),
-    ("cityCode", &["citycode"]),
-    ("country", &["country", "pais", "país"]),
+    ("cityCode", &["citycode", "city_code"]),
+    ("country", &["country", "pais"]),
     ("state", &["state", "departamento", "depto", "dpto", "estado"]),
 ];
 
-/// What `name` (compared without case) means for a contact: `correo` is
-/// `email`, `celular` is `mobile`, `departamento` is `state` (the spec's
-/// rule for forms), `nombre` is a whole name; `None` for any other name.
+/// Names of a whole name, as [`name_key`] writes them.
+const FULL_NAMES: &[&str] = &[
+    "name",
+    "nombre",
+    "nombre_completo",
+    "full_name",
+    "fullname",
+    "your_name",
+    "nombre_y_apellido",
+    "nombres_y_apellidos",
+];
+
+/// What `name` means for a contact, compared as [`name_key`] writes it:
+/// `Correo electrónico` is `email`, `celular` is `mobile`, `departamento`
+/// is `state` (the spec's rule for forms), `nombre` is a whole name; `None`
+/// for any other name.
 pub fn alias(name: &str) -> Option<Alias> {
-    let lower = name.trim().to_lowercase();
-    if lower == "name" || lower == "nombre" {
+    let key = name_key(name);
+    if FULL_NAMES.contains(&key.as_str()) {
         return Some(Alias::FullName);
     }
-    ALIASES.iter().find(|(_, names)| names.contains(&lower.as_str())).map(|(key, _)| Alias::Key(key))
+    ALIASES.iter().find(|(_, names)| names.contains(&key.as_str())).map(|(key, _)| Alias::Key(key))
+}
+
+/// A name as people write it, made a key: lower case, Spanish accents off
+/// (`á` → `a`, `ñ` → `n`), and each run of anything but ASCII letters and
+/// digits one `_`, none at the ends. `Número de celular` → `numero_de_celular`,
+/// `your-email` → `your_email`, `C.C.` → `c_c`.
+pub fn name_key(name: &str) -> String {
+    let mut key = String::with_capacity(name.len());
+    let mut gap = false;
+    for c in name.chars() {
+        let c = match c.to_lowercase().next().unwrap_or(c) {
+            'á' | 'à' | 'ä' => 'a',
+            'é' | 'è' | 'ë' => 'e',
+            'í' | 'ì' | 'ï' => 'i',
+            'ó' | 'ò' | 'ö' => 'o',
+            'ú' | 'ù' | 'ü' => 'u',
+            'ñ' => 'n',
+            c => c,
+        };
+        if c.is_ascii_alphanumeric() {
+            if gap && !key.is_empty() {
+                key.push('_');
+            }
+            gap = false;
+            key.push(c);
+        } else {
+            gap = true;
+        }
+    }
+    key
 }
 
 /// A whole name split at its first space into a first name and, when
@@ -112,6 +174,22 @@ mod tests {
         assert_eq!(alias(" dpto "), Some(Alias::Key("state")));
         assert_eq!(alias("Nombre"), Some(Alias::FullName));
         assert_eq!(alias("mensaje"), None);
+        assert_eq!(alias("Correo electrónico"), Some(Alias::Key("email")));
+        assert_eq!(alias("your-email"), Some(Alias::Key("email")));
+        assert_eq!(alias("Número de celular"), Some(Alias::Key("mobile")));
+        assert_eq!(alias("your-name"), Some(Alias::FullName));
+        assert_eq!(alias("Nombre completo"), Some(Alias::FullName));
+        assert_eq!(alias("Razón social"), Some(Alias::Key("company")));
+        assert_eq!(alias("País"), Some(Alias::Key("country")));
+    }
+
+    #[test]
+    fn name_keys_are_lower_ascii_words_joined_by_one_underscore() {
+        assert_eq!(name_key("  Fecha de Nacimiento "), "fecha_de_nacimiento");
+        assert_eq!(name_key("C.C."), "c_c");
+        assert_eq!(name_key("AÑO--Ingreso"), "ano_ingreso");
+        assert_eq!(name_key("¿Cómo nos conociste?"), "como_nos_conociste");
+        assert_eq!(name_key("日本"), "");
     }
 
     #[test]
