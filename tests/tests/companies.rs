@@ -49,6 +49,42 @@ async fn the_three_city_forms_and_their_errors() {
     assert_eq!(r.json()["data"]["name"], list["data"][0]["name"]);
 }
 
+#[tokio::test]
+async fn a_company_s_document_follows_the_contacts_rule() {
+    let host = Host::start().await;
+    let token = host.demo_token.clone().unwrap();
+    let r = host
+        .post("/api/companies", &token, &json!({ "name": "Acme SAS", "idType": "NIT", "idNumber": "900123456-7" }))
+        .await;
+    assert_eq!(
+        (r.status.as_u16(), r.json()["code"].clone(), r.json()["field"].clone()),
+        (400, json!("INVALID_ID_NUMBER"), json!("idNumber"))
+    );
+    let r = host
+        .post("/api/companies", &token, &json!({ "name": "Acme SAS", "idType": "RUT", "idNumber": "900.123.456-8" }))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let data = r.json()["data"].clone();
+    assert_eq!((&data["idType"], &data["idNumber"]), (&json!("31"), &json!("900123456-8")));
+    let id = data["id"].as_str().unwrap().to_string();
+    // A number alone is checked against the stored type; an unknown type is 422.
+    let put = |body: Value| {
+        let (host, token, path) = (&host, &token, format!("/api/companies/{id}"));
+        async move { host.call(Method::PUT, &path, Some(token), Some(&body)).await }
+    };
+    assert_eq!(put(json!({ "idNumber": "900123456-1" })).await.json()["code"], "INVALID_ID_NUMBER");
+    let r = put(json!({ "idType": "carnet" })).await;
+    assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (422, json!("ID_TYPE_UNRESOLVED")));
+    let r = host.get(&format!("/api/companies/{id}"), &token).await;
+    assert_eq!(
+        (&r.json()["data"]["idType"], &r.json()["data"]["idNumber"]),
+        (&json!("31"), &json!("900123456-8")),
+        "nothing refused was written"
+    );
+    let r = host.post("/api/companies", &token, &json!({ "name": "Sin documento" })).await;
+    assert_eq!((&r.json()["data"]["idType"], &r.json()["data"]["idNumber"]), (&Value::Null, &Value::Null));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn lists_page_newest_first_across_the_store_s_chunks() {
     let host = Host::start().await;

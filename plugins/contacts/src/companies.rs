@@ -1,4 +1,5 @@
-//! Companies: a name, the same strict location as contacts, custom properties.
+//! Companies: a name, the same strict location as contacts, the same
+//! identity document rule (a NIT's check digit above all), custom properties.
 
 use std::collections::BTreeMap;
 
@@ -10,6 +11,7 @@ use crm_sdk::{kv, runtime};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+use crate::identity;
 use crate::location::{self, Location, LocationInput};
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
@@ -22,6 +24,9 @@ pub struct Company {
     pub state: Option<String>,
     pub state_code: Option<String>,
     pub country: Option<String>,
+    /// DIAN document type code, as a contact's.
+    pub id_type: Option<String>,
+    pub id_number: Option<String>,
     pub custom: BTreeMap<String, Value>,
     pub created_at: String,
     pub updated_at: String,
@@ -41,8 +46,17 @@ impl Company {
         out.insert("state".into(), json!(self.state.clone().unwrap_or_default()));
         out.insert("stateCode".into(), json!(self.state_code.clone().unwrap_or_default()));
         out.insert("country".into(), json!(self.country));
+        for (key, value) in [("idType", &self.id_type), ("idNumber", &self.id_number)] {
+            if let Some(value) = value {
+                out.insert(key.into(), json!(value));
+            }
+        }
         for (k, v) in &self.custom {
             out.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+        // A company saved before these were typed keeps them as custom properties.
+        for key in ["idType", "idNumber"] {
+            out.entry(key).or_insert(Value::Null);
         }
         out.insert("createdAt".into(), json!(self.created_at));
         out.insert("updatedAt".into(), json!(self.updated_at));
@@ -68,6 +82,7 @@ pub fn existing_for_contact(id: &str) -> Result<Company, Error> {
 
 const SERVER_OWNED: &[&str] = &["_id", "id", "organizationId", "stateCode", "createdAt", "updatedAt"];
 const LOCATION: &[&str] = &["city", "cityCode", "state", "country"];
+const IDENTITY: &[&str] = &["idType", "idNumber"];
 
 fn text_field(body: &Map<String, Value>, field: &str) -> Result<Option<String>, Error> {
     match body.get(field) {
@@ -89,6 +104,16 @@ fn apply(company: &mut Company, body: &Map<String, Value>, clear_on_empty_city: 
         country: text_field(body, "country")?,
     };
     let location = location::resolve(&input, clear_on_empty_city)?;
+    let id_number = match body.get("idNumber") {
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => text_field(body, "idNumber")?,
+    };
+    let blank = |v: Option<String>| v.map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
+    let (id_type, id_number) = identity::checked(
+        blank(text_field(body, "idType")?).as_deref(),
+        blank(id_number).as_deref(),
+        company.id_type.as_deref(),
+    )?;
     if let Some(name) = text_field(body, "name")? {
         let name = name.trim().to_string();
         if name.is_empty() {
@@ -96,7 +121,8 @@ fn apply(company: &mut Company, body: &Map<String, Value>, clear_on_empty_city: 
         }
         company.name = name;
     }
-    let is_custom = |k: &str| k != "name" && !SERVER_OWNED.contains(&k) && !LOCATION.contains(&k);
+    let is_custom =
+        |k: &str| k != "name" && !SERVER_OWNED.contains(&k) && !LOCATION.contains(&k) && !IDENTITY.contains(&k);
     if body.keys().filter(|k| is_custom(k)).count() > MAX_CUSTOM_KEYS {
         return Err(Error::validation(format!("At most {MAX_CUSTOM_KEYS} custom properties per request"), json!({})));
     }
@@ -136,6 +162,14 @@ fn apply(company: &mut Company, body: &Map<String, Value>, clear_on_empty_city: 
     }
     if let Some(l) = location {
         company.set_location(l);
+    }
+    if id_type.is_some() {
+        company.id_type = id_type;
+        company.custom.remove("idType");
+    }
+    if id_number.is_some() {
+        company.id_number = id_number;
+        company.custom.remove("idNumber");
     }
     Ok(())
 }

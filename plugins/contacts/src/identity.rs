@@ -35,8 +35,27 @@ fn squash(text: &str) -> String {
     name_key(text).replace('_', "")
 }
 
+/// A body's `idType` and `idNumber`, checked for a contact or a company:
+/// the type sent is mapped to its DIAN code (422 `ID_TYPE_UNRESOLVED`),
+/// and the number sent is validated against that type, else the stored one
+/// (400 `INVALID_ID_NUMBER`); a number without any type is kept as sent.
+/// Only what the body sends is checked.
+pub fn checked(
+    id_type: Option<&str>,
+    id_number: Option<&str>,
+    stored_type: Option<&str>,
+) -> Result<(Option<String>, Option<String>), Error> {
+    let id_type = id_type.map(resolve_type).transpose()?;
+    let id_number = match (id_number, id_type.or(stored_type)) {
+        (Some(number), Some(kind)) => Some(validate_number(kind, number)?),
+        (Some(number), None) => Some(number.to_string()),
+        (None, _) => None,
+    };
+    Ok((id_type.map(str::to_string), id_number))
+}
+
 /// The DIAN code for a document type as a person wrote it, or the 422 body.
-pub fn resolve_type(input: &str) -> Result<&'static str, Error> {
+fn resolve_type(input: &str) -> Result<&'static str, Error> {
     let key = squash(input);
     if let Some((code, _, _)) = TYPES.iter().find(|(code, _, names)| *code == key || names.contains(&key.as_str())) {
         return Ok(code);
@@ -65,7 +84,7 @@ pub fn resolve_type(input: &str) -> Result<&'static str, Error> {
 }
 
 /// The number in its stored form, or 400 `INVALID_ID_NUMBER`.
-pub fn validate_number(id_type: &str, number: &str) -> Result<String, Error> {
+fn validate_number(id_type: &str, number: &str) -> Result<String, Error> {
     let invalid = |why: &str| {
         Error::new(
             400,

@@ -53,12 +53,7 @@ pub fn check(
     lenient: bool,
 ) -> Result<Checked, Error> {
     let company = input.company_id.as_deref().map(companies::existing_for_contact).transpose()?;
-    let id_type = input.id_type.as_deref().map(identity::resolve_type).transpose()?.map(str::to_string);
-    let id_number = match (&input.id_number, id_type.as_deref().or(stored_id_type)) {
-        (Some(number), Some(kind)) => Some(identity::validate_number(kind, number)?),
-        (Some(number), None) => Some(number.clone()),
-        (None, _) => None,
-    };
+    let (id_type, id_number) = identity::checked(input.id_type.as_deref(), input.id_number.as_deref(), stored_id_type)?;
     let mut warnings = Vec::new();
     let location = match location::resolve(&input.location, clear_on_empty_city) {
         Ok(location) => location,
