@@ -60,7 +60,7 @@ pub fn save(old: Option<&Stored>, new: &Contact, limit: Option<u64>, claims: &Cl
     writes.push(Write::Put((record::key(&new.id).into_bytes(), record)));
     let rendered = serde_json::to_vec(&new.flattened()).map_err(Error::internal)?;
     writes.push(Write::Put((rendered_key(&new.id).into_bytes(), rendered)));
-    writes.push(Write::Put((format!("s/{}", new.id).into_bytes(), search::projection(new).into_bytes())));
+    writes.push(Write::Put((search::projection_key(&new.id).into_bytes(), search::projection(new).into_bytes())));
     let (mut conditions, claimed) = claims.commit_parts(&new.id);
     writes.extend(claimed);
     if let Some(old) = old {

@@ -2,8 +2,8 @@
 //! the few contacts holding a term without reading the others.
 //!
 //! - `s/<id>`: the search projection. First and last name, email, mobile,
-//!   phone and company, lower case and NFC, one per line; a match is a
-//!   literal substring of one line.
+//!   phone and company, lower case and without accents ([`needle`]), one per
+//!   line; a match is a literal substring of one line.
 //! - `g/<trigram><posting>`: one key per distinct three-character window
 //!   starting at an even position of a projection line, written and removed
 //!   in the contact's own commit with its other index entries
@@ -12,10 +12,12 @@
 //!   bytes that sort as `ix/c/<createdAt>/<id>` does. Empty values: the key
 //!   says everything. Short keys on purpose: a contact has about twenty, and
 //!   the store's disk and its recovery at start grow with their bytes.
-//! - `meta/search-indexed`: contacts created with their trigram keys, a
-//!   counter written beside `meta/contacts`. The two differ only when the
-//!   organization holds contacts written before the index existed; search
-//!   then scans until [`reindex`] has indexed them.
+//! - `meta/search-indexed-2`: contacts created with their trigram keys and
+//!   a projection without accents, a counter written beside `meta/contacts`.
+//!   The two differ only when the organization holds contacts written
+//!   before (before the index, or with accents: `meta/search-indexed` then);
+//!   search then scans until [`reindex`] has rewritten them. Until then a
+//!   term finds such a contact only where its text has no accent.
 //!
 //! Why even positions only: a term of four characters or more found at an
 //! even position of a line has its trigrams at even offsets (0, 2, 4...) at
@@ -38,12 +40,15 @@ use crm_sdk::kv;
 use crm_sdk::store::{self, Condition, Write};
 use crm_sdk::types::{Request, Response};
 use serde_json::json;
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
 
 use crate::record::{self, Contact};
 use crate::unique;
 
-/// Contacts written with their trigram keys (see the module note).
-pub const INDEXED_KEY: &str = "meta/search-indexed";
+/// Contacts written with their trigram keys and a projection without
+/// accents (see the module note).
+pub const INDEXED_KEY: &str = "meta/search-indexed-2";
 
 /// A search whose candidates (or, without the index, matches) are at most
 /// this many reads just those; more is [`Found::Many`].
@@ -71,9 +76,16 @@ fn most_candidates(contacts: u64) -> usize {
 }
 
 /// Text as the projection holds it, and a search term likewise: lower case,
-/// Unicode NFC (a composed and a decomposed accent match), on one line.
+/// on one line, and without accents (Unicode NFD without its combining
+/// marks): `gomez` finds Gómez and `nunez` Núñez, as a Spanish speaker
+/// types on a phone, and a composed and a decomposed accent are one.
 pub fn needle(term: &str) -> String {
-    crate::input::nfc(&term.replace('\n', " ").to_lowercase())
+    term.replace('\n', " ").to_lowercase().nfd().filter(|c| !is_combining_mark(*c)).collect()
+}
+
+/// Where a contact's projection is stored.
+pub fn projection_key(id: &str) -> String {
+    format!("s/{id}")
 }
 
 /// The fields `search` looks in: first and last name, email, mobile, phone, company.
@@ -324,7 +336,7 @@ fn scan(needle: &str) -> Result<Found, Error> {
 
 /// The contacts of `ids` whose searched fields contain `needle`, in order.
 pub fn matching(ids: Vec<String>, needle: &str) -> Result<Vec<String>, Error> {
-    let keys: Vec<String> = ids.iter().map(|id| format!("s/{id}")).collect();
+    let keys: Vec<String> = ids.iter().map(|id| projection_key(id)).collect();
     let projections = kv::get_many_raw(&keys)?;
     Ok(ids
         .into_iter()
@@ -374,8 +386,9 @@ pub fn reindex(req: &Request) -> Result<Response, Error> {
     Ok(json_response(200, &json!({ "success": true, "indexed": indexed, "next": after })))
 }
 
-/// Writes the trigram keys of the contacts of `entries`, each as its record
-/// is now: the commit holds only while no record changed since it was read.
+/// Writes the projection and trigram keys of the contacts of `entries`, each
+/// as its record is now: the commit holds only while no record changed
+/// since it was read.
 fn index_chunk(entries: &[String]) -> Result<(), Error> {
     let keys: Vec<String> = entries.iter().map(|e| record::key(&crate::index::id_of(e.as_bytes()))).collect();
     for _ in 0..16 {
@@ -385,7 +398,9 @@ fn index_chunk(entries: &[String]) -> Result<(), Error> {
             conditions.push(Condition::Equals((key.clone().into_bytes(), raw.clone())));
             if let Some(raw) = raw {
                 let c: Contact = kv::decode(key, &raw)?;
-                writes.extend(self::keys(&c, &projection(&c)).into_iter().map(|k| Write::Put((k, Vec::new()))));
+                let projected = projection(&c);
+                writes.extend(self::keys(&c, &projected).into_iter().map(|k| Write::Put((k, Vec::new()))));
+                writes.push(Write::Put((projection_key(&c.id).into_bytes(), projected.into_bytes())));
             }
         }
         if store::commit(&conditions, &writes)? {
