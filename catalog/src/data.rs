@@ -114,6 +114,10 @@ impl Catalog {
             }
         }
 
+        for (alias, code) in MUNICIPALITY_ALIASES {
+            let i = by_code.get(*code).copied().expect("an alias names a municipality of the catalog");
+            by_folded_name.entry(alias.to_string()).or_default().push(i);
+        }
         let name_bags = municipalities.iter().map(|m| [Bag::of(&m.folded_name), Bag::of(&m.folded_short)]).collect();
         let mut by_state_name: HashMap<String, usize> = HashMap::new();
         for (i, st) in states.iter().enumerate() {
@@ -161,6 +165,18 @@ impl Catalog {
         name.or_else(iso).map(|&i| &self.states[i])
     }
 }
+
+/// Names in common use for a municipality that are neither its official
+/// nor its short name in DIVIPOLA (folded): read as exact names.
+const MUNICIPALITY_ALIASES: &[(&str, &str)] = &[
+    ("san juan de pasto", "52001"),
+    ("santafe de bogota", "11001"),
+    ("santa fe de bogota", "11001"),
+    ("mompos", "13468"),
+    ("el espinal", "73268"),
+    ("carmen de bolivar", "13244"),
+    ("fusa", "25290"),
+];
 
 /// Names people write for a state that are neither its official nor its
 /// short name (folded): what Colombian web forms and shop platforms offer.
@@ -240,6 +256,15 @@ mod tests {
         }
         assert!(c.state_by_hint("Texas").is_none());
         assert!(c.state_by_hint("98").is_none());
+    }
+
+    #[test]
+    fn common_names_of_municipalities_are_names() {
+        let c = catalog();
+        for (alias, code) in MUNICIPALITY_ALIASES {
+            assert_eq!(c.by_folded_name[*alias].len(), 1, "{alias}: no official name already");
+            assert!(c.municipality(code).is_some(), "{alias}");
+        }
     }
 
     #[test]

@@ -150,6 +150,7 @@ impl Catalog {
             if let [before @ .., "colombia"] = rest {
                 rest = before;
             }
+            rest = without_designation(rest);
             let state = match rest {
                 [] => None,
                 _ => match self.state_by_folded_hint(&rest.join(" ")) {
@@ -228,6 +229,19 @@ impl Catalog {
     }
 }
 
+/// A district's designation after its name, as official papers write it
+/// (`Barranquilla D.E.I.P.`, `Cartagena D.T. y C.`, `Bogotá D.C.`), folded.
+const DESIGNATIONS: &[&str] =
+    &["dc", "d c", "dt", "d t", "de", "d e", "dtch", "deip", "dt y c", "dtyc", "distrito capital", "distrito especial"];
+
+/// `words` without a [`DESIGNATIONS`] entry at their start.
+fn without_designation<'w>(words: &'w [&'w str]) -> &'w [&'w str] {
+    (1..=words.len().min(3))
+        .rev()
+        .find(|&n| DESIGNATIONS.contains(&words[..n].join(" ").as_str()))
+        .map_or(words, |n| &words[n..])
+}
+
 /// How many of each character a text holds, in 64 buckets (`a`-`z`, digits,
 /// space, the rest shared): the bag distance of two texts is a lower bound
 /// of their edit distance (one insertion, deletion or substitution moves it
@@ -293,7 +307,7 @@ mod tests {
     use crate::data::catalog;
 
     /// A name and a typed city one of which holds the other as whole words:
-    /// `Cartagena` in `Cartagena de Indias`, `Bogotá` in `Santafé de Bogotá`;
+    /// `Cartagena` in `Cartagena de Indias`, `Bogotá` in `Chapinero Bogotá`;
     /// names shorter than four characters are not looked for in the input.
     fn contains_either(name: &str, input: &str) -> bool {
         contains_words(name, input) || (name.chars().count() >= 4 && contains_words(input, name))
@@ -452,6 +466,13 @@ mod tests {
             ("Villanueva, Casanare", "85440"),
             ("San Andrés, San Andrés y Providencia", "88001"),
             ("Manizales Caldas", "17001"),
+            ("Barranquilla D.E.I.P.", "08001"),
+            ("Cartagena D.T. y C., Bolívar", "13001"),
+            ("Santa Marta D.T.C.H.", "47001"),
+            ("Buenaventura D.E., Valle del Cauca, Colombia", "76109"),
+            ("San Juan de Pasto", "52001"),
+            ("Santafé de Bogotá", "11001"),
+            ("Mompós", "13468"),
         ] {
             assert_eq!(resolved_code(city(typed, None)), code, "{typed}");
         }
@@ -474,7 +495,7 @@ mod tests {
 
     #[test]
     fn a_city_inside_longer_text_is_a_candidate_not_an_answer() {
-        let (status, codes) = status_and_codes(city("Santafé de Bogotá", None));
+        let (status, codes) = status_and_codes(city("Chapinero, Bogotá", None));
         assert_eq!(status, Status::Fuzzy);
         assert_eq!(codes[0], "11001");
         assert_eq!(status_and_codes(city("Calle Une 5", None)).0, Status::None);
