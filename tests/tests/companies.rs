@@ -85,6 +85,44 @@ async fn a_company_s_document_follows_the_contacts_rule() {
     assert_eq!((&r.json()["data"]["idType"], &r.json()["data"]["idNumber"]), (&Value::Null, &Value::Null));
 }
 
+/// The names of the companies `search=term` lists.
+async fn found(host: &Host, token: &str, term: &str) -> Vec<String> {
+    let r = host.get(&format!("/api/companies?search={term}"), token).await;
+    r.json()["data"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap().to_string()).collect()
+}
+
+#[tokio::test]
+async fn search_finds_a_company_without_case_or_accents_even_one_saved_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = Host::start_in(dir.path(), &[]).await;
+    let token = host.demo_token.clone().unwrap();
+    for name in ["Café Gómez Ltda", "Distribuidora Núñez", "Acme"] {
+        assert_eq!(host.post("/api/companies", &token, &json!({ "name": name })).await.status, 201);
+    }
+    for (term, name) in [
+        ("gomez", "Café Gómez Ltda"),
+        ("G%C3%93MEZ", "Café Gómez Ltda"),
+        ("cafe", "Café Gómez Ltda"),
+        ("caf%C3%A9", "Café Gómez Ltda"),
+        ("nunez", "Distribuidora Núñez"),
+    ] {
+        assert_eq!(found(&host, &token, term).await, [name], "{term}");
+    }
+    // A company stored before its search name was (its record without it).
+    let org = host.demo_org.clone().unwrap();
+    assert!(host.terminate());
+    backend::with_store(dir.path(), move |store| {
+        let ns = crm_store::Namespace::org(&org);
+        let (key, value) = store.scan_reverse(&ns, b"m/contacts/company/", None, 1).unwrap().remove(0);
+        let mut old: Value = serde_json::from_slice(&value).unwrap();
+        old.as_object_mut().unwrap().remove("searchName").expect("stored with one");
+        old["name"] = json!("Panadería Ñapa");
+        store.batch(&ns, vec![crm_store::BatchOp::Put(key, serde_json::to_vec(&old).unwrap())]).unwrap();
+    });
+    let host = Host::start_in(dir.path(), &[]).await;
+    assert_eq!(found(&host, &token, "panaderia").await, ["Panadería Ñapa"]);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn lists_page_newest_first_across_the_store_s_chunks() {
     let host = Host::start().await;

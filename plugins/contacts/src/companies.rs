@@ -11,8 +11,8 @@ use crm_sdk::{kv, runtime};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use crate::identity;
 use crate::location::{self, Location, LocationInput};
+use crate::{identity, search};
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
@@ -28,6 +28,10 @@ pub struct Company {
     pub id_type: Option<String>,
     pub id_number: Option<String>,
     pub custom: BTreeMap<String, Value>,
+    /// The name as search reads it ([`search::needle`]: no case, no
+    /// accents), stored so a list's filter on the stored bytes can skip
+    /// the companies that do not hold a term.
+    pub search_name: String,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -119,6 +123,7 @@ fn apply(company: &mut Company, body: &Map<String, Value>, clear_on_empty_city: 
         if name.is_empty() {
             return Err(Error::validation("name must not be empty", json!({ "field": "name" })));
         }
+        company.search_name = search::needle(&name);
         company.name = name;
     }
     let is_custom =
@@ -207,27 +212,29 @@ fn find(id: &str) -> Result<Company, Error> {
     found.ok_or_else(|| Error::not_found("Company"))
 }
 
-/// `GET /companies`: newest first; `search` matches the name (case-insensitive).
+/// `GET /companies`: newest first; `search` matches the name, without case
+/// or accents (as contacts' search does).
 pub fn list(req: &Request) -> Result<Response, Error> {
     let paging = http::Paging::from_query(req, 100, 1000)?;
-    let search = http::query_first(req, "search").map(str::to_lowercase).filter(|s| !s.is_empty());
-    let Some(search) = search else {
+    let term = http::query_first(req, "search").map(search::needle).filter(|s| !s.is_empty());
+    let Some(term) = term else {
         // Ids sort by creation: the page is read from the end, the host counts.
         let total = crm_sdk::store::count_found(b"company/", b"")? as usize;
         let page: Vec<Company> = kv::page_reverse_records("company/", paging.offset(), paging.limit)?;
         return Ok(paging.response(&page.iter().map(Company::to_json).collect::<Vec<_>>(), total));
     };
     // A search reads every company, newest first, keeping only the page; it
-    // decodes only those whose stored bytes hold the term.
+    // decodes only those whose stored bytes hold the term (in `searchName`),
+    // and those saved before `searchName` was.
     let mut holds_term = RawFilter::default();
-    holds_term.any_of([search.as_str()], true);
+    holds_term.any_of([term.as_str()], true);
     let (skip, mut total, mut data) = (paging.offset(), 0u64, Vec::new());
     kv::walk_reverse("company/", |_, v| {
-        if !holds_term.may_match(v) {
+        if !holds_term.may_match(v) && memchr::memmem::find(v, b"\"searchName\"").is_some() {
             return;
         }
         let Ok(c) = serde_json::from_slice::<Company>(v) else { return };
-        if c.name.to_lowercase().contains(&search) {
+        if search::needle(&c.name).contains(&term) {
             if total >= skip && data.len() < paging.limit {
                 data.push(c.to_json());
             }
