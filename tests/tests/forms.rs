@@ -312,6 +312,23 @@ async fn every_alias_of_state_disambiguates_the_city_and_an_unresolved_city_leav
     let r = site.public(&id, &key, &json!({ "nombre": "Sin datos", "ciudad": "Cali" })).await;
     assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (400, json!("VALIDATION_ERROR")));
     assert!(r.json()["message"].as_str().unwrap().contains("correo"), "{}", r.text);
+    // A field the contacts module refuses is told to the visitor by what they typed.
+    for (body, field, message) in [
+        (json!({ "correo": "juan@" }), "email", "Revisa tu correo electrónico: no parece una dirección válida."),
+        (json!({ "celular": "123" }), "mobile", "Revisa tu número de celular: debe tener de 7 a 15 dígitos."),
+    ] {
+        let r = site.public(&id, &key, &body).await;
+        let b = r.json();
+        assert_eq!(
+            (r.status.as_u16(), &b["code"], &b["details"]["field"]),
+            (400, &json!("VALIDATION_ERROR"), &json!(field))
+        );
+        assert_eq!(b["message"], message);
+        // The token door is an integrator's: the contacts module's own words.
+        let r = site.submit(&id, &body).await;
+        assert_eq!((r.status.as_u16(), r.json()["details"]["field"].clone()), (400, json!(field)));
+        assert!(!r.json()["message"].as_str().unwrap().starts_with("Revisa"), "{}", r.text);
+    }
 }
 
 #[tokio::test]

@@ -143,7 +143,7 @@ fn round(form: &Form, door: Door, fields: &Fields, mut submission: Submission) -
             return Ok(Round { conditions: Vec::new(), writes: submissions::writes(&submission)?, response });
         }
         (_, "CITY_UNRESOLVED" | "INVALID_CITY_CODE") => return Err(city_unresolved(&body)),
-        (400..=499, _) => return Err(contact_refusal(outcome.status, body)),
+        (400..=499, _) => return Err(contact_refusal(outcome.status, body, door)),
         _ => return Err(Error::internal(format!("the contacts module answered {}", outcome.status))),
     }
     let contact_id = outcome.contact_id.ok_or_else(|| Error::internal("an upsert without a contact id"))?;
@@ -264,9 +264,22 @@ fn city_unresolved(contact_body: &Map<String, Value>) -> Error {
 }
 
 /// Another refusal of the contacts module, as it said it; its plain-text
-/// 400s become `VALIDATION_ERROR`.
-fn contact_refusal(status: u16, body: Map<String, Value>) -> Error {
+/// 400s become `VALIDATION_ERROR`. At the public door a field's
+/// `VALIDATION_ERROR` is told to the visitor, in Spanish, by what they
+/// typed (their correo, their celular), not by the contact's key.
+fn contact_refusal(status: u16, mut body: Map<String, Value>, door: Door) -> Error {
     if body.contains_key("code") {
+        let field = body.get("details").and_then(|d| d.get("field")).and_then(Value::as_str);
+        if let (Door::Public, Some("VALIDATION_ERROR"), Some(field)) =
+            (door, body.get("code").and_then(Value::as_str), field)
+        {
+            let message = match field {
+                "email" => "Revisa tu correo electrónico: no parece una dirección válida.".to_string(),
+                "mobile" | "whatsapp_phone" => "Revisa tu número de celular: debe tener de 7 a 15 dígitos.".to_string(),
+                other => format!("Revisa el dato «{other}»: no es válido o es demasiado largo."),
+            };
+            body.insert("message".into(), Value::String(message));
+        }
         return Error { status, body };
     }
     let message =
