@@ -121,6 +121,13 @@ async fn search_finds_a_company_without_case_or_accents_even_one_saved_before() 
     });
     let host = Host::start_in(dir.path(), &[]).await;
     assert_eq!(found(&host, &token, "panaderia").await, ["Panadería Ñapa"]);
+    // Saved again without its name sent, it gains its search name.
+    let id = host.get("/api/companies?search=napa", &token).await.json()["data"][0]["id"].as_str().unwrap().to_string();
+    let body = json!({ "cityCode": "05001", "searchName": "zzz" });
+    let r = host.call(Method::PUT, &format!("/api/companies/{id}"), Some(&token), Some(&body)).await;
+    assert_eq!((r.status.as_u16(), r.json()["data"].get("searchName")), (200, None), "a server-owned key");
+    assert_eq!(found(&host, &token, "panaderia").await, ["Panadería Ñapa"]);
+    assert!(found(&host, &token, "zzz").await.is_empty());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

@@ -84,7 +84,7 @@ pub fn existing_for_contact(id: &str) -> Result<Company, Error> {
     kv::get(&key(id))?.ok_or_else(|| Error::text(400, "Company not found or does not belong to this organization"))
 }
 
-const SERVER_OWNED: &[&str] = &["_id", "id", "organizationId", "stateCode", "createdAt", "updatedAt"];
+const SERVER_OWNED: &[&str] = &["_id", "id", "organizationId", "stateCode", "searchName", "createdAt", "updatedAt"];
 const LOCATION: &[&str] = &["city", "cityCode", "state", "country"];
 const IDENTITY: &[&str] = &["idType", "idNumber"];
 
@@ -123,7 +123,6 @@ fn apply(company: &mut Company, body: &Map<String, Value>, clear_on_empty_city: 
         if name.is_empty() {
             return Err(Error::validation("name must not be empty", json!({ "field": "name" })));
         }
-        company.search_name = search::needle(&name);
         company.name = name;
     }
     let is_custom =
@@ -176,6 +175,8 @@ fn apply(company: &mut Company, body: &Map<String, Value>, clear_on_empty_city: 
         company.id_number = id_number;
         company.custom.remove("idNumber");
     }
+    // Every save writes it, so a company stored before it had one gains it.
+    company.search_name = search::needle(&company.name);
     Ok(())
 }
 
