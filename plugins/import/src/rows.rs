@@ -1,11 +1,11 @@
 //! Reading an import call: JSON `{rows: [<POST /contacts body>...], dryRun?,
-//! locationMode?}` or the bare array of rows, or `text/csv` (read as `crm_csv_text` says: UTF-8, else
-//! Windows-1252; comma or semicolon separated; a header row of body keys
-//! or the Spanish names a spreadsheet gives them ([`Column`]); quoted fields
-//! with commas and line breaks; `\n` or `\r\n`) with `dryRun` and
-//! `locationMode` in the query (as for a bare array; also read, and checked,
-//! beside a JSON object, whose own values win). A blank CSV cell is an absent key. At most
-//! [`MAX_ROWS`] rows.
+//! locationMode?}` or the bare array of rows, or `text/csv` (read as
+//! `crm_csv_text` says: UTF-8, else Windows-1252; comma or semicolon
+//! separated; a header row of body keys, the Spanish names a spreadsheet
+//! gives them, or any words ([`Column`]); quoted fields with commas and line
+//! breaks; `\n` or `\r\n`) with `dryRun` and `locationMode` in the query (as
+//! for a bare array; also read, and checked, beside a JSON object, whose own
+//! values win). A blank CSV cell is an absent key. At most [`MAX_ROWS`] rows.
 //!
 //! Rows stay text: each is handed to the contacts module as it came (a JSON
 //! row) or as the object its CSV line makes, so 16 MiB of rows never become
