@@ -198,7 +198,8 @@ impl Catalog {
             _ => 3,
         };
         let letters = Bag::of(folded);
-        let held = self.held_names(folded);
+        // Only an input of four characters or more is compared as whole words.
+        let held = if len >= 4 { self.held_names(folded) } else { HashSet::new() };
         let mut scored: Vec<(usize, &Municipality)> = self
             .municipalities
             .iter()

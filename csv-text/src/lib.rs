@@ -10,7 +10,9 @@
 
 use std::borrow::Cow;
 
-const BOM: &[u8] = "\u{feff}".as_bytes();
+/// The byte-order mark: dropped when read, and written before a file meant
+/// for Excel, which then reads it as UTF-8.
+pub const BOM: &[u8] = "\u{feff}".as_bytes();
 
 /// The file's text, without its byte-order mark.
 pub fn text(bytes: &[u8]) -> Cow<'_, str> {

@@ -87,7 +87,7 @@ pub async fn run(args: ImportArgs) -> Result<(), Box<dyn Error>> {
     let mut summary = Summary::default();
     // UTF-8 with a byte-order mark, so that Excel opens it with its accents.
     let mut rejected_file = std::fs::File::create(rejected_path(&args.file))?;
-    rejected_file.write_all("\u{feff}".as_bytes())?;
+    rejected_file.write_all(crm_csv_text::BOM)?;
     let mut rejected = csv::WriterBuilder::new().delimiter(delimiter).from_writer(rejected_file);
     rejected.write_record(["row", "code", "message"].iter().copied().chain(header.iter()))?;
     let (mut chunk, mut bytes, mut done) = (Vec::new(), 0usize, 0u64);

@@ -11,6 +11,7 @@ use crm_sdk::{kv, runtime};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+use crate::input::trimmed;
 use crate::location::{self, Location, LocationInput};
 use crate::{identity, search};
 
@@ -112,10 +113,9 @@ fn apply(company: &mut Company, body: &Map<String, Value>, clear_on_empty_city: 
         Some(Value::Number(n)) => Some(n.to_string()),
         _ => text_field(body, "idNumber")?,
     };
-    let blank = |v: Option<String>| v.map(|v| v.trim().to_string()).filter(|v| !v.is_empty());
     let (id_type, id_number) = identity::checked(
-        blank(text_field(body, "idType")?).as_deref(),
-        blank(id_number).as_deref(),
+        trimmed(text_field(body, "idType")?).as_deref(),
+        trimmed(id_number).as_deref(),
         company.id_type.as_deref(),
     )?;
     if let Some(name) = text_field(body, "name")? {

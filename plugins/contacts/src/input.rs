@@ -88,7 +88,7 @@ fn first_of(body: &Map<String, Value>, fields: &[&str]) -> Result<Option<String>
 }
 
 /// `Some(trimmed)` unless blank.
-fn trimmed(v: Option<String>) -> Option<String> {
+pub fn trimmed(v: Option<String>) -> Option<String> {
     v.map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
 }
 

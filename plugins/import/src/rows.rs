@@ -231,13 +231,18 @@ impl Column {
             Some(Alias::Key(key)) => Ok(Column::Key(key.to_string())),
             Some(Alias::FullName) => Ok(Column::FullName),
             None if is_property_name(header) => Ok(Column::Key(header.to_string())),
-            // A spreadsheet's own words (`Fecha de nacimiento`) name a custom
-            // property as a key would (`fecha_de_nacimiento`).
-            None if is_property_name(&name_key(header)) => Ok(Column::Key(name_key(header))),
-            None => Err(Error::validation(
-                format!("The CSV column {header:?} is not a contact key (letters, digits, _ . -, at most 64)"),
-                json!({ "field": "body", "column": header }),
-            )),
+            None => {
+                // A spreadsheet's own words (`Fecha de nacimiento`) name a
+                // custom property as a key would (`fecha_de_nacimiento`).
+                let key = name_key(header);
+                match is_property_name(&key) {
+                    true => Ok(Column::Key(key)),
+                    false => Err(Error::validation(
+                        format!("The CSV column {header:?} is not a contact key (letters, digits, _ . -, at most 64)"),
+                        json!({ "field": "body", "column": header }),
+                    )),
+                }
+            }
         }
     }
 
