@@ -33,7 +33,8 @@ time_list() {
 printf '%-50s %10s %12s %14s\n' query total "median ms" "peak memory"
 for q in "" "plan=gold" "plan=gold&matchMode=exact" "createdFrom=2020-01-01" "missing=companyId" "exists=plan" \
   "search=bench" "search=user4242" "cityCode=05001" "cityCode=05001&cityCode=11001" "stateCode=05" \
-  "stateCode=05&cityCode=11001" "cityCode=05001&plan=gold" "sortBy=updatedAt&plan=silver" "page=1000&limit=100"; do
+  "stateCode=05&cityCode=11001" "cityCode=05001&plan=gold" "city=medellin" "city=bogota&plan=gold" \
+  "sortBy=updatedAt&plan=silver" "page=1000&limit=100"; do
   : >"$DATA/err.txt"
   time_list contacts "$q"
   peak=$(grep -ao 'peak_memory=[0-9]*' "$DATA/err.txt" | cut -d= -f2 | sort -n | tail -1 || true)

@@ -175,6 +175,29 @@ async fn filters_find_values_whatever_their_stored_form() {
     }
 }
 
+/// `contains` ignores accents as it ignores case, as `search` does: a name
+/// typed without its tilde finds the contact; `exact` compares as stored.
+#[tokio::test]
+async fn contains_filters_ignore_accents_and_exact_ones_do_not() {
+    let (host, token) = seeded().await;
+    for (query, expected) in [
+        ("lastName=gomez", vec!["Ana"]),
+        ("lastName=GOMEZ", vec!["Ana"]),
+        ("lastName=G%C3%93MEZ", vec!["Ana"]),
+        ("lastName=Go%CC%81mez", vec!["Ana"]),
+        ("firstName=dario", vec!["Darío"]),
+        ("city=medellin", vec!["Ana"]),
+        ("city=bogota", vec!["Darío"]),
+        ("company=bogota&city=bogota", vec!["Darío"]),
+        ("lastName=gomes", vec![]),
+        ("lastName=G%C3%B3mez&matchMode=exact", vec!["Ana"]),
+        ("lastName=Gomez&matchMode=exact", vec![]),
+        ("city=Medellin&matchMode=exact", vec![]),
+    ] {
+        assert_eq!(names(&host.get(&format!("/api/contacts?{query}"), &token).await), expected, "{query}");
+    }
+}
+
 #[tokio::test]
 async fn missing_and_exists() {
     let (host, token) = seeded().await;

@@ -29,10 +29,6 @@ pub struct Company {
     pub id_type: Option<String>,
     pub id_number: Option<String>,
     pub custom: BTreeMap<String, Value>,
-    /// The name as search reads it ([`search::needle`]: no case, no
-    /// accents), stored so a list's filter on the stored bytes can skip
-    /// the companies that do not hold a term.
-    pub search_name: String,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -85,7 +81,7 @@ pub fn existing_for_contact(id: &str) -> Result<Company, Error> {
     kv::get(&key(id))?.ok_or_else(|| Error::text(400, "Company not found or does not belong to this organization"))
 }
 
-const SERVER_OWNED: &[&str] = &["_id", "id", "organizationId", "stateCode", "searchName", "createdAt", "updatedAt"];
+const SERVER_OWNED: &[&str] = &["_id", "id", "organizationId", "stateCode", "createdAt", "updatedAt"];
 const LOCATION: &[&str] = &["city", "cityCode", "state", "country"];
 const IDENTITY: &[&str] = &["idType", "idNumber"];
 
@@ -175,8 +171,6 @@ fn apply(company: &mut Company, body: &Map<String, Value>, clear_on_empty_city: 
         company.id_number = id_number;
         company.custom.remove("idNumber");
     }
-    // Every save writes it, so a company stored before it had one gains it.
-    company.search_name = search::needle(&company.name);
     Ok(())
 }
 
@@ -225,13 +219,12 @@ pub fn list(req: &Request) -> Result<Response, Error> {
         return Ok(paging.response(&page.iter().map(Company::to_json).collect::<Vec<_>>(), total));
     };
     // A search reads every company, newest first, keeping only the page; it
-    // decodes only those whose stored bytes hold the term (in `searchName`),
-    // and those saved before `searchName` was.
+    // decodes only those whose stored bytes may hold the term.
     let mut holds_term = RawFilter::default();
     holds_term.any_of([term.as_str()], true);
     let (skip, mut total, mut data) = (paging.offset(), 0u64, Vec::new());
     kv::walk_reverse("company/", |_, v| {
-        if !holds_term.may_match(v) && memchr::memmem::find(v, b"\"searchName\"").is_some() {
+        if !holds_term.may_match(v) {
             return;
         }
         let Ok(c) = serde_json::from_slice::<Company>(v) else { return };

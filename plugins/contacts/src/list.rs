@@ -2,8 +2,9 @@
 //!
 //! Filter rules: a repeated key is OR over its values, different keys are AND;
 //! matching is literal (no patterns). `matchMode` applies to property filters
-//! only: `contains` is case-insensitive, `exact` case-sensitive. `cityCode` and
-//! `stateCode` always compare whole codes.
+//! only: `contains` ignores case and accents (`lastName=gomez` finds Gómez, as
+//! `search` does), `exact` compares as stored. `cityCode` and `stateCode`
+//! always compare whole codes.
 //!
 //! Memory stays bounded at any size. A list walks one index in the asked order
 //! (creation, update, or the indexes of the asked cities or states, merged),
@@ -18,7 +19,7 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
 use crm_sdk::http::{self, Error, Paging};
 use crm_sdk::kv;
-use crm_sdk::raw_text::RawFilter;
+use crm_sdk::raw_text::{RawFilter, fold};
 use crm_sdk::store;
 use crm_sdk::types::{Request, Response};
 use serde_json::json;
@@ -110,12 +111,12 @@ fn keys(req: &Request, param: &str) -> Result<Vec<String>, Error> {
 }
 
 /// The property filters: every parameter that is not [`RESERVED`], its values
-/// (NFC, and lowercased unless `exact`: compared without case) by key.
+/// (NFC, and folded unless `exact`: compared without case or accents) by key.
 fn property_filters(req: &Request, exact: bool) -> Result<BTreeMap<String, Vec<String>>, Error> {
     let mut properties: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (k, v) in req.query.iter().filter(|(k, _)| !RESERVED.contains(&k.as_str())) {
         let value = crate::input::nfc(v);
-        properties.entry(k.clone()).or_default().push(if exact { value } else { value.to_lowercase() });
+        properties.entry(k.clone()).or_default().push(if exact { value } else { fold(&value) });
     }
     if properties.len() > MAX_FILTER_KEYS {
         let message = format!("A list takes at most {MAX_FILTER_KEYS} property filters");
@@ -141,7 +142,7 @@ struct Query {
     state_codes: Vec<String>,
     missing: Vec<String>,
     exists: Vec<String>,
-    /// Values lowercased unless `exact` ([`property_filters`]).
+    /// Values folded unless `exact` ([`property_filters`]).
     properties: BTreeMap<String, Vec<String>>,
     /// What of `exists` and `properties` a record's stored bytes can tell:
     /// a record that fails it is not decoded.
@@ -197,11 +198,11 @@ impl Query {
             return false;
         }
         self.properties.iter().all(|(key, wanted)| {
-            let mut have = c.property_text(key);
+            let have = c.property_text(key);
             if self.exact {
                 return have.iter().any(|h| wanted.contains(h));
             }
-            have.iter_mut().for_each(|h| *h = h.to_lowercase());
+            let have: Vec<String> = have.iter().map(|h| fold(h)).collect();
             wanted.iter().any(|w| have.iter().any(|h| h.contains(w.as_str())))
         })
     }

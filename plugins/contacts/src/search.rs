@@ -40,8 +40,6 @@ use crm_sdk::kv;
 use crm_sdk::store::{self, Condition, Write};
 use crm_sdk::types::{Request, Response};
 use serde_json::json;
-use unicode_normalization::UnicodeNormalization;
-use unicode_normalization::char::is_combining_mark;
 
 use crate::record::{self, Contact};
 use crate::unique;
@@ -75,12 +73,12 @@ fn most_candidates(contacts: u64) -> usize {
     (contacts / 5).clamp(FOLLOW_BEFORE_JUDGING as u64, MOST_CANDIDATES as u64) as usize
 }
 
-/// Text as the projection holds it, and a search term likewise: lower case,
-/// on one line, and without accents (Unicode NFD without its combining
-/// marks): `gomez` finds Gómez and `nunez` Núñez, as a Spanish speaker
-/// types on a phone, and a composed and a decomposed accent are one.
+/// Text as the projection holds it, and a search term likewise: on one line,
+/// and folded ([`crm_sdk::raw_text::fold`]: without case or accents), so
+/// `gomez` finds Gómez and `nunez` Núñez, as a Spanish speaker types on a
+/// phone.
 pub fn needle(term: &str) -> String {
-    term.replace('\n', " ").to_lowercase().nfd().filter(|c| !is_combining_mark(*c)).collect()
+    crm_sdk::raw_text::fold(&term.replace('\n', " "))
 }
 
 /// Where a contact's projection is stored.
