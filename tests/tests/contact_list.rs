@@ -66,6 +66,45 @@ async fn search_is_case_insensitive_literal_and_covers_the_named_fields() {
     assert!(names(&host.get("/api/contacts?search=.*", &token).await).is_empty());
 }
 
+/// A number is found however it is written: with or without the spaces,
+/// dashes, dots and parentheses people put in it, and a whole Colombian
+/// number with or without its country code, on either side.
+#[tokio::test]
+async fn search_finds_numbers_however_they_are_written() {
+    let host = Host::start().await;
+    let token = host.demo_token.clone().unwrap();
+    for body in [
+        json!({ "email": "a@x.co", "firstName": "Fijo", "phone": "(604) 444-5555" }),
+        json!({ "mobile": "+57 300 123 4567", "firstName": "Whatsapp" }),
+        json!({ "mobile": "300.765.4321", "firstName": "Web" }),
+        json!({ "email": "d@x.co", "firstName": "Tienda", "company": "Tienda 24-7" }),
+        json!({ "email": "ana.1990@x.co", "firstName": "Ana" }),
+    ] {
+        let r = host.post("/api/contacts", &token, &body).await;
+        assert_eq!(r.status, 201, "{}", r.text);
+    }
+    for (term, expected) in [
+        ("6044445555", vec!["Fijo"]),
+        ("604%20444%205555", vec!["Fijo"]),
+        ("(604)%20444", vec!["Fijo"]),
+        ("444-5555", vec!["Fijo"]),
+        ("300%20123%204567", vec!["Whatsapp"]),
+        ("3001234567", vec!["Whatsapp"]),
+        ("%2B57%20300%20123%204567", vec!["Whatsapp"]),
+        ("%2B57%20300%20765%204321", vec!["Web"]),
+        ("300-765", vec!["Web"]),
+        ("573007654321", vec!["Web"]),
+        ("573007654322", vec![]),
+        ("24-7", vec!["Tienda"]),
+        ("247", vec!["Tienda"]),
+        ("ana.1990", vec!["Ana"]),
+        ("a.1", vec!["Ana"]),
+        ("300", vec!["Web", "Whatsapp"]),
+    ] {
+        assert_eq!(names(&host.get(&format!("/api/contacts?search={term}"), &token).await), expected, "{term}");
+    }
+}
+
 #[tokio::test]
 async fn property_filters_or_within_a_key_and_across_keys() {
     let (host, token) = seeded().await;

@@ -23,7 +23,13 @@ fn names(r: &Reply) -> (Vec<String>, u64) {
 /// Contacts `user0` .. `user{n-1}` through the admin bulk path, in that order.
 async fn seed(host: &Host, org: &str, n: usize) {
     let rows: Vec<Value> = (0..n)
-        .map(|i| json!({ "email": format!("bulk{i}@bench.co"), "firstName": format!("user{i}"), "cityCode": if i % 2 == 0 { "05001" } else { "11001" } }))
+        .map(|i| {
+            let mut row = json!({ "email": format!("bulk{i}@bench.co"), "firstName": format!("user{i}"), "cityCode": if i % 2 == 0 { "05001" } else { "11001" } });
+            if i == 39 {
+                row["phone"] = json!("(604) 444-5555");
+            }
+            row
+        })
         .collect();
     let r = host.admin(Method::POST, &format!("/admin/orgs/{org}/contacts/bulk"), Some(&json!({ "rows": rows }))).await;
     assert_eq!((r.status.as_u16(), r.json()["created"].as_u64()), (200, Some(n as u64)), "{}", r.text);
@@ -40,7 +46,8 @@ async fn the_index_answers_exact_totals_in_creation_order_and_follows_renames() 
     seed(&host, &org, 30).await;
     let accented = json!({ "email": "maria@tienda.co", "firstName": "Mari\u{301}a", "lastName": "Gómez", "company": "Tienda Ñandú", "mobile": "3001234567" });
     assert_eq!(host.post("/api/contacts", &token, &accented).await.status, 201);
-    // A separator inside a trigram is text like any other.
+    // A separator inside a trigram is text like any other; inside a number
+    // it is dropped (`5/7/9` is searched as `579`).
     let slashes = json!({ "email": "ruta@vias.co", "company": "Ruta 5/7/9 S.A.S" });
     assert_eq!(host.post("/api/contacts", &token, &slashes).await.status, 201);
 
@@ -60,8 +67,20 @@ async fn the_index_answers_exact_totals_in_creation_order_and_follows_renames() 
     let in_bogota: Vec<usize> = ones.iter().copied().filter(|i| i % 2 == 1).collect();
     assert_eq!(names(&host.get("/api/contacts?search=user1&cityCode=11001", &token).await), (users(&in_bogota), 6));
     // Every field, composed and decomposed accents, case.
-    for term in ["MARÍA", "Mari\u{301}a", "gómez", "ñandú", "tienda.co", "1234567", "@tienda", "5/7/", "/7/9", "a 5/7"]
-    {
+    for term in [
+        "MARÍA",
+        "Mari\u{301}a",
+        "gómez",
+        "ñandú",
+        "tienda.co",
+        "1234567",
+        "@tienda",
+        "ruta 5/7",
+        "7/9 s.a",
+        "s.a.s",
+        "a 5/7",
+        "a 579",
+    ] {
         let r = host.get(&format!("/api/contacts?search={}", pct(term)), &token).await;
         assert_eq!(r.json()["pagination"]["total"], 1, "{term}: {}", r.text);
     }
@@ -131,16 +150,17 @@ fn pct(text: &str) -> String {
 
 /// Deletes the organization's trigram keys and index counter, as a store
 /// written before the index existed holds its contacts, and gives the
-/// newest contact's projection the accent it had before projections were
-/// written without (`usér`).
+/// newest contact's projection the accent and the phone's separators it had
+/// before projections were written without (`usér`, `(604) 444-5555`).
 fn forget_the_index(data_dir: &std::path::Path, org: &str) {
     let org = org.to_string();
     backend::with_store(data_dir, move |store| {
         let ns = crm_store::Namespace::org(&org);
         let newest = store.scan_reverse(&ns, b"m/contacts/s/", None, 1).unwrap().remove(0);
-        let accented = String::from_utf8(newest.1).unwrap().replace("user", "usér");
+        let accented =
+            String::from_utf8(newest.1).unwrap().replace("user", "usér").replace("6044445555", "(604) 444-5555");
         let mut ops = vec![
-            crm_store::BatchOp::Delete(b"m/contacts/meta/search-indexed-2".to_vec()),
+            crm_store::BatchOp::Delete(b"m/contacts/meta/search-indexed-3".to_vec()),
             crm_store::BatchOp::Put(newest.0, accented.into_bytes()),
         ];
         let mut from: Option<Vec<u8>> = None;
@@ -177,6 +197,8 @@ async fn contacts_stored_before_the_index_are_scanned_until_reindexed() {
     assert_eq!(names(&host.get("/api/contacts?search=user2", &token).await), (expected.clone(), 12));
     assert_eq!(scans(&host).await, before + 2.0);
 
+    let phone = "/api/contacts?search=604%20444%205555";
+    assert_eq!(names(&host.get(phone, &token).await), (vec![], 0), "the old projection, until the reindex");
     let out = std::process::Command::new(host_binary())
         .args(["admin", "--url", &host.admin, "contacts", "reindex", &org])
         .env("CRM_ADMIN_TOKEN", ADMIN_TOKEN)
@@ -189,8 +211,10 @@ async fn contacts_stored_before_the_index_are_scanned_until_reindexed() {
     let after = scans(&host).await;
     assert_eq!(names(&host.get("/api/contacts?search=user2", &token).await), (expected, 12));
     assert_eq!(scans(&host).await, after, "the index answers now");
-    // The reindex wrote the accented projection again, without its accent.
+    // The reindex wrote the accented projection again, without its accent
+    // and the separators in its phone.
     assert_eq!(names(&host.get("/api/contacts?search=us%C3%A9r39", &token).await), (users(&[39]), 1));
+    assert_eq!(names(&host.get(phone, &token).await), (users(&[39]), 1));
     // A cursor that is not one is refused; a repeat is harmless.
     let path = format!("/admin/orgs/{org}/contacts/reindex");
     assert_eq!(host.admin(Method::POST, &path, Some(&json!({ "after": 7 }))).await.status, 400);

@@ -169,7 +169,7 @@ impl Query {
             exact,
             from: http::query_first(req, "createdFrom").map(|v| instant("createdFrom", v)).transpose()?,
             to: http::query_first(req, "createdTo").map(|v| instant("createdTo", v)).transpose()?,
-            search: http::query_first(req, "search").map(str::trim).filter(|s| !s.is_empty()).map(search::needle),
+            search: http::query_first(req, "search").map(str::trim).filter(|s| !s.is_empty()).map(search::term),
             city_codes: codes(req, "cityCode", 5)?,
             state_codes: codes(req, "stateCode", 2)?,
             missing: keys(req, "missing")?,

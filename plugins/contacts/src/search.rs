@@ -2,8 +2,9 @@
 //! the few contacts holding a term without reading the others.
 //!
 //! - `s/<id>`: the search projection. First and last name, email, mobile,
-//!   phone and company, lower case and without accents ([`needle`]), one per
-//!   line; a match is a literal substring of one line.
+//!   phone and company, lower case, without accents and with numbers written
+//!   without separators ([`needle`]), one per line; a match is a literal
+//!   substring of one line.
 //! - `g/<trigram><posting>`: one key per distinct three-character window
 //!   starting at an even position of a projection line, written and removed
 //!   in the contact's own commit with its other index entries
@@ -12,12 +13,14 @@
 //!   bytes that sort as `ix/c/<createdAt>/<id>` does. Empty values: the key
 //!   says everything. Short keys on purpose: a contact has about twenty, and
 //!   the store's disk and its recovery at start grow with their bytes.
-//! - `meta/search-indexed-2`: contacts created with their trigram keys and
-//!   a projection without accents, a counter written beside `meta/contacts`.
-//!   The two differ only when the organization holds contacts written
-//!   before (before the index, or with accents: `meta/search-indexed` then);
-//!   search then scans until [`reindex`] has rewritten them. Until then a
-//!   term finds such a contact only where its text has no accent.
+//! - `meta/search-indexed-3`: contacts created with their trigram keys and
+//!   a projection as [`needle`] writes it now, a counter written beside
+//!   `meta/contacts`. The two differ only when the organization holds
+//!   contacts written before (before the index, with accents, or with the
+//!   separators in numbers: `meta/search-indexed` and `-2` then); search
+//!   then scans until [`reindex`] has rewritten them. Until then a term
+//!   finds such a contact only where its text has no accent and no
+//!   separator inside a number.
 //!
 //! Why even positions only: a term of four characters or more found at an
 //! even position of a line has its trigrams at even offsets (0, 2, 4...) at
@@ -44,9 +47,9 @@ use serde_json::json;
 use crate::record::{self, Contact};
 use crate::unique;
 
-/// Contacts written with their trigram keys and a projection without
-/// accents (see the module note).
-pub const INDEXED_KEY: &str = "meta/search-indexed-2";
+/// Contacts written with their trigram keys and a projection as [`needle`]
+/// writes it now (see the module note).
+pub const INDEXED_KEY: &str = "meta/search-indexed-3";
 
 /// A search whose candidates (or, without the index, matches) are at most
 /// this many reads just those; more is [`Found::Many`].
@@ -74,11 +77,63 @@ fn most_candidates(contacts: u64) -> usize {
 }
 
 /// Text as the projection holds it, and a search term likewise: on one line,
-/// and folded ([`crm_sdk::raw_text::fold`]: without case or accents), so
+/// folded ([`crm_sdk::raw_text::fold`]: without case or accents), so
 /// `gomez` finds Gómez and `nunez` Núñez, as a Spanish speaker types on a
-/// phone.
+/// phone; and numbers without the separators people write in them
+/// ([`joined_numbers`]), so `3001234567` finds `300 123 4567` and
+/// `604 444 5555` finds `(604) 444-5555`.
 pub fn needle(term: &str) -> String {
-    crm_sdk::raw_text::fold(&term.replace('\n', " "))
+    joined_numbers(&crm_sdk::raw_text::fold(&term.replace('\n', " ")))
+}
+
+/// A search term as [`needle`] folds it, and a whole Colombian number with
+/// its country code (`+57 300 123 4567`) as its ten national digits, so it
+/// also finds a mobile stored without them; a term so shortened still finds
+/// every text that holds the whole term.
+pub fn term(text: &str) -> String {
+    let folded = needle(text);
+    match unique::national_number(&folded) {
+        national if national.len() < folded.len() && folded.bytes().all(|b| b.is_ascii_digit()) => national.to_string(),
+        _ => folded,
+    }
+}
+
+/// Characters people write inside a phone or document number.
+const NUMBER_SEPARATORS: [char; 7] = [' ', '-', '.', '(', ')', '+', '/'];
+
+/// `text` without the runs of [`NUMBER_SEPARATORS`] that sit inside a number
+/// (a digit on each side) or at an end of the text beside a digit. A text
+/// holding a term still holds it after both lose these runs, since the term
+/// loses each run its text loses (a run the term cuts at its end is dropped
+/// from the term whenever a digit follows); only a term made of separators
+/// alone (`-`) can stop matching.
+fn joined_numbers(text: &str) -> String {
+    if !text.bytes().any(|b| b.is_ascii_digit()) {
+        return text.to_string();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut joined = String::with_capacity(text.len());
+    let mut at = 0;
+    while at < chars.len() {
+        if !NUMBER_SEPARATORS.contains(&chars[at]) {
+            joined.push(chars[at]);
+            at += 1;
+            continue;
+        }
+        let end = (at..chars.len()).find(|&i| !NUMBER_SEPARATORS.contains(&chars[i])).unwrap_or(chars.len());
+        let digit_before = at.checked_sub(1).map(|i| chars[i].is_ascii_digit());
+        let digit_after = chars.get(end).map(char::is_ascii_digit);
+        let inside_a_number = match (digit_before, digit_after) {
+            (Some(before), Some(after)) => before && after,
+            (None, Some(beside)) | (Some(beside), None) => beside,
+            (None, None) => false,
+        };
+        if !inside_a_number {
+            joined.extend(&chars[at..end]);
+        }
+        at = end;
+    }
+    joined
 }
 
 /// Where a contact's projection is stored.

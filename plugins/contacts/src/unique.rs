@@ -20,7 +20,7 @@ pub fn mobile_key(mobile: &str) -> String {
 /// A Colombian number's ten national digits when `digits` carries the
 /// country code (`57` or `0057` before ten digits; every Colombian number
 /// has had ten digits since 2021); otherwise `digits` as they are.
-fn national_number(digits: &str) -> &str {
+pub fn national_number(digits: &str) -> &str {
     for prefix in ["57", "0057"] {
         if let Some(national) = digits.strip_prefix(prefix)
             && national.len() == 10
