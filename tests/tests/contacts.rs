@@ -96,6 +96,27 @@ async fn a_colombian_mobile_is_one_contact_with_or_without_the_country_code() {
     assert_eq!(total, 4);
 }
 
+/// A mobile is digits and the separators people write in them; a letter is
+/// refused rather than dropped (`300-ABC-1234` is not `3001234`).
+#[tokio::test]
+async fn a_mobile_with_letters_is_refused_not_shortened() {
+    let (host, token) = setup().await;
+    for number in ["300-ABC-1234", "tel:3001234567", "3001234567 ext 2", "٣٠٠١٢٣٤٥٦٧"] {
+        let r = upsert(&host, &token, json!({ "mobile": number })).await;
+        assert_eq!(
+            (r.status.as_u16(), r.json()["code"].clone(), r.json()["details"]["field"].clone()),
+            (400, json!("VALIDATION_ERROR"), json!("mobile")),
+            "{number}: {}",
+            r.text
+        );
+    }
+    let r = upsert(&host, &token, json!({ "whatsapp_phone": "+57 (300) 123-4567" })).await;
+    assert_eq!((r.status.as_u16(), r.json()["data"]["mobile"].clone()), (201, json!("573001234567")), "{}", r.text);
+    let r = upsert(&host, &token, json!({ "mobile": "300.123.4567" })).await;
+    assert_eq!(r.status, 200, "the same number: {}", r.text);
+    assert_eq!(host.get("/api/contacts", &token).await.json()["pagination"]["total"], 1);
+}
+
 #[tokio::test]
 async fn an_email_mobile_or_conversation_is_required() {
     let (host, token) = setup().await;

@@ -315,7 +315,12 @@ async fn every_alias_of_state_disambiguates_the_city_and_an_unresolved_city_leav
     // A field the contacts module refuses is told to the visitor by what they typed.
     for (body, field, message) in [
         (json!({ "correo": "juan@" }), "email", "Revisa tu correo electrónico: no parece una dirección válida."),
-        (json!({ "celular": "123" }), "mobile", "Revisa tu número de celular: debe tener de 7 a 15 dígitos."),
+        (json!({ "celular": "123" }), "mobile", "Revisa tu número de celular: escribe de 7 a 15 dígitos, sin letras."),
+        (
+            json!({ "celular": "300 ABC 4567" }),
+            "mobile",
+            "Revisa tu número de celular: escribe de 7 a 15 dígitos, sin letras.",
+        ),
     ] {
         let r = site.public(&id, &key, &body).await;
         let b = r.json();

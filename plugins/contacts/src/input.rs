@@ -92,6 +92,10 @@ pub fn trimmed(v: Option<String>) -> Option<String> {
     v.map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
 }
 
+/// What people write inside a phone number besides its digits: a mobile
+/// may hold these, and search drops them inside any number.
+pub const NUMBER_SEPARATORS: [char; 7] = [' ', '-', '.', '(', ')', '+', '/'];
+
 pub fn digits(text: &str) -> String {
     text.chars().filter(char::is_ascii_digit).collect()
 }
@@ -112,6 +116,10 @@ pub fn parse(body: &Map<String, Value>) -> Result<ContactInput, Error> {
     let mobile = match trimmed(first_of(body, &["mobile", "whatsapp_phone"])?) {
         None => None,
         Some(raw) => {
+            // A letter is not dropped: `300-ABC-1234` would be a wrong number.
+            if raw.chars().any(|c| !c.is_ascii_digit() && !NUMBER_SEPARATORS.contains(&c)) {
+                return Err(invalid("mobile", "must be a phone number: digits, with spaces, - . ( ) / or a leading +"));
+            }
             let d = digits(&raw);
             if d.len() < 7 || d.len() > 15 {
                 return Err(invalid("mobile", "must have 7 to 15 digits"));

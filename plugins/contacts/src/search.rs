@@ -44,6 +44,7 @@ use crm_sdk::store::{self, Condition, Write};
 use crm_sdk::types::{Request, Response};
 use serde_json::json;
 
+use crate::input::NUMBER_SEPARATORS;
 use crate::record::{self, Contact};
 use crate::unique;
 
@@ -97,9 +98,6 @@ pub fn term(text: &str) -> String {
         _ => folded,
     }
 }
-
-/// Characters people write inside a phone or document number.
-const NUMBER_SEPARATORS: [char; 7] = [' ', '-', '.', '(', ')', '+', '/'];
 
 /// `text` without the runs of [`NUMBER_SEPARATORS`] that sit inside a number
 /// (a digit on each side) or at an end of the text beside a digit. A text

@@ -275,7 +275,9 @@ fn contact_refusal(status: u16, mut body: Map<String, Value>, door: Door) -> Err
         {
             let message = match field {
                 "email" => "Revisa tu correo electrónico: no parece una dirección válida.".to_string(),
-                "mobile" | "whatsapp_phone" => "Revisa tu número de celular: debe tener de 7 a 15 dígitos.".to_string(),
+                "mobile" | "whatsapp_phone" => {
+                    "Revisa tu número de celular: escribe de 7 a 15 dígitos, sin letras.".to_string()
+                }
                 other => format!("Revisa el dato «{other}»: no es válido o es demasiado largo."),
             };
             body.insert("message".into(), Value::String(message));
