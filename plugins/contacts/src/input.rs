@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 
 use crm_sdk::contact_body::{KNOWN, MAX_CUSTOM_KEYS, MAX_CUSTOM_VALUE, SERVER_OWNED, is_property_name};
 use crm_sdk::http::Error;
+use crm_sdk::raw_text::fold;
 use serde_json::{Map, Value, json};
 use unicode_normalization::UnicodeNormalization;
 
@@ -139,8 +140,10 @@ pub fn parse(body: &Map<String, Value>) -> Result<ContactInput, Error> {
                     }
                     None => return Err(invalid("tags", "must be strings")),
                 };
-                // A tag is there or not: a blank one or a repeat adds nothing.
-                if !tag.is_empty() && !tags.contains(&tag) {
+                // A tag is there or not: a blank one or a repeat adds nothing,
+                // and `VIP`, `vip` and `Promoción`, `promocion` are repeats
+                // (the first spelling is kept).
+                if !tag.is_empty() && !tags.iter().any(|t| fold(t) == fold(&tag)) {
                     tags.push(tag);
                 }
             }
