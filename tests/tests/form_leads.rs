@@ -383,7 +383,8 @@ async fn a_deal_moves_between_stages_and_winning_it_closes_it() {
     let moved = r.json()["data"].clone();
     assert_eq!(
         (&moved["stage"], &moved["amount"], &moved["name"]),
-        (&json!("qualified"), &json!(1_500_000.0), &json!("Cotización grande"))
+        // Whole pesos stay whole (`1500000`, not `1500000.0`).
+        (&json!("qualified"), &json!(1_500_000), &json!("Cotización grande"))
     );
     assert_ne!(moved["updatedAt"], moved["createdAt"]);
     assert_eq!(site.get(&format!("/api/deals/{deal}")).await["data"], moved, "stored as answered");

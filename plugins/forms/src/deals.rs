@@ -10,7 +10,7 @@ use crm_sdk::store::{self, Condition, Write};
 use crm_sdk::types::{Request, Response};
 use crm_sdk::{kv, runtime};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Number, Value, json};
 
 use crm_sdk::pipeline::DEAL_STAGES as STAGES;
 const COUNT_KEY: &str = "meta/deals";
@@ -26,7 +26,8 @@ pub struct Deal {
     pub form_id: String,
     pub pipeline_id: String,
     pub stage: String,
-    pub amount: Option<f64>,
+    /// As sent: pesos are whole, and `1500000` must not come back `1500000.0`.
+    pub amount: Option<Number>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -117,7 +118,7 @@ fn not_found() -> Error {
 struct Change {
     stage: Option<String>,
     name: Option<String>,
-    amount: Option<Option<f64>>,
+    amount: Option<Option<Number>>,
 }
 
 impl Change {
@@ -139,10 +140,8 @@ impl Change {
         let amount = match body.get("amount") {
             None => None,
             Some(Value::Null) => Some(None),
-            Some(v) => match v.as_f64() {
-                Some(n) if n >= 0.0 && n.is_finite() => Some(Some(n)),
-                _ => return Err(invalid("amount", "must be a number of at least 0, or null")),
-            },
+            Some(Value::Number(n)) if n.as_f64().is_some_and(|n| n >= 0.0 && n.is_finite()) => Some(Some(n.clone())),
+            Some(_) => return Err(invalid("amount", "must be a number of at least 0, or null")),
         };
         Ok(Change { stage, name, amount })
     }
@@ -169,8 +168,8 @@ pub fn update(req: &Request, id: &str) -> Result<Response, Error> {
         if let Some(name) = &change.name {
             next.name = name.clone();
         }
-        if let Some(amount) = change.amount {
-            next.amount = amount;
+        if let Some(amount) = &change.amount {
+            next.amount = amount.clone();
         }
         next.updated_at = runtime::now();
         let open = open_key(&deal.contact_id, &deal.form_id);
