@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::fold::fold;
+use crate::fold::{fold, written_out};
 use crate::resolve::Bag;
 
 const MUNICIPALITIES_CSV: &str = include_str!("../data/municipalities.csv");
@@ -114,6 +114,11 @@ impl Catalog {
             }
         }
 
+        for (without, i) in without_article(&municipalities) {
+            if !by_folded_name.contains_key(&without) {
+                by_folded_name.entry(without).or_default().push(i);
+            }
+        }
         for (alias, code) in MUNICIPALITY_ALIASES {
             let i = by_code.get(*code).copied().expect("an alias names a municipality of the catalog");
             by_folded_name.entry(alias.to_string()).or_default().push(i);
@@ -154,7 +159,7 @@ impl Catalog {
         if let Some(code) = normalise_state_code(hint) {
             return self.state(&code);
         }
-        self.state_by_folded_hint(&fold(hint))
+        self.state_by_folded_hint(&written_out(fold(hint)))
     }
 
     /// [`Catalog::state_by_hint`] of text already folded.
@@ -167,16 +172,46 @@ impl Catalog {
 }
 
 /// Names in common use for a municipality that are neither its official
-/// nor its short name in DIVIPOLA (folded): read as exact names.
+/// nor its short name in DIVIPOLA (folded): read as exact names. Besides
+/// these, a name of more than one word after its article is one too
+/// ([`without_article`]).
 const MUNICIPALITY_ALIASES: &[(&str, &str)] = &[
     ("san juan de pasto", "52001"),
     ("santafe de bogota", "11001"),
     ("santa fe de bogota", "11001"),
     ("mompos", "13468"),
     ("el espinal", "73268"),
-    ("carmen de bolivar", "13244"),
     ("fusa", "25290"),
+    ("don matias", "05237"),
+    ("tolu viejo", "70823"),
+    ("villavo", "50001"),
+    // How the big cities are shortened in addresses and on shipping labels.
+    ("bquilla", "08001"),
+    ("b quilla", "08001"),
+    ("bmanga", "68001"),
+    ("b manga", "68001"),
+    ("bga", "68001"),
+    ("ctg", "13001"),
+    ("ctgena", "13001"),
 ];
+
+/// The names of more than one word that follow an article (`El Carmen de
+/// Viboral` → `carmen de viboral`, as many write it), with their
+/// municipality. One word alone is left out: `carmen` or `paz` would name
+/// one place where people mean several.
+fn without_article(municipalities: &[Municipality]) -> Vec<(String, usize)> {
+    let mut found = Vec::new();
+    for (i, m) in municipalities.iter().enumerate() {
+        for name in [&m.folded_name, &m.folded_short] {
+            let rest = ["el ", "la ", "los ", "las "].iter().find_map(|article| name.strip_prefix(article));
+            if let Some(rest) = rest.filter(|rest| rest.contains(' ')) {
+                found.push((rest.to_string(), i));
+            }
+        }
+    }
+    found.dedup();
+    found
+}
 
 /// Names people write for a state that are neither its official nor its
 /// short name (folded): what Colombian web forms and shop platforms offer.
@@ -264,6 +299,23 @@ mod tests {
         for (alias, code) in MUNICIPALITY_ALIASES {
             assert_eq!(c.by_folded_name[*alias].len(), 1, "{alias}: no official name already");
             assert!(c.municipality(code).is_some(), "{alias}");
+        }
+        let named =
+            |name: &str| c.by_folded_name[name].iter().map(|&i| c.municipalities[i].code.as_str()).collect::<Vec<_>>();
+        assert_eq!(named("carmen de viboral"), ["05148"]);
+        assert_eq!(named("carmen de bolivar"), ["13244"], "its article dropped, as an alias had it");
+        assert!(!c.by_folded_name.contains_key("carmen"), "one word alone is not a name");
+    }
+
+    #[test]
+    fn no_name_holds_an_abbreviation_as_a_word() {
+        let c = catalog();
+        let names = c.municipalities.iter().flat_map(|m| [&m.folded_name, &m.folded_short]);
+        let states = c.states.iter().flat_map(|s| [fold(&s.name), fold(&s.short_name)]).collect::<Vec<_>>();
+        for name in names.chain(states.iter()) {
+            for (short, _) in crate::fold::ABBREVIATIONS {
+                assert!(!name.split(' ').any(|w| w == *short), "{name} holds {short}");
+            }
         }
     }
 

@@ -3,7 +3,8 @@
 //! `fold` makes a comparison key: Unicode NFD, combining marks dropped (so `á` → `a`
 //! and `ñ` → `n`), lower case, `.` and `'` dropped (`D.C.` → `dc`), every other
 //! character that is not a letter or digit turned into a space, runs of spaces
-//! collapsed and trimmed.
+//! collapsed and trimmed. `written_out` then reads the abbreviations people
+//! write in place names (`Pto. Asís`, `Sta Marta`, `Nte. de Santander`).
 
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
@@ -29,9 +30,32 @@ pub fn fold(text: &str) -> String {
     out
 }
 
+/// Abbreviations of words of place names, as whole folded words: no name of
+/// the catalog holds one (a unit test checks).
+pub(crate) const ABBREVIATIONS: &[(&str, &str)] =
+    &[("pto", "puerto"), ("sta", "santa"), ("sto", "santo"), ("stgo", "santiago"), ("sn", "san"), ("nte", "norte")];
+
+/// Folded text (from a client) with its [`ABBREVIATIONS`] written out.
+pub fn written_out(folded: String) -> String {
+    let long = |w: &str| ABBREVIATIONS.iter().find(|(short, _)| *short == w).map(|(_, long)| *long);
+    if !folded.split(' ').any(|w| long(w).is_some()) {
+        return folded;
+    }
+    folded.split(' ').map(|w| long(w).unwrap_or(w)).collect::<Vec<_>>().join(" ")
+}
+
 #[cfg(test)]
 mod tests {
-    use super::fold;
+    use super::{fold, written_out};
+
+    #[test]
+    fn abbreviations_are_written_out_as_whole_words() {
+        assert_eq!(written_out(fold("Pto. Asís")), "puerto asis");
+        assert_eq!(written_out(fold("Sta Rosa de Cabal")), "santa rosa de cabal");
+        assert_eq!(written_out(fold("Nte. de Santander")), "norte de santander");
+        assert_eq!(written_out(fold("Stamaria")), "stamaria", "inside a word");
+        assert_eq!(written_out(String::new()), "");
+    }
 
     #[test]
     fn drops_case_and_accents() {

@@ -24,7 +24,7 @@
 use std::collections::HashSet;
 
 use crate::data::{Catalog, Municipality, State};
-use crate::fold::fold;
+use crate::fold::{fold, written_out};
 
 /// Most candidates returned with an unresolved city.
 pub const MAX_CANDIDATES: usize = 10;
@@ -107,7 +107,7 @@ impl Catalog {
         }
         let hint = non_empty(input.state).and_then(|s| self.state_by_hint(s));
         let in_hint = |m: &&Municipality| hint.is_none_or(|s| s.covers(m));
-        let folded = fold(city);
+        let folded = written_out(fold(city));
 
         let exact = self.named(&folded);
         if !exact.is_empty() {
@@ -480,6 +480,29 @@ mod tests {
         // The state field and the one in the city must both hold it.
         assert_eq!(resolved_code(city("Villanueva, Casanare", Some("85"))), "85440");
         assert_eq!(status_and_codes(city("Villanueva, Casanare", Some("Antioquia"))).0, Status::Fuzzy);
+    }
+
+    #[test]
+    fn abbreviations_and_the_names_people_shorten_resolve() {
+        for (typed, state, code) in [
+            ("Pto. Asís", None, "86568"),
+            ("Pto Boyacá", None, "15572"),
+            ("Sta Marta", None, "47001"),
+            ("Sta. Marta, Magdalena", None, "47001"),
+            ("Carmen de Viboral", None, "05148"),
+            ("El Carmen de Viboral", None, "05148"),
+            ("Carmen de Bolívar", None, "13244"),
+            ("B/quilla", None, "08001"),
+            ("Bmanga", None, "68001"),
+            ("Ctg", None, "13001"),
+            ("Villavo", None, "50001"),
+            ("Don Matías", None, "05237"),
+            ("Cúcuta", Some("Nte. de Santander"), "54001"),
+        ] {
+            assert_eq!(resolved_code(city(typed, state)), code, "{typed}");
+        }
+        // A word alone after its article stays as unresolved as before.
+        assert!(matches!(city("Carmen", None), Resolution::Unresolved { .. }));
     }
 
     #[test]

@@ -195,6 +195,11 @@ async fn cities_as_people_write_them_resolve_when_they_name_one_place() {
         ("Bogotá D.C., Colombia", "", "11001"),
         ("Villanueva", "Valle", ""),
         ("San Andrés", "San Andrés y Providencia", "88001"),
+        // Abbreviations and the short forms of addresses and labels.
+        ("Pto. Asís", "", "86568"),
+        ("Cúcuta", "Nte. de Santander", "54001"),
+        ("Carmen de Viboral", "Antioquia", "05148"),
+        ("B/quilla", "", "08001"),
     ]
     .into_iter()
     .enumerate()
