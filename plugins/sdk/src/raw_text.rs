@@ -77,7 +77,7 @@ fn holds_with_wildcards(hay: &[u8], needle: &[u8]) -> bool {
     }
     let (whole, reach) = (1u64 << (needle.len() - 1), needle.len() - 1);
     let mut matched = 0u64;
-    let mut read_ascii = |bytes: &[u8], matched: &mut u64| {
+    let read_ascii = |bytes: &[u8], matched: &mut u64| {
         bytes.iter().any(|&b| {
             *matched = ((*matched << 1) | 1) & letters[usize::from(b)];
             *matched & whole != 0
