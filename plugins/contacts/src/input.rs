@@ -119,7 +119,7 @@ pub fn parse(body: &Map<String, Value>) -> Result<ContactInput, Error> {
         Some(raw) => {
             // A letter is not dropped: `300-ABC-1234` would be a wrong number.
             if raw.chars().any(|c| !c.is_ascii_digit() && !NUMBER_SEPARATORS.contains(&c)) {
-                return Err(invalid("mobile", "must be a phone number: digits, with spaces, - . ( ) / or a leading +"));
+                return Err(invalid("mobile", "must be a phone number: digits, written with spaces or - . ( ) / +"));
             }
             let d = digits(&raw);
             if d.len() < 7 || d.len() > 15 {
