@@ -183,7 +183,8 @@ async fn contacts_stored_before_the_index_are_scanned_until_reindexed() {
     seed(&host, &org, 40).await;
     assert!(host.terminate());
     forget_the_index(dir.path(), &org);
-    let host = Host::start_in(dir.path(), &[]).await;
+    // The host would rewrite it at start; this test runs the reindex by hand.
+    let host = Host::start_in(dir.path(), &[("CRM_REINDEX_AT_START", "false")]).await;
 
     let twos: Vec<usize> = std::iter::once(2).chain(20..30).rev().collect();
     let before = scans(&host).await;
@@ -215,12 +216,72 @@ async fn contacts_stored_before_the_index_are_scanned_until_reindexed() {
     // and the separators in its phone.
     assert_eq!(names(&host.get("/api/contacts?search=us%C3%A9r39", &token).await), (users(&[39]), 1));
     assert_eq!(names(&host.get(phone, &token).await), (users(&[39]), 1));
-    // A cursor that is not one is refused; a repeat is harmless.
+    // A cursor that is not one is refused; a repeat finds the index current.
     let path = format!("/admin/orgs/{org}/contacts/reindex");
     assert_eq!(host.admin(Method::POST, &path, Some(&json!({ "after": 7 }))).await.status, 400);
     let r = host.admin(Method::POST, &path, None).await;
     assert_eq!(
         (r.status.as_u16(), r.json()["indexed"].clone(), r.json()["next"].clone()),
-        (200, json!(41), Value::Null)
+        (200, json!(0), Value::Null)
     );
+}
+
+/// An index an earlier version wrote (its projection with accents and the
+/// separators in a phone, and that projection's trigram keys) is rewritten
+/// by the host at start, without an operator: search finds by the index
+/// again, and the old projection's keys are gone.
+#[tokio::test]
+async fn an_index_an_earlier_version_wrote_is_rewritten_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = Host::start_in(dir.path(), &[]).await;
+    let (org, token) = host.org_with_token(json!({ "name": "Upgraded", "plan": "unlimited" })).await;
+    seed(&host, &org, 40).await;
+    assert!(host.terminate());
+    let stale = write_as_an_earlier_version(dir.path(), &org);
+
+    let mut host = Host::start_in(dir.path(), &[]).await;
+    let phone = "/api/contacts?search=604%20444%205555";
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while names(&host.get(phone, &token).await).1 == 0 {
+        assert!(std::time::Instant::now() < deadline, "the index was not rewritten at start");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    let before = scans(&host).await;
+    assert_eq!(names(&host.get(phone, &token).await), (users(&[39]), 1));
+    assert_eq!(names(&host.get("/api/contacts?search=user39", &token).await), (users(&[39]), 1));
+    assert_eq!(scans(&host).await, before, "the index answers");
+    assert!(host.terminate());
+    let left = backend::with_store(dir.path(), move |store| {
+        let ns = crm_store::Namespace::org(&org);
+        stale.iter().filter(|k| store.get(&ns, k).unwrap().is_some()).count()
+    });
+    assert_eq!(left, 0, "the old projection's trigram keys were deleted");
+}
+
+/// Rewrites the newest contact's projection and trigram keys as a version
+/// before accent-free projections wrote them (`usér39`, `(604) 444-5555`:
+/// the trigrams at even positions of each line), without the index counter
+/// of this version; answers the keys written.
+fn write_as_an_earlier_version(data_dir: &std::path::Path, org: &str) -> Vec<Vec<u8>> {
+    let org = org.to_string();
+    backend::with_store(data_dir, move |store| {
+        let ns = crm_store::Namespace::org(&org);
+        let (key, projection) = store.scan_reverse(&ns, b"m/contacts/s/", None, 1).unwrap().remove(0);
+        let old =
+            String::from_utf8(projection).unwrap().replace("user", "usér").replace("6044445555", "(604) 444-5555");
+        // Its posting, from a trigram list only user39 is on (`39@` of its email).
+        let (unique, _) = store.scan(&ns, b"m/contacts/g/39@", None, 1).unwrap().remove(0);
+        let posting = unique[unique.len() - 18..].to_vec();
+        let stale: Vec<Vec<u8>> = ["usé", "ér3", "(60", "04)", ") 4", "4-5"]
+            .iter()
+            .map(|gram| [format!("m/contacts/g/{gram}").as_bytes(), &posting].concat())
+            .collect();
+        let mut ops = vec![
+            crm_store::BatchOp::Delete(b"m/contacts/meta/search-indexed-3".to_vec()),
+            crm_store::BatchOp::Put(key, old.into_bytes()),
+        ];
+        ops.extend(stale.iter().map(|k| crm_store::BatchOp::Put(k.clone(), Vec::new())));
+        store.batch(&ns, ops).unwrap();
+        stale
+    })
 }

@@ -134,6 +134,12 @@ pub struct Config {
     #[arg(long, env = "CRM_WEBHOOK_ALLOW_PRIVATE", default_value = "false", value_parser = BoolishValueParser::new(), action = clap::ArgAction::Set)]
     pub webhook_allow_private: bool,
 
+    /// Rewrite, in the background at start, the search index of every
+    /// organization whose index an earlier version wrote (the contacts
+    /// module's reindex; instant where the index is current).
+    #[arg(long, env = "CRM_REINDEX_AT_START", default_value = "true", value_parser = BoolishValueParser::new(), action = clap::ArgAction::Set)]
+    pub reindex_at_start: bool,
+
     /// Most shipments of one organization the scheduler refreshes per round.
     #[arg(long, env = "CRM_TRACKING_REFRESH_BATCH", default_value_t = 50)]
     pub tracking_refresh_batch: u32,

@@ -115,7 +115,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
                 respond(request_id, request, |req| async move { route_public(&app, &api, &door, req).await }).await
             }
         });
-    let admin_app = app.clone();
+    let (admin_app, reindexing) = (app.clone(), admin_api.clone());
     let admin_body = BodyLimit { default: max_body, route: None };
     let admin_routes = extract::request(admin_body, body_timeout).then(move |(request_id, request)| {
         let (app, admin_api) = (admin_app.clone(), admin_api.clone());
@@ -137,6 +137,9 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     crate::shipping::scheduler::start(app.clone(), stop_tx.subscribe(), &host_id);
     let deliveries = crm_events::Worker::start(app.outbox.clone(), app.tenancy.clone(), &host_id, shared);
     crate::org_sweep::start(app.tenancy.clone());
+    if config.reindex_at_start {
+        crate::reindex_at_start::start(app.clone(), reindexing);
+    }
     app.set_ready(true);
     tracing::info!("ready");
 

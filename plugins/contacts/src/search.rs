@@ -408,6 +408,8 @@ const REINDEX_CHUNK: u32 = 256;
 /// [`REINDEX_PAGE`] contacts in creation order after the cursor `after`, and
 /// answers `{indexed, next}`; `next` is null once every contact is indexed,
 /// and search then uses the index. Safe to repeat and to run under writes.
+/// A first call to an organization whose index is current answers at once
+/// (`indexed: 0`): the host calls it for every organization at start.
 pub fn reindex(req: &Request) -> Result<Response, Error> {
     let body = if req.body.is_empty() { Default::default() } else { http::json_object(req)? };
     let mut after = match body.get("after") {
@@ -417,6 +419,9 @@ pub fn reindex(req: &Request) -> Result<Response, Error> {
             return Err(Error::validation("after must be the cursor a reindex answered", json!({ "field": "after" })));
         }
     };
+    if after.is_none() && indexed_contacts()?.is_some() {
+        return Ok(json_response(200, &json!({ "success": true, "indexed": 0, "next": null })));
+    }
     let mut indexed = 0usize;
     while indexed < REINDEX_PAGE {
         let start = after.as_ref().map(|a| format!("ix/c/{a}\u{0}").into_bytes());
@@ -438,19 +443,28 @@ pub fn reindex(req: &Request) -> Result<Response, Error> {
 }
 
 /// Writes the projection and trigram keys of the contacts of `entries`, each
-/// as its record is now: the commit holds only while no record changed
-/// since it was read.
+/// as its record is now, and deletes the keys of the projection it replaces
+/// (one written with accents, say): the commit holds only while no record
+/// changed since it was read.
 fn index_chunk(entries: &[String]) -> Result<(), Error> {
-    let keys: Vec<String> = entries.iter().map(|e| record::key(&crate::index::id_of(e.as_bytes()))).collect();
+    let ids: Vec<String> = entries.iter().map(|e| crate::index::id_of(e.as_bytes())).collect();
+    let keys: Vec<String> =
+        ids.iter().map(|id| record::key(id)).chain(ids.iter().map(|id| projection_key(id))).collect();
     for _ in 0..16 {
-        let raws = kv::get_many_raw(&keys)?;
+        let mut raws = kv::get_many_raw(&keys)?;
+        let projections = raws.split_off(ids.len());
         let (mut conditions, mut writes) = (Vec::new(), Vec::new());
-        for (key, raw) in keys.iter().zip(raws) {
+        for ((key, raw), before) in keys[..ids.len()].iter().zip(raws).zip(projections) {
             conditions.push(Condition::Equals((key.clone().into_bytes(), raw.clone())));
             if let Some(raw) = raw {
                 let c: Contact = kv::decode(key, &raw)?;
                 let projected = projection(&c);
-                writes.extend(self::keys(&c, &projected).into_iter().map(|k| Write::Put((k, Vec::new()))));
+                let now: BTreeSet<Vec<u8>> = self::keys(&c, &projected).into_iter().collect();
+                let before = before.and_then(|b| String::from_utf8(b).ok()).filter(|b| *b != projected);
+                let stale =
+                    before.map(|b| self::keys(&c, &b)).unwrap_or_default().into_iter().filter(|k| !now.contains(k));
+                writes.extend(stale.map(Write::Delete));
+                writes.extend(now.into_iter().map(|k| Write::Put((k, Vec::new()))));
                 writes.push(Write::Put((projection_key(&c.id).into_bytes(), projected.into_bytes())));
             }
         }

@@ -102,6 +102,13 @@ impl Admin {
         Response::json(http::StatusCode::OK, &serde_json::json!({ "data": data }))
     }
 
+    /// Calls a component's admin route for the host itself (`req.path` as
+    /// `/admin/orgs/{org}/...`): no admin token, since no network is crossed.
+    pub async fn call_module(&self, app: &Arc<App>, req: &ApiRequest) -> Result<Response, ApiError> {
+        let table = self.module_routes.read().expect("routes lock").clone();
+        modules::forward(app, &table, req).await
+    }
+
     /// Serves one request on the admin listener.
     pub async fn dispatch(&self, app: &Arc<App>, req: ApiRequest) -> Response {
         if req.path == "/healthz" {
