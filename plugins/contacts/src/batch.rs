@@ -70,8 +70,11 @@ impl Batch {
     }
 }
 
-/// `upsert-many`: the outcomes of `bodies`, in order.
-pub fn upsert_many(bodies: &[String], options: &Options) -> Vec<Outcome> {
+/// `upsert-many`: the outcomes of `bodies`, in order, each turned into what
+/// the caller keeps (`answer`) as soon as it is known: 10,000 outcomes held
+/// as JSON values, each with its city's candidates, would outgrow the
+/// instance's memory.
+pub fn upsert_many<T>(bodies: &[String], options: &Options, mut answer: impl FnMut(Outcome) -> T) -> Vec<T> {
     let mut batch = Batch { compact: true, ..Batch::default() };
-    bodies.iter().map(|body| upsert::upsert(body.as_bytes(), options, &mut batch)).collect()
+    bodies.iter().map(|body| answer(upsert::upsert(body.as_bytes(), options, &mut batch))).collect()
 }

@@ -102,7 +102,7 @@ impl contacts::Guest for Contacts {
     }
 
     fn upsert_many(bodies: Vec<String>, options: contacts::UpsertOptions) -> Vec<contacts::UpsertOutcome> {
-        batch::upsert_many(&bodies, &upsert::Options::from_wit(options)).into_iter().map(Into::into).collect()
+        batch::upsert_many(&bodies, &upsert::Options::from_wit(options), Into::into)
     }
 
     fn get(id: String) -> Option<String> {

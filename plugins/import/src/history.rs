@@ -8,14 +8,20 @@ use crm_sdk::kv;
 use crm_sdk::store::{self, Write};
 use crm_sdk::types::{Request, Response};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 /// Warnings or rejected rows per stored page of details.
 const PAGE: usize = 500;
 const COUNT_KEY: &str = "meta/imports";
 
+/// A row's detail (a warning or a rejected row) as JSON text: 10,000 of
+/// them, each with its city's candidates, held as values would outgrow the
+/// component's memory.
+type Detail = Box<RawValue>;
+
 /// An import's answer, and what history shows of it.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Report {
     pub id: String,
@@ -27,15 +33,23 @@ pub struct Report {
     pub created: usize,
     pub updated: usize,
     pub rejected: usize,
-    pub warnings: Vec<Value>,
-    pub rejected_rows: Vec<Value>,
+    pub warnings: Vec<Detail>,
+    pub rejected_rows: Vec<Detail>,
     pub created_at: String,
 }
 
 impl Report {
-    pub fn reject(&mut self, row: usize, reason: Value) {
+    pub fn reject(&mut self, row: usize, reason: Value) -> Result<(), Error> {
         self.rejected += 1;
-        self.rejected_rows.push(json!({ "row": row, "reason": reason }));
+        self.rejected_rows.push(detail(&json!({ "row": row, "reason": reason }))?);
+        Ok(())
+    }
+
+    /// A warning of the contacts module, for row `row`.
+    pub fn warn(&mut self, row: usize, mut warning: Value) -> Result<(), Error> {
+        warning["row"] = json!(row);
+        self.warnings.push(detail(&warning)?);
+        Ok(())
     }
 
     /// The summary history lists: no row details, their counts instead.
@@ -48,11 +62,24 @@ impl Report {
     }
 }
 
-#[derive(Serialize, Deserialize, Default)]
+fn detail(value: &Value) -> Result<Detail, Error> {
+    serde_json::value::to_raw_value(value).map_err(Error::internal)
+}
+
+/// One stored page of an import's details, as written.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Page<'a> {
+    warnings: &'a [Detail],
+    rejected_rows: &'a [Detail],
+}
+
+/// Every page of an import's details, as read back.
+#[derive(Deserialize, Serialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct Details {
-    warnings: Vec<Value>,
-    rejected_rows: Vec<Value>,
+    warnings: Vec<Detail>,
+    rejected_rows: Vec<Detail>,
 }
 
 fn to_bytes(value: &impl Serialize) -> Result<Vec<u8>, Error> {
@@ -68,10 +95,8 @@ pub fn save(report: &Report) -> Result<(), Error> {
     let pages = warnings.len().max(rejected.len());
     let (mut warnings, mut rejected) = (warnings, rejected);
     for page in 0..pages {
-        let details = Details {
-            warnings: warnings.next().map(<[Value]>::to_vec).unwrap_or_default(),
-            rejected_rows: rejected.next().map(<[Value]>::to_vec).unwrap_or_default(),
-        };
+        let details =
+            Page { warnings: warnings.next().unwrap_or_default(), rejected_rows: rejected.next().unwrap_or_default() };
         writes.push(Write::Put((format!("i-rows/{}/{page:05}", report.id).into_bytes(), to_bytes(&details)?)));
     }
     if !store::commit(&[], &writes)? {
@@ -89,7 +114,7 @@ pub fn get(id: &str) -> Result<Response, Error> {
     if !crm_sdk::is_id(id) {
         return Err(not_found());
     }
-    let mut import: Value = kv::get(&format!("i/{id}"))?.ok_or_else(not_found)?;
+    let summary: Value = kv::get(&format!("i/{id}"))?.ok_or_else(not_found)?;
     let mut details = Details::default();
     for (key, bytes) in kv::scan_all(&format!("i-rows/{id}/"))? {
         let page: Details =
@@ -97,7 +122,22 @@ pub fn get(id: &str) -> Result<Response, Error> {
         details.warnings.extend(page.warnings);
         details.rejected_rows.extend(page.rejected_rows);
     }
-    import["warnings"] = Value::Array(details.warnings);
-    import["rejectedRows"] = Value::Array(details.rejected_rows);
-    Ok(json_response(200, &json!({ "success": true, "data": import })))
+    Ok(json_response(200, &Answer { success: true, data: Full { summary, details } }))
+}
+
+/// A successful answer around `data`, serialised as it is: `json!` would
+/// first make the details' JSON text values again.
+#[derive(Serialize)]
+pub struct Answer<T> {
+    pub success: bool,
+    pub data: T,
+}
+
+/// `GET /import/contacts/{id}`: the summary with every detail beside it.
+#[derive(Serialize)]
+struct Full {
+    #[serde(flatten)]
+    summary: Value,
+    #[serde(flatten)]
+    details: Details,
 }

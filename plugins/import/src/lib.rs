@@ -47,9 +47,10 @@ impl handler::Guest for Import {
         }
     }
 
-    fn handle(_caller: Caller, req: Request) -> Response {
-        respond(match (req.method.as_str(), req.path.as_str()) {
-            ("POST", "/import/contacts") => rows::read(&req).and_then(report::run),
+    fn handle(_caller: Caller, mut req: Request) -> Response {
+        let (method, path) = (req.method.clone(), req.path.clone());
+        respond(match (method.as_str(), path.as_str()) {
+            ("POST", "/import/contacts") => rows::read(&mut req).and_then(report::run),
             ("GET", "/import/contacts") => history::list(&req),
             ("GET", _) => history::get(path_param(&req, "id").unwrap_or_default()),
             _ => Err(Error::not_found("Route")),

@@ -19,7 +19,7 @@ use crm_sdk::types::Response;
 use serde_json::{Map, Value, json};
 
 use crate::bindings::crm::plugin::contacts::{self, UpsertOptions};
-use crate::history::{self, Report};
+use crate::history::{self, Answer, Report};
 use crate::rows::{Call, LocationMode};
 
 pub fn run(call: Call) -> Result<Response, Error> {
@@ -61,12 +61,12 @@ pub fn run(call: Call) -> Result<Response, Error> {
         let number = i + 1;
         let outcome = match refusal {
             Some(why) => {
-                report.reject(number, json!({ "code": "VALIDATION_ERROR", "message": why, "candidates": [] }));
+                report.reject(number, json!({ "code": "VALIDATION_ERROR", "message": why, "candidates": [] }))?;
                 continue;
             }
             None => outcomes.next().ok_or_else(|| Error::internal("upsert-many answered too few outcomes"))?,
         };
-        let body: Map<String, Value> = serde_json::from_str(&outcome.body).unwrap_or_default();
+        let mut body: Map<String, Value> = serde_json::from_str(&outcome.body).unwrap_or_default();
         match outcome.status {
             201 | 200 => {
                 if outcome.status == 201 {
@@ -74,20 +74,20 @@ pub fn run(call: Call) -> Result<Response, Error> {
                 } else {
                     report.updated += 1;
                 }
-                for warning in body.get("warnings").and_then(Value::as_array).into_iter().flatten() {
-                    let mut warning = warning.clone();
-                    warning["row"] = json!(number);
-                    report.warnings.push(warning);
+                if let Some(Value::Array(warnings)) = body.remove("warnings") {
+                    for warning in warnings {
+                        report.warn(number, warning)?;
+                    }
                 }
             }
             status if status >= 500 => {
                 return Err(Error::internal(format!("row {number}: the contacts module failed")));
             }
-            _ => report.reject(number, reason(&body)),
+            _ => report.reject(number, reason(&body))?,
         }
     }
     history::save(&report)?;
-    Ok(json_response(200, &json!({ "success": true, "data": report })))
+    Ok(json_response(200, &Answer { success: true, data: &report }))
 }
 
 /// Why `POST /contacts` refused a row, as a rejected row shows it.

@@ -73,7 +73,9 @@ struct JsonCall<'a> {
     location_mode: Option<String>,
 }
 
-pub fn read(req: &Request) -> Result<Call, Error> {
+/// The import `req` asks for. Its body is taken: read into rows, it is let
+/// go before they are upserted (up to 16 MiB the call need not hold twice).
+pub fn read(req: &mut Request) -> Result<Call, Error> {
     // The query's options are checked whatever the body; a JSON body's own win.
     let query_dry_run = match query_first(req, "dryRun") {
         None => false,
@@ -82,8 +84,9 @@ pub fn read(req: &Request) -> Result<Call, Error> {
         Some(other) => return Err(not_boolean(&json!(other))),
     };
     let query_mode = LocationMode::parse(query_first(req, "locationMode"))?;
+    let body = std::mem::take(&mut req.body);
     if http::media_type(req) == "text/csv" {
-        return Ok(Call { rows: csv_rows(&req.body)?, dry_run: query_dry_run, mode: query_mode, source: "csv" });
+        return Ok(Call { rows: csv_rows(&body)?, dry_run: query_dry_run, mode: query_mode, source: "csv" });
     }
     if !http::is_json(req) {
         return Err(Error::new(
@@ -92,7 +95,7 @@ pub fn read(req: &Request) -> Result<Call, Error> {
             "An import is JSON (application/json) or CSV (text/csv)",
         ));
     }
-    if req.body.iter().all(u8::is_ascii_whitespace) {
+    if body.iter().all(u8::is_ascii_whitespace) {
         return Err(Error::new(400, "INVALID_JSON", "The request body is empty"));
     }
     let invalid = |e: serde_json::Error| match e.classify() {
@@ -104,11 +107,11 @@ pub fn read(req: &Request) -> Result<Call, Error> {
     };
     // A bare array is the rows, its options in the query (as a CSV's). Read
     // as a struct, serde would take an array's items as the fields in order.
-    let call: JsonCall = match req.body.iter().find(|b| !b.is_ascii_whitespace()) {
+    let call: JsonCall = match body.iter().find(|b| !b.is_ascii_whitespace()) {
         Some(b'[') => {
-            JsonCall { rows: serde_json::from_slice(&req.body).map_err(invalid)?, dry_run: None, location_mode: None }
+            JsonCall { rows: serde_json::from_slice(&body).map_err(invalid)?, dry_run: None, location_mode: None }
         }
-        _ => serde_json::from_slice(&req.body).map_err(invalid)?,
+        _ => serde_json::from_slice(&body).map_err(invalid)?,
     };
     let dry_run = match &call.dry_run {
         None | Some(Value::Null) => query_dry_run,
