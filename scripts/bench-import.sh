@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}
 cargo build --release -q -p crm-host
-HOST=target/release/crm-host
+HOST=${HOST:-target/release/crm-host}  # HOST=other/crm-host measures another build
 WORK=$(mktemp -d)
 PORT=${PORT:-18800}
 . scripts/bench-lib.sh
@@ -17,7 +17,7 @@ API=http://127.0.0.1:$PORT
 python3 - "$WORK" <<'PY'
 import json, sys
 work = sys.argv[1]
-cities = ["05001", "11001", "76001", "08001", "68001", "Medellín", "Bogota", "Sta Marta"]
+cities = ["05001", "11001", "76001", "08001", "68001", "Medellín", "Bogota", "Santa Martha"]
 rows = [{"email": f"imp{i}@bench.co", "firstName": f"user{i}", "mobile": f"300{i:07d}",
          ("cityCode" if cities[i % 8][0].isdigit() else "city"): cities[i % 8]} for i in range(10_000)]
 json.dump({"rows": rows}, open(f"{work}/10k.json", "w"))
