@@ -138,6 +138,17 @@ async fn a_term_most_contacts_hold_is_counted_by_the_host_not_checked_one_by_one
     assert_eq!(host.store_operations("count_found").await, counts + 1.0);
 }
 
+/// The data dir of a stopped host holding an organization of 40 seeded
+/// contacts (`user0` .. `user39`), with its id and a token.
+async fn forty_contacts_on_disk(name: &str) -> (tempfile::TempDir, String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = Host::start_in(dir.path(), &[]).await;
+    let (org, token) = host.org_with_token(json!({ "name": name, "plan": "unlimited" })).await;
+    seed(&host, &org, 40).await;
+    assert!(host.terminate());
+    (dir, org, token)
+}
+
 /// Percent-encodes a query value.
 fn pct(text: &str) -> String {
     text.bytes()
@@ -177,11 +188,7 @@ fn forget_the_index(data_dir: &std::path::Path, org: &str) {
 
 #[tokio::test]
 async fn contacts_stored_before_the_index_are_scanned_until_reindexed() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut host = Host::start_in(dir.path(), &[]).await;
-    let (org, token) = host.org_with_token(json!({ "name": "Legacy", "plan": "unlimited" })).await;
-    seed(&host, &org, 40).await;
-    assert!(host.terminate());
+    let (dir, org, token) = forty_contacts_on_disk("Legacy").await;
     forget_the_index(dir.path(), &org);
     // The host would rewrite it at start; this test runs the reindex by hand.
     let host = Host::start_in(dir.path(), &[("CRM_REINDEX_AT_START", "false")]).await;
@@ -232,11 +239,7 @@ async fn contacts_stored_before_the_index_are_scanned_until_reindexed() {
 /// again, and the old projection's keys are gone.
 #[tokio::test]
 async fn an_index_an_earlier_version_wrote_is_rewritten_at_start() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut host = Host::start_in(dir.path(), &[]).await;
-    let (org, token) = host.org_with_token(json!({ "name": "Upgraded", "plan": "unlimited" })).await;
-    seed(&host, &org, 40).await;
-    assert!(host.terminate());
+    let (dir, org, token) = forty_contacts_on_disk("Upgraded").await;
     let stale = write_as_an_earlier_version(dir.path(), &org);
 
     let mut host = Host::start_in(dir.path(), &[]).await;
