@@ -114,10 +114,13 @@ impl Catalog {
             }
         }
 
-        for (without, i) in without_article(&municipalities) {
-            if !by_folded_name.contains_key(&without) {
-                by_folded_name.entry(without).or_default().push(i);
-            }
+        // Not where it is another's name; two that read alike are both kept (ambiguous).
+        let without: Vec<(String, usize)> = without_article(&municipalities)
+            .into_iter()
+            .filter(|(name, _)| !by_folded_name.contains_key(name))
+            .collect();
+        for (name, i) in without {
+            by_folded_name.entry(name).or_default().push(i);
         }
         for (alias, code) in MUNICIPALITY_ALIASES {
             let i = by_code.get(*code).copied().expect("an alias names a municipality of the catalog");
