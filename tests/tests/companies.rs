@@ -91,6 +91,23 @@ async fn found(host: &Host, token: &str, term: &str) -> Vec<String> {
     r.json()["data"].as_array().unwrap().iter().map(|c| c["name"].as_str().unwrap().to_string()).collect()
 }
 
+/// A number in a company's name is searched as contacts' are, without the
+/// separators written in it, on both sides.
+#[tokio::test]
+async fn search_finds_a_number_in_a_name_however_it_is_written() {
+    let host = Host::start().await;
+    let token = host.demo_token.clone().unwrap();
+    for name in ["Tienda 24-7", "Calle 100 Ltda", "Ferretería 3.000"] {
+        assert_eq!(host.post("/api/companies", &token, &json!({ "name": name })).await.status, 201);
+    }
+    for (term, name) in
+        [("24-7", "Tienda 24-7"), ("247", "Tienda 24-7"), ("3000", "Ferretería 3.000"), ("3.000", "Ferretería 3.000")]
+    {
+        assert_eq!(found(&host, &token, term).await, [name], "{term}");
+    }
+    assert_eq!(found(&host, &token, "calle%20100").await, ["Calle 100 Ltda"]);
+}
+
 #[tokio::test]
 async fn search_finds_a_company_without_case_or_accents_even_one_saved_before() {
     let dir = tempfile::tempdir().unwrap();

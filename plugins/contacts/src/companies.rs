@@ -5,7 +5,6 @@ use std::collections::BTreeMap;
 
 use crm_sdk::contact_body::{MAX_CUSTOM_KEYS, MAX_CUSTOM_VALUE, is_property_name};
 use crm_sdk::http::{self, Error, json_response};
-use crm_sdk::raw_text::RawFilter;
 use crm_sdk::types::{Request, Response};
 use crm_sdk::{kv, runtime};
 use serde::{Deserialize, Serialize};
@@ -220,8 +219,7 @@ pub fn list(req: &Request) -> Result<Response, Error> {
     };
     // A search reads every company, newest first, keeping only the page; it
     // decodes only those whose stored bytes may hold the term.
-    let mut holds_term = RawFilter::default();
-    holds_term.any_of([term.as_str()], true);
+    let holds_term = search::raw_filter(&term);
     let (skip, mut total, mut data) = (paging.offset(), 0u64, Vec::new());
     kv::walk_reverse("company/", |_, v| {
         if !holds_term.may_match(v) {

@@ -40,6 +40,7 @@ use std::collections::{BTreeSet, HashSet};
 
 use crm_sdk::http::{self, Error, json_response};
 use crm_sdk::kv;
+use crm_sdk::raw_text::RawFilter;
 use crm_sdk::store::{self, Condition, Write};
 use crm_sdk::types::{Request, Response};
 use serde_json::json;
@@ -97,6 +98,19 @@ pub fn term(text: &str) -> String {
         national if national.len() < folded.len() && folded.bytes().all(|b| b.is_ascii_digit()) => national.to_string(),
         _ => folded,
     }
+}
+
+/// The byte test of a stored record some text of which, made a [`needle`],
+/// may hold `term` (a needle too). A term without a digit is found in the
+/// record's folded text as it is (only separators beside a digit are
+/// dropped); one with a digit may have been joined across separators the
+/// record still holds, so it gets no byte test and every record is decoded.
+pub fn raw_filter(term: &str) -> RawFilter {
+    let mut filter = RawFilter::default();
+    if !term.bytes().any(|b| b.is_ascii_digit()) {
+        filter.any_of([term], true);
+    }
+    filter
 }
 
 /// `text` without the runs of [`NUMBER_SEPARATORS`] that sit inside a number
