@@ -132,6 +132,7 @@ pub fn parse(body: &Map<String, Value>) -> Result<ContactInput, Error> {
         None | Some(Value::Null) => None,
         Some(Value::Array(items)) if items.len() <= MAX_TAGS => {
             let mut tags: Vec<String> = Vec::with_capacity(items.len());
+            let mut folded_tags = std::collections::HashSet::new();
             for item in items {
                 let tag = match item.as_str().map(|s| nfc(s.trim())) {
                     Some(tag) if tag.chars().count() <= MAX_TAG => tag,
@@ -143,7 +144,7 @@ pub fn parse(body: &Map<String, Value>) -> Result<ContactInput, Error> {
                 // A tag is there or not: a blank one or a repeat adds nothing,
                 // and `VIP`, `vip` and `Promoción`, `promocion` are repeats
                 // (the first spelling is kept).
-                if !tag.is_empty() && !tags.iter().any(|t| fold(t) == fold(&tag)) {
+                if !tag.is_empty() && folded_tags.insert(fold(&tag)) {
                     tags.push(tag);
                 }
             }
