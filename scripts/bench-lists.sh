@@ -46,7 +46,7 @@ target/release/crm-load -X POST -c 32 -d 600 --warmup 0 --requests "$COMPANIES" 
   -H "Authorization: Bearer $TOKEN" -b '{"name":"Company {n}","cityCode":"05001"}' \
   "http://127.0.0.1:$PORT/api/companies" >/dev/null
 printf '\n%-50s %10s %12s\n' "companies query" total "median ms"
-for q in "" "page=100" "search=company%201234"; do
+for q in "" "page=100" "search=company%201234" "search=zzzz"; do
   time_list companies "$q"
   printf '%-50s %10s %12.1f\n' "${q:-(none)}" "$total" "$(awk -v t="$median" 'BEGIN {print t * 1000}')"
 done

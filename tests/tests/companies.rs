@@ -108,6 +108,27 @@ async fn search_finds_a_number_in_a_name_however_it_is_written() {
     assert_eq!(found(&host, &token, "calle%20100").await, ["Calle 100 Ltda"]);
 }
 
+/// `sas` finds `S.A.S.`: a company's initialisms are searched with and
+/// without their dots; the term as typed.
+#[tokio::test]
+async fn search_finds_initialisms_without_their_dots() {
+    let host = Host::start().await;
+    let token = host.demo_token.clone().unwrap();
+    for name in ["Distribuciones Acme S.A.S.", "Acme SAS", "Almacenes Éxito S.A.", "Acme.com.co", "Tienda Sas.Co"] {
+        assert_eq!(host.post("/api/companies", &token, &json!({ "name": name })).await.status, 201);
+    }
+    for (term, names) in [
+        ("acme%20sas", &["Acme SAS", "Distribuciones Acme S.A.S."][..]),
+        ("s.a.s", &["Distribuciones Acme S.A.S."]),
+        ("exito%20sa", &["Almacenes Éxito S.A."]),
+        ("EXITO%20S.A", &["Almacenes Éxito S.A."]),
+        ("acmecom", &[]),
+        ("sasco", &[]),
+    ] {
+        assert_eq!(found(&host, &token, term).await, names, "{term}");
+    }
+}
+
 #[tokio::test]
 async fn search_finds_a_company_without_case_or_accents_even_one_saved_before() {
     let dir = tempfile::tempdir().unwrap();

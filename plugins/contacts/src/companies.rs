@@ -207,7 +207,7 @@ fn find(id: &str) -> Result<Company, Error> {
 }
 
 /// `GET /companies`: newest first; `search` matches the name, without case
-/// or accents (as contacts' search does).
+/// or accents and with its initialisms joined (as contacts' search does).
 pub fn list(req: &Request) -> Result<Response, Error> {
     let paging = http::Paging::from_query(req, 100, 1000)?;
     let term = http::query_first(req, "search").map(search::needle).filter(|s| !s.is_empty());
@@ -226,7 +226,7 @@ pub fn list(req: &Request) -> Result<Response, Error> {
             return;
         }
         let Ok(c) = serde_json::from_slice::<Company>(v) else { return };
-        if search::needle(&c.name).contains(&term) {
+        if search::holds(&c.name, &term) {
             if total >= skip && data.len() < paging.limit {
                 data.push(c.to_json());
             }

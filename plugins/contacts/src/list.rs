@@ -19,7 +19,7 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
 use crm_sdk::http::{self, Error, Paging};
 use crm_sdk::kv;
-use crm_sdk::raw_text::{RawFilter, fold};
+use crm_sdk::raw_text::{Compared, RawFilter, fold};
 use crm_sdk::store;
 use crm_sdk::types::{Request, Response};
 use serde_json::json;
@@ -157,10 +157,10 @@ impl Query {
         let (exists, properties) = (keys(req, "exists")?, property_filters(req, exact)?);
         let mut raw = RawFilter::default();
         for key in &exists {
-            raw.any_of([record::canonical(key)], false);
+            raw.any_of([record::canonical(key)], Compared::AsIs);
         }
         for values in properties.values() {
-            raw.any_of(values.iter().map(String::as_str), !exact);
+            raw.any_of(values.iter().map(String::as_str), if exact { Compared::AsIs } else { Compared::Folded });
         }
         Ok(Query {
             paging: Paging::from_query(req, 100, 1000)?,

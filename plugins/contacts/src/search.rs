@@ -3,8 +3,10 @@
 //!
 //! - `s/<id>`: the search projection. First and last name, email, mobile,
 //!   phone and company, lower case, without accents and with numbers written
-//!   without separators ([`needle`]), one per line; a match is a literal
-//!   substring of one line.
+//!   without separators ([`needle`]), one per line, and after them each name
+//!   or company again with its initialisms joined, where it has any
+//!   ([`joined_initialisms`]: `acme sas` finds `Acme S.A.S.`); a match is a
+//!   literal substring of one line.
 //! - `g/<trigram><posting>`: one key per distinct three-character window
 //!   starting at an even position of a projection line, written and removed
 //!   in the contact's own commit with its other index entries
@@ -13,14 +15,15 @@
 //!   bytes that sort as `ix/c/<createdAt>/<id>` does. Empty values: the key
 //!   says everything. Short keys on purpose: a contact has about twenty, and
 //!   the store's disk and its recovery at start grow with their bytes.
-//! - `meta/search-indexed-3`: contacts created with their trigram keys and
-//!   a projection as [`needle`] writes it now, a counter written beside
+//! - `meta/search-indexed-4`: contacts created with their trigram keys and
+//!   a projection as [`projection`] writes it now, a counter written beside
 //!   `meta/contacts`. The two differ only when the organization holds
-//!   contacts written before (before the index, with accents, or with the
-//!   separators in numbers: `meta/search-indexed` and `-2` then); search
-//!   then scans until [`reindex`] has rewritten them. Until then a term
-//!   finds such a contact only where its text has no accent and no
-//!   separator inside a number.
+//!   contacts written before (before the index, with accents, with the
+//!   separators in numbers, or without the joined lines:
+//!   `meta/search-indexed`, `-2` and `-3` then); search then scans until
+//!   [`reindex`] has rewritten them (the host runs it at start). Until then
+//!   a term finds such a contact only where its text has no accent, no
+//!   separator inside a number and no initialism.
 //!
 //! Why even positions only: a term of four characters or more found at an
 //! even position of a line has its trigrams at even offsets (0, 2, 4...) at
@@ -40,7 +43,7 @@ use std::collections::{BTreeSet, HashSet};
 
 use crm_sdk::http::{self, Error, json_response};
 use crm_sdk::kv;
-use crm_sdk::raw_text::RawFilter;
+use crm_sdk::raw_text::{Compared, RawFilter, joined_initialisms};
 use crm_sdk::store::{self, Condition, Write};
 use crm_sdk::types::{Request, Response};
 use serde_json::json;
@@ -49,9 +52,9 @@ use crate::input::NUMBER_SEPARATORS;
 use crate::record::{self, Contact};
 use crate::unique;
 
-/// Contacts written with their trigram keys and a projection as [`needle`]
-/// writes it now (see the module note).
-pub const INDEXED_KEY: &str = "meta/search-indexed-3";
+/// Contacts written with their trigram keys and a projection as
+/// [`projection`] writes it now (see the module note).
+pub const INDEXED_KEY: &str = "meta/search-indexed-4";
 
 /// A search whose candidates (or, without the index, matches) are at most
 /// this many reads just those; more is [`Found::Many`].
@@ -100,17 +103,25 @@ pub fn term(text: &str) -> String {
     }
 }
 
-/// The byte test of a stored record some text of which, made a [`needle`],
-/// may hold `term` (a needle too). A term without a digit is found in the
-/// record's folded text as it is (only separators beside a digit are
+/// The byte test of a stored record some text of which, made a [`needle`]
+/// (or that needle's [`joined_initialisms`]), may hold `term` (a needle
+/// too). A term without a digit is found in the record's folded text as it
+/// is, but for the dots of initialisms (only separators beside a digit are
 /// dropped); one with a digit may have been joined across separators the
 /// record still holds, so it gets no byte test and every record is decoded.
 pub fn raw_filter(term: &str) -> RawFilter {
     let mut filter = RawFilter::default();
     if !term.bytes().any(|b| b.is_ascii_digit()) {
-        filter.any_of([term], true);
+        filter.any_of([term], Compared::FoldedOrJoined);
     }
     filter
+}
+
+/// Whether `text` holds `term` (a needle) as search sees it: made a
+/// [`needle`], or that needle with its initialisms joined.
+pub fn holds(text: &str, term: &str) -> bool {
+    let needle = needle(text);
+    needle.contains(term) || joined_initialisms(&needle).is_some_and(|joined| joined.contains(term))
 }
 
 /// `text` without the runs of [`NUMBER_SEPARATORS`] that sit inside a number
@@ -153,13 +164,15 @@ pub fn projection_key(id: &str) -> String {
     format!("s/{id}")
 }
 
-/// The fields `search` looks in: first and last name, email, mobile, phone, company.
+/// The fields `search` looks in, one per line: first and last name, email,
+/// mobile, phone, company; then the names and company whose initialisms
+/// join, joined.
 pub fn projection(c: &Contact) -> String {
-    [&c.first_name, &c.last_name, &c.email, &c.mobile, &c.phone, &c.company]
-        .iter()
-        .map(|f| needle(f.as_deref().unwrap_or("")))
-        .collect::<Vec<_>>()
-        .join("\n")
+    let fields = [&c.first_name, &c.last_name, &c.email, &c.mobile, &c.phone, &c.company];
+    let mut lines: Vec<String> = fields.iter().map(|f| needle(f.as_deref().unwrap_or(""))).collect();
+    let joined: Vec<String> = [0, 1, 5].iter().filter_map(|&i| joined_initialisms(&lines[i])).collect();
+    lines.extend(joined);
+    lines.join("\n")
 }
 
 /// Where a contact sits in every trigram list: its creation time (6 bytes of
