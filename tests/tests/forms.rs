@@ -199,6 +199,70 @@ async fn an_html_form_posts_urlencoded_and_is_redirected_when_the_form_says() {
     assert_eq!(site.total("/api/contacts").await, 4);
 }
 
+/// A page served as ISO-8859-1 posts its forms in that charset, and a
+/// browser does not say so in the `Content-Type`: the fields are read as
+/// windows-1252 when they are not UTF-8, or in the charset a `_charset_`
+/// field or the `Content-Type` names.
+#[tokio::test]
+async fn a_form_posted_in_latin1_is_read_in_its_charset() {
+    let site = Site::open().await;
+    let (id, key) = site.form(json!({ "name": "Vieja" })).await;
+    let post = |content_type: &str, body: Vec<u8>| {
+        site.host.request(Method::POST, &site.public_url(&id, &key)).header("content-type", content_type).body(body)
+    };
+    let urlencoded = "application/x-www-form-urlencoded";
+    let cases: [(&str, Vec<u8>, &str); 5] = [
+        // Percent-encoded Latin-1 bytes, no charset said: not UTF-8, so windows-1252.
+        (urlencoded, b"correo=a%40x.co&nombre=Mar%EDa+G%F3mez&ciudad=Bogot%E1&nota=%80+100".to_vec(), "a@x.co"),
+        // The same bytes unencoded, as some clients send them.
+        (urlencoded, b"correo=b%40x.co&nombre=Mar\xeda+G\xf3mez&ciudad=Bogot\xe1&nota=\x80 100".to_vec(), "b@x.co"),
+        // Said in the Content-Type.
+        (
+            "application/x-www-form-urlencoded; charset=ISO-8859-1",
+            b"correo=c%40x.co&nombre=Mar%EDa+G%F3mez&ciudad=Bogot%E1&nota=%80+100".to_vec(),
+            "c@x.co",
+        ),
+        // Said by the browser in `_charset_`; the field itself is not kept.
+        (
+            urlencoded,
+            b"_charset_=windows-1252&correo=d%40x.co&nombre=Mar%EDa+G%F3mez&ciudad=Bogot%E1&nota=%80+100".to_vec(),
+            "d@x.co",
+        ),
+        // Multipart, no charset said.
+        (
+            "multipart/form-data; boundary=XyZ",
+            [
+                &b"--XyZ\r\nContent-Disposition: form-data; name=\"correo\"\r\n\r\ne@x.co\r\n"[..],
+                b"--XyZ\r\nContent-Disposition: form-data; name=\"nombre\"\r\n\r\nMar\xeda G\xf3mez\r\n",
+                b"--XyZ\r\nContent-Disposition: form-data; name=\"ciudad\"\r\n\r\nBogot\xe1\r\n",
+                b"--XyZ\r\nContent-Disposition: form-data; name=\"nota\"\r\n\r\n\x80 100\r\n--XyZ--\r\n",
+            ]
+            .concat(),
+            "e@x.co",
+        ),
+    ];
+    for (content_type, body, email) in cases {
+        let r = send(post(content_type, body)).await;
+        assert_eq!(r.status, 201, "{email}: {}", r.text);
+        let c = &site.get(&format!("/api/contacts?search={email}")).await["data"][0];
+        assert_eq!(
+            (&c["firstName"], &c["lastName"], &c["cityCode"], &c["nota"]),
+            (&json!("María"), &json!("Gómez"), &json!("11001"), &json!("€ 100")),
+            "{email}"
+        );
+    }
+    let fields = &site.get(&format!("/api/forms/{id}/submissions")).await["data"][1]["fields"];
+    assert_eq!((&fields["correo"], fields.get("_charset_")), (&json!("d@x.co"), None), "{fields}");
+    // UTF-8 stays UTF-8, even beside a declared charset it agrees with.
+    let r = send(post(
+        "application/x-www-form-urlencoded; charset=utf-8",
+        "correo=f%40x.co&nombre=Mar%C3%ADa+G%C3%B3mez&ciudad=Bogot%C3%A1&nota=%E2%82%AC+100".into(),
+    ))
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(site.get("/api/contacts?search=f@x.co").await["data"][0]["nota"], "€ 100");
+}
+
 #[tokio::test]
 async fn a_multipart_form_is_read_like_an_urlencoded_one_without_its_files() {
     let site = Site::open().await;

@@ -83,13 +83,9 @@ pub fn read(req: &Request) -> Result<Fields, Error> {
     let media_type = http::media_type(req);
     let html_form = media_type == "application/x-www-form-urlencoded" || media_type == "multipart/form-data";
     let sent: Map<String, Value> = if media_type == "application/x-www-form-urlencoded" {
-        let mut map = Map::new();
-        for (k, v) in form_urlencoded::parse(&req.body) {
-            add_field(&mut map, &k, &v);
-        }
-        map
+        html_fields(req, urlencoded_pairs(&req.body))
     } else if media_type == "multipart/form-data" {
-        multipart(req)?
+        html_fields(req, multipart_pairs(req)?)
     } else if http::is_json(req) {
         http::json_object(req)?
     } else {
@@ -131,26 +127,29 @@ pub fn read(req: &Request) -> Result<Fields, Error> {
     Ok(map(sent, html_form && !wants_json))
 }
 
-/// One field of an HTML form's body. A name sent more than once (a group of
-/// checkboxes, a multiple select; `interes[]` is `interes`) keeps every
-/// value, joined with `, `, so none of a visitor's choices is lost.
-fn add_field(map: &mut Map<String, Value>, name: &str, value: &str) {
-    let name = name.strip_suffix("[]").filter(|n| !n.is_empty()).unwrap_or(name);
-    match map.get_mut(name) {
-        Some(Value::String(earlier)) => {
-            earlier.push_str(", ");
-            earlier.push_str(value);
-        }
-        _ => {
-            map.insert(name.to_string(), Value::String(value.to_string()));
-        }
-    }
+/// An HTML form's fields as sent, names and values still bytes: their
+/// charset is known only once every field is read ([`html_fields`]).
+type Pairs = Vec<(Vec<u8>, Vec<u8>)>;
+
+/// The fields of an `application/x-www-form-urlencoded` body: `name=value`
+/// pairs between `&`, `+` a space, each percent-decoded to bytes.
+fn urlencoded_pairs(body: &[u8]) -> Pairs {
+    let decoded = |part: &[u8]| -> Vec<u8> {
+        let spaced: Vec<u8> = part.iter().map(|&b| if b == b'+' { b' ' } else { b }).collect();
+        percent_encoding::percent_decode(&spaced).collect()
+    };
+    body.split(|&b| b == b'&')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| match pair.iter().position(|&b| b == b'=') {
+            Some(at) => (decoded(&pair[..at]), decoded(&pair[at + 1..])),
+            None => (decoded(pair), Vec::new()),
+        })
+        .collect()
 }
 
-/// The text fields of a `multipart/form-data` body (repeated names as
-/// [`add_field`] keeps them). File parts are left out: a submission is
-/// text, and the body's bound already applies to them.
-fn multipart(req: &Request) -> Result<Map<String, Value>, Error> {
+/// The text fields of a `multipart/form-data` body. File parts are left
+/// out: a submission is text, and the body's bound already applies to them.
+fn multipart_pairs(req: &Request) -> Result<Pairs, Error> {
     let malformed = |e: multer::Error| {
         Error::validation(format!("The multipart/form-data body is malformed: {e}"), json!({ "field": "body" }))
     };
@@ -163,18 +162,63 @@ fn multipart(req: &Request) -> Result<Map<String, Value>, Error> {
     );
     // The whole body is in memory, so no await below ever waits.
     futures_executor::block_on(async {
-        let mut map = Map::new();
+        let mut pairs = Pairs::new();
         while let Some(part) = parts.next_field().await.map_err(malformed)? {
             let Some(name) = part.name().filter(|_| part.file_name().is_none()).map(str::to_string) else {
                 continue;
             };
-            // Bytes read as UTF-8 as urlencoded ones are (a page's forms post
-            // in its charset); multer's `text` would link a table of encodings.
-            let value = part.bytes().await.map_err(malformed)?;
-            add_field(&mut map, &name, &String::from_utf8_lossy(&value));
+            pairs.push((name.into_bytes(), part.bytes().await.map_err(malformed)?.to_vec()));
         }
-        Ok(map)
+        Ok(pairs)
     })
+}
+
+/// The charset an HTML form's fields are read in. A browser posts a form
+/// in its page's charset (or the form's `accept-charset`), says which only
+/// in a field named `_charset_` if the form has one, and never in the
+/// `Content-Type`; a server's client may say it there. Either is believed
+/// when it names a charset; otherwise the fields are UTF-8 when every one
+/// is, and else windows-1252 (what an ISO-8859-1 page sends, as older
+/// Colombian sites still are: `Bogot%E1` is Bogotá, not `Bogot�`).
+fn charset(req: &Request, pairs: &Pairs) -> &'static encoding_rs::Encoding {
+    let declared_field =
+        pairs.iter().find(|(name, _)| name.eq_ignore_ascii_case(b"_charset_")).map(|(_, v)| v.as_slice());
+    let content_type = http::header(req, "content-type").and_then(|t| t.parse::<mime::Mime>().ok());
+    let declared_header = content_type.as_ref().and_then(|t| t.get_param(mime::CHARSET)).map(|c| c.as_str().as_bytes());
+    let declared = declared_field.into_iter().chain(declared_header).find_map(encoding_rs::Encoding::for_label);
+    declared.unwrap_or_else(|| {
+        match pairs.iter().all(|(n, v)| std::str::from_utf8(n).is_ok() && std::str::from_utf8(v).is_ok()) {
+            true => encoding_rs::UTF_8,
+            false => encoding_rs::WINDOWS_1252,
+        }
+    })
+}
+
+/// An HTML form's fields as text ([`charset`]). A name sent more than once
+/// (a group of checkboxes, a multiple select; `interes[]` is `interes`)
+/// keeps every value, joined with `, `, so none of a visitor's choices is
+/// lost. The `_charset_` field itself is not kept.
+fn html_fields(req: &Request, pairs: Pairs) -> Map<String, Value> {
+    let encoding = charset(req, &pairs);
+    let mut map = Map::new();
+    for (name, value) in &pairs {
+        let (name, value) =
+            (encoding.decode_without_bom_handling(name).0, encoding.decode_without_bom_handling(value).0);
+        let name = name.strip_suffix("[]").filter(|n| !n.is_empty()).unwrap_or(&name);
+        if name.eq_ignore_ascii_case("_charset_") {
+            continue;
+        }
+        match map.get_mut(name) {
+            Some(Value::String(earlier)) => {
+                earlier.push_str(", ");
+                earlier.push_str(&value);
+            }
+            _ => {
+                map.insert(name.to_string(), Value::String(value.into_owned()));
+            }
+        }
+    }
+    map
 }
 
 fn text(value: &Value) -> Option<String> {
