@@ -24,9 +24,9 @@ fn main() {
     for file in ["Cargo.toml", "Cargo.lock", ".cargo/config.toml"] {
         println!("cargo:rerun-if-changed={}", plugins.join(file).display());
     }
-    // The guest SDK also builds `paging/`, and the import module `csv-text/`,
-    // outside `plugins/`.
-    let shared = ["paging", "csv-text"].into_iter().flat_map(|dir| walk_sources(&root.join(dir)));
+    // The guest SDK also builds `paging/`, and the import and forms modules
+    // `text-decoding/`, outside `plugins/`.
+    let shared = ["paging", "text-decoding"].into_iter().flat_map(|dir| walk_sources(&root.join(dir)));
     for entry in walk_sources(&plugins).into_iter().chain(shared) {
         println!("cargo:rerun-if-changed={}", entry.display());
     }

@@ -1,7 +1,7 @@
 //! `crm-host import contacts FILE.csv --url ... --token ...`: a client of
 //! `POST /api/import/contacts` for the file a user actually has.
 //!
-//! The file, of any size, is read as CSV (as `crm_csv_text` says: UTF-8, else
+//! The file, of any size, is read as CSV (as `crm_text_decoding` says: UTF-8, else
 //! Windows-1252; comma or semicolon; quoted fields with line breaks) and sent
 //! in calls of at most
 //! `--batch` rows (10,000, the API's limit) and 15 MiB, each with the header.
@@ -63,8 +63,8 @@ pub async fn run(args: ImportArgs) -> Result<(), Box<dyn Error>> {
     let ImportCommand::Contacts(args) = args.what;
     let bytes = std::fs::read(&args.file).map_err(|e| format!("cannot read {}: {e}", args.file.display()))?;
     // Read as the import module reads a CSV body, and sent as UTF-8 text.
-    let text = crm_csv_text::text(&bytes);
-    let delimiter = crm_csv_text::delimiter(&text);
+    let text = crm_text_decoding::text(&bytes);
+    let delimiter = crm_text_decoding::delimiter(&text);
     let text = text.as_bytes();
     let reader = || csv::ReaderBuilder::new().delimiter(delimiter).flexible(true).from_reader(text);
     // Blank lines are not rows, here as in the API.
@@ -87,7 +87,7 @@ pub async fn run(args: ImportArgs) -> Result<(), Box<dyn Error>> {
     let mut summary = Summary::default();
     // UTF-8 with a byte-order mark, so that Excel opens it with its accents.
     let mut rejected_file = std::fs::File::create(rejected_path(&args.file))?;
-    rejected_file.write_all(crm_csv_text::BOM)?;
+    rejected_file.write_all(crm_text_decoding::BOM)?;
     let mut rejected = csv::WriterBuilder::new().delimiter(delimiter).from_writer(rejected_file);
     rejected.write_record(["row", "code", "message"].iter().copied().chain(header.iter()))?;
     let (mut chunk, mut bytes, mut done) = (Vec::new(), 0usize, 0u64);

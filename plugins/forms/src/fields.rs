@@ -10,6 +10,7 @@
 use crm_sdk::contact_body::{Alias, MAX_CUSTOM_KEYS, MAX_CUSTOM_VALUE, alias, is_custom_property, split_full_name};
 use crm_sdk::http::{self, Error};
 use crm_sdk::types::Request;
+use crm_text_decoding::text_in;
 use serde_json::{Map, Value, json};
 
 pub const MAX_FIELDS: usize = 100;
@@ -173,37 +174,29 @@ fn multipart_pairs(req: &Request) -> Result<Pairs, Error> {
     })
 }
 
-/// The charset an HTML form's fields are read in. A browser posts a form
-/// in its page's charset (or the form's `accept-charset`), says which only
-/// in a field named `_charset_` if the form has one, and never in the
-/// `Content-Type`; a server's client may say it there. Either is believed
-/// when it names a charset; otherwise the fields are UTF-8 when every one
-/// is, and else windows-1252 (what an ISO-8859-1 page sends, as older
-/// Colombian sites still are: `Bogot%E1` is Bogotá, not `Bogot�`).
-fn charset(req: &Request, pairs: &Pairs) -> &'static encoding_rs::Encoding {
-    let declared_field =
-        pairs.iter().find(|(name, _)| name.eq_ignore_ascii_case(b"_charset_")).map(|(_, v)| v.as_slice());
+/// The charset an HTML form's fields say they are in, if they say. A
+/// browser posts a form in its page's charset (or the form's
+/// `accept-charset`), and names it only in a field named `_charset_` when
+/// the form has one, never in the `Content-Type`; a server's client may
+/// name it there.
+fn declared_charset(req: &Request, pairs: &Pairs) -> Option<String> {
+    let field = pairs.iter().find(|(name, _)| name.eq_ignore_ascii_case(b"_charset_"));
+    let field = field.map(|(_, value)| String::from_utf8_lossy(value).into_owned());
     let content_type = http::header(req, "content-type").and_then(|t| t.parse::<mime::Mime>().ok());
-    let declared_header = content_type.as_ref().and_then(|t| t.get_param(mime::CHARSET)).map(|c| c.as_str().as_bytes());
-    let declared = declared_field.into_iter().chain(declared_header).find_map(encoding_rs::Encoding::for_label);
-    declared.unwrap_or_else(|| {
-        match pairs.iter().all(|(n, v)| std::str::from_utf8(n).is_ok() && std::str::from_utf8(v).is_ok()) {
-            true => encoding_rs::UTF_8,
-            false => encoding_rs::WINDOWS_1252,
-        }
-    })
+    field.or_else(|| content_type?.get_param(mime::CHARSET).map(|c| c.as_str().to_string()))
 }
 
-/// An HTML form's fields as text ([`charset`]). A name sent more than once
-/// (a group of checkboxes, a multiple select; `interes[]` is `interes`)
-/// keeps every value, joined with `, `, so none of a visitor's choices is
-/// lost. The `_charset_` field itself is not kept.
+/// An HTML form's fields as text, in the charset they name, else UTF-8,
+/// else windows-1252 ([`crm_text_decoding::text_in`], the rule CSV imports
+/// follow too: an ISO-8859-1 page's `Bogot%E1` is Bogotá, not `Bogot�`). A
+/// name sent more than once (a group of checkboxes, a multiple select;
+/// `interes[]` is `interes`) keeps every value, joined with `, `, so none of
+/// a visitor's choices is lost. The `_charset_` field itself is not kept.
 fn html_fields(req: &Request, pairs: Pairs) -> Map<String, Value> {
-    let encoding = charset(req, &pairs);
+    let charset = declared_charset(req, &pairs);
     let mut map = Map::new();
     for (name, value) in &pairs {
-        let (name, value) =
-            (encoding.decode_without_bom_handling(name).0, encoding.decode_without_bom_handling(value).0);
+        let (name, value) = (text_in(name, charset.as_deref()), text_in(value, charset.as_deref()));
         let name = name.strip_suffix("[]").filter(|n| !n.is_empty()).unwrap_or(&name);
         if name.eq_ignore_ascii_case("_charset_") {
             continue;

@@ -1,6 +1,6 @@
 //! Reading an import call: JSON `{rows: [<POST /contacts body>...], dryRun?,
 //! locationMode?}` or the bare array of rows, or `text/csv` (read as
-//! `crm_csv_text` says: UTF-8, else Windows-1252; comma or semicolon
+//! `crm_text_decoding` says: UTF-8, else Windows-1252; comma or semicolon
 //! separated; a header row of body keys, the Spanish names a spreadsheet
 //! gives them, or any words ([`Column`]); quoted fields with commas and line
 //! breaks; `\n` or `\r\n`) with `dryRun` and `locationMode` in the query (as
@@ -166,7 +166,7 @@ fn too_many(rows: usize) -> Result<(), Error> {
 /// is 413 `IMPORT_TOO_LARGE`, rather than a body that fits growing past the
 /// call's memory.
 fn csv_text(body: &[u8]) -> Result<Cow<'_, str>, Error> {
-    crm_csv_text::text_within(body, MAX_BODY as usize).ok_or_else(|| {
+    crm_text_decoding::text_within(body, MAX_BODY as usize).ok_or_else(|| {
         let message = format!("A CSV file is at most {} MiB once read as UTF-8 text", MAX_BODY >> 20);
         Error::new(413, "IMPORT_TOO_LARGE", message).with("maxBytes", MAX_BODY)
     })
@@ -175,7 +175,7 @@ fn csv_text(body: &[u8]) -> Result<Cow<'_, str>, Error> {
 /// The data rows of a CSV file as contact bodies.
 fn csv_rows(body: &[u8]) -> Result<Vec<Result<String, String>>, Error> {
     let text = csv_text(body)?;
-    let delimiter = crm_csv_text::delimiter(&text);
+    let delimiter = crm_text_decoding::delimiter(&text);
     let mut reader = csv::ReaderBuilder::new().delimiter(delimiter).flexible(true).from_reader(text.as_bytes());
     let headers: Vec<String> = reader
         .headers()

@@ -1,12 +1,15 @@
-//! How a CSV file's bytes are read as text: one rule for the import module
-//! (a `text/csv` body) and for `crm-host import` (a file it splits into
-//! calls), so that a file reads the same either way.
+//! How bytes that people's software sends are read as text: one rule for
+//! the import module (a `text/csv` body), the forms module (an HTML form's
+//! fields) and `crm-host import` (a file it splits into calls), so that text
+//! reads the same at every door.
 //!
-//! A byte-order mark is dropped. UTF-8 is read as it is; anything else as
-//! Windows-1252, which is what Excel's plain "CSV" saves on a
-//! Spanish-language Windows (a byte sequence that is not UTF-8 is almost
-//! never meant as UTF-8). The delimiter is `;` when the header line holds
-//! more semicolons than commas (Excel in Spanish), else `,`.
+//! A byte-order mark is dropped. Bytes in a charset their sender names are
+//! read in it ([`text_in`]); otherwise UTF-8 is read as it is, and anything
+//! else as Windows-1252, which is what Excel's plain "CSV" saves on a
+//! Spanish-language Windows and what a page served as ISO-8859-1 posts (a
+//! byte sequence that is not UTF-8 is almost never meant as UTF-8). A CSV's
+//! delimiter is `;` when the header line holds more semicolons than commas
+//! (Excel in Spanish), else `,`.
 
 use std::borrow::Cow;
 
@@ -17,6 +20,18 @@ pub const BOM: &[u8] = "\u{feff}".as_bytes();
 /// The file's text, without its byte-order mark.
 pub fn text(bytes: &[u8]) -> Cow<'_, str> {
     text_within(bytes, usize::MAX).expect("no text passes usize::MAX bytes")
+}
+
+/// The text of `bytes` in the charset `label` names (WHATWG's labels, as a
+/// `charset=` parameter or a form's `_charset_` field gives them: `utf-8`,
+/// `ISO-8859-1`, `windows-1252`...), or [`text`]'s when it names none.
+/// Undecodable bytes become U+FFFD: a sender's wrong label loses letters,
+/// never the rest.
+pub fn text_in<'a>(bytes: &'a [u8], label: Option<&str>) -> Cow<'a, str> {
+    match label.and_then(|l| encoding_rs::Encoding::for_label(l.as_bytes())) {
+        Some(encoding) => encoding.decode_with_bom_removal(bytes).0,
+        None => text(bytes),
+    }
 }
 
 /// [`text`], unless it is read as Windows-1252 and could pass `most` bytes:
@@ -66,6 +81,18 @@ mod tests {
                 assert!(text_within(&bytes, most).is_none_or(|t| t.len() <= most), "{b:#x} within {most}");
             }
         }
+    }
+
+    #[test]
+    fn a_named_charset_is_believed_and_an_unknown_name_is_not() {
+        let latin = b"Bogot\xe1 \x80";
+        assert_eq!(text_in(latin, Some("ISO-8859-1")), "Bogotá €", "WHATWG reads ISO-8859-1 as windows-1252");
+        assert_eq!(text_in(latin, Some(" latin1 ")), "Bogotá €");
+        assert_eq!(text_in(latin, Some("utf-8")), "Bogot\u{fffd} \u{fffd}", "a wrong label loses letters only");
+        assert_eq!(text_in(latin, Some("no-such-charset")), "Bogotá €", "as if none were named");
+        assert_eq!(text_in(latin, None), "Bogotá €");
+        assert_eq!(text_in("Bogotá".as_bytes(), None), "Bogotá");
+        assert_eq!(text_in(b"\x82\xa0", Some("shift_jis")), "\u{3042}", "any charset named");
     }
 
     #[test]
