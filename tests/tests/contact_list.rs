@@ -103,6 +103,18 @@ async fn search_finds_numbers_however_they_are_written() {
     ] {
         assert_eq!(names(&host.get(&format!("/api/contacts?search={term}"), &token).await), expected, "{term}");
     }
+    // A mobile filter reads its value as a mobile is stored: digits.
+    for (query, expected) in [
+        ("mobile=300%20123%204567", vec!["Whatsapp"]),
+        ("whatsapp_phone=300-765-4321", vec!["Web"]),
+        ("mobile=%2B57%20300%20765%204321", vec!["Web"]),
+        ("mobile=%2B57%20300%20123%204567&matchMode=exact", vec!["Whatsapp"]),
+        ("mobile=300%20123%204567&matchMode=exact", vec![]),
+        ("mobile=300-ABC", vec![]),
+        ("mobile=--", vec![]),
+    ] {
+        assert_eq!(names(&host.get(&format!("/api/contacts?{query}"), &token).await), expected, "{query}");
+    }
 }
 
 #[tokio::test]

@@ -25,6 +25,7 @@ use crm_sdk::types::{Request, Response};
 use serde_json::json;
 
 use crate::index::{self, Cursor, Merge};
+use crate::input::NUMBER_SEPARATORS;
 use crate::record::{self, Contact};
 use crate::search::{self, Found};
 use crate::unique;
@@ -116,6 +117,7 @@ fn property_filters(req: &Request, exact: bool) -> Result<BTreeMap<String, Vec<S
     let mut properties: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (k, v) in req.query.iter().filter(|(k, _)| !RESERVED.contains(&k.as_str())) {
         let value = crate::input::nfc(v);
+        let value = if record::canonical(k) == "mobile" { mobile_value(value, exact) } else { value };
         properties.entry(k.clone()).or_default().push(if exact { value } else { fold(&value) });
     }
     if properties.len() > MAX_FILTER_KEYS {
@@ -126,6 +128,20 @@ fn property_filters(req: &Request, exact: bool) -> Result<BTreeMap<String, Vec<S
         Some((key, _)) => Err(bad(key, &format!("takes at most {MAX_CODES} values"))),
         None => Ok(properties),
     }
+}
+
+/// A `mobile` filter's value as a mobile is stored, its digits, so
+/// `mobile=300 123 4567` finds `3001234567`; in `contains` mode a whole
+/// Colombian number with its country code (`+57 300…`) also finds one
+/// stored without it. A value with a letter, or no digit, is kept as
+/// written: it matches no mobile, as it did not before.
+fn mobile_value(value: String, exact: bool) -> String {
+    let is_number = value.chars().all(|c| c.is_ascii_digit() || NUMBER_SEPARATORS.contains(&c));
+    if !is_number || !value.chars().any(|c| c.is_ascii_digit()) {
+        return value;
+    }
+    let digits = crate::input::digits(&value);
+    if exact { digits } else { unique::national_number(&digits).to_string() }
 }
 
 /// What a list asks for, parsed and validated.
