@@ -134,6 +134,26 @@ async fn both_doors_create_then_update_one_contact_with_the_mapped_fields() {
     }
     assert_eq!(site.total("/api/contacts").await, 2);
     assert_eq!(site.total(&format!("/api/forms/{id}/submissions")).await, 5);
+
+    // A form builder's webhook sends the labels people read (Elementor's).
+    let labels = json!({ "Nombre completo": "Julián Ríos", "Correo electrónico": "julian@x.co",
+                         "Número de WhatsApp": "300 222 3344", "Teléfono fijo": "(601) 555 1234",
+                         "Empresa / Compañía": "Ríos S.A.S.", "Ciudad de residencia": "Tunja", "Mensaje": "Hola" });
+    assert_eq!(site.public(&id, &key, &labels).await.status, 201);
+    let c = &site.get("/api/contacts?search=julian@x.co").await["data"][0];
+    assert_eq!(
+        (&c["firstName"], &c["lastName"], &c["mobile"], &c["phone"], &c["company"], &c["cityCode"], &c["Mensaje"]),
+        (
+            &json!("Julián"),
+            &json!("Ríos"),
+            &json!("3002223344"),
+            &json!("(601) 555 1234"),
+            &json!("Ríos S.A.S."),
+            &json!("15001"),
+            &json!("Hola")
+        ),
+        "{c}"
+    );
 }
 
 #[tokio::test]

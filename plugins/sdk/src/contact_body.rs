@@ -90,15 +90,27 @@ const ALIASES: &[(&str, &[&str])] = &[
             "numero_de_telefono",
             "phone_number",
             "your_phone",
+            "cel",
+            "telefono_movil",
+            "numero_de_whatsapp",
+            "numero_whatsapp",
+            "whatsapp_number",
+            "telefono_de_contacto",
+            "numero_de_contacto",
         ],
     ),
-    ("firstName", &["firstname", "first_name", "nombres"]),
+    // A landline, beside the mobile: kept as the contact's phone.
+    ("phone", &["telefono_fijo", "fijo", "landline"]),
+    ("firstName", &["firstname", "first_name", "nombres", "primer_nombre"]),
     ("lastName", &["lastname", "last_name", "apellidos", "apellido"]),
-    ("company", &["company", "empresa", "compania", "company_name", "razon_social"]),
-    ("city", &["city", "ciudad", "municipio"]),
+    (
+        "company",
+        &["company", "empresa", "compania", "company_name", "razon_social", "nombre_de_la_empresa", "empresa_compania"],
+    ),
+    ("city", &["city", "ciudad", "municipio", "ciudad_de_residencia", "ciudad_municipio"]),
     ("cityCode", &["citycode", "city_code"]),
     ("country", &["country", "pais"]),
-    ("state", &["state", "departamento", "depto", "dpto", "estado"]),
+    ("state", &["state", "departamento", "depto", "dpto", "estado", "departamento_de_residencia"]),
 ];
 
 /// Names of a whole name, as [`name_key`] writes them.
@@ -178,6 +190,15 @@ mod tests {
         assert_eq!(alias("your-email"), Some(Alias::Key("email")));
         assert_eq!(alias("Número de celular"), Some(Alias::Key("mobile")));
         assert_eq!(alias("your-name"), Some(Alias::FullName));
+        // Labels as form builders send them (Elementor's webhook, Google Forms).
+        assert_eq!(alias("Teléfono fijo"), Some(Alias::Key("phone")));
+        assert_eq!(alias("Número de WhatsApp"), Some(Alias::Key("mobile")));
+        assert_eq!(alias("Cel"), Some(Alias::Key("mobile")));
+        assert_eq!(alias("Empresa / Compañía"), Some(Alias::Key("company")));
+        assert_eq!(alias("Ciudad de residencia"), Some(Alias::Key("city")));
+        assert_eq!(alias("Ciudad/Municipio"), Some(Alias::Key("city")));
+        assert_eq!(alias("Departamento de residencia"), Some(Alias::Key("state")));
+        assert_eq!(alias("Primer nombre"), Some(Alias::Key("firstName")));
         assert_eq!(alias("Nombre completo"), Some(Alias::FullName));
         assert_eq!(alias("Razón social"), Some(Alias::Key("company")));
         assert_eq!(alias("País"), Some(Alias::Key("country")));
