@@ -156,6 +156,48 @@ async fn both_doors_create_then_update_one_contact_with_the_mapped_fields() {
     );
 }
 
+/// A form that asks for an identity document gives it to the contact,
+/// through the contacts module's rule: the type people write becomes its
+/// DIAN code, and a number its type refuses is told to the visitor.
+#[tokio::test]
+async fn a_form_gives_the_contact_its_identity_document() {
+    let site = Site::open().await;
+    let (id, key) = site.form(json!({ "name": "Crédito" })).await;
+    let lead = json!({ "correo": "doc@x.co", "Tipo de documento": "Cédula", "Número de documento": "1020304050" });
+    assert_eq!(site.public(&id, &key, &lead).await.status, 201);
+    let c = &site.get("/api/contacts").await["data"][0];
+    assert_eq!((&c["idType"], &c["idNumber"]), (&json!("13"), &json!("1020304050")));
+
+    for (lead, status, code, message) in [
+        (
+            json!({ "correo": "nit@x.co", "tipo_documento": "NIT", "nit": "900123456-7" }),
+            400,
+            "INVALID_ID_NUMBER",
+            "Revisa tu número de documento: no es válido para su tipo.",
+        ),
+        (
+            json!({ "correo": "xx@x.co", "tipo_documento": "Carné", "documento": "1" }),
+            422,
+            "ID_TYPE_UNRESOLVED",
+            "No reconocemos el tipo de documento. Elige uno de la lista.",
+        ),
+    ] {
+        let r = site.public(&id, &key, &lead).await;
+        assert_eq!(
+            (r.status.as_u16(), &r.json()["code"], &r.json()["message"]),
+            (status, &json!(code), &json!(message))
+        );
+        // The token door answers as the contacts API does.
+        let r = site.submit(&id, &lead).await;
+        assert_eq!((r.status.as_u16(), &r.json()["code"]), (status, &json!(code)), "{}", r.text);
+        assert_ne!(r.json()["message"], json!(message));
+    }
+    let r =
+        site.public(&id, &key, &json!({ "correo": "nit@x.co", "tipo_documento": "NIT", "nit": "900123456-8" })).await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    assert_eq!(site.total("/api/contacts").await, 2, "nothing refused was written");
+}
+
 #[tokio::test]
 async fn an_html_form_posts_urlencoded_and_is_redirected_when_the_form_says() {
     let site = Site::open().await;

@@ -265,21 +265,31 @@ fn city_unresolved(contact_body: &Map<String, Value>) -> Error {
 
 /// Another refusal of the contacts module, as it said it; its plain-text
 /// 400s become `VALIDATION_ERROR`. At the public door a field's
-/// `VALIDATION_ERROR` is told to the visitor, in Spanish, by what they
-/// typed (their correo, their celular), not by the contact's key.
+/// `VALIDATION_ERROR`, and an identity document the contacts module
+/// refuses, are told to the visitor in Spanish, by what they typed (their
+/// correo, their celular, their documento), not by the contact's key.
 fn contact_refusal(status: u16, mut body: Map<String, Value>, door: Door) -> Error {
     if body.contains_key("code") {
-        let field = body.get("details").and_then(|d| d.get("field")).and_then(Value::as_str);
-        if let (Door::Public, Some("VALIDATION_ERROR"), Some(field)) =
-            (door, body.get("code").and_then(Value::as_str), field)
-        {
-            let message = match field {
-                "email" => "Revisa tu correo electrónico: no parece una dirección válida.".to_string(),
-                "mobile" | "whatsapp_phone" => {
-                    "Revisa tu número de celular: escribe de 7 a 15 dígitos, sin letras.".to_string()
-                }
-                other => format!("Revisa el dato «{other}»: no es válido o es demasiado largo."),
-            };
+        let field = body.get("details").and_then(|d| d.get("field")).or(body.get("field")).and_then(Value::as_str);
+        let message = match (body.get("code").and_then(Value::as_str), field) {
+            (Some("VALIDATION_ERROR"), Some("email")) => {
+                Some("Revisa tu correo electrónico: no parece una dirección válida.".to_string())
+            }
+            (Some("VALIDATION_ERROR"), Some("mobile" | "whatsapp_phone")) => {
+                Some("Revisa tu número de celular: escribe de 7 a 15 dígitos, sin letras.".to_string())
+            }
+            (Some("VALIDATION_ERROR"), Some(other)) => {
+                Some(format!("Revisa el dato «{other}»: no es válido o es demasiado largo."))
+            }
+            (Some("INVALID_ID_NUMBER"), _) => {
+                Some("Revisa tu número de documento: no es válido para su tipo.".to_string())
+            }
+            (Some("ID_TYPE_UNRESOLVED"), _) => {
+                Some("No reconocemos el tipo de documento. Elige uno de la lista.".to_string())
+            }
+            _ => None,
+        };
+        if let (Door::Public, Some(message)) = (door, message) {
             body.insert("message".into(), Value::String(message));
         }
         return Error { status, body };

@@ -111,6 +111,25 @@ const ALIASES: &[(&str, &[&str])] = &[
     ("cityCode", &["citycode", "city_code"]),
     ("country", &["country", "pais"]),
     ("state", &["state", "departamento", "depto", "dpto", "estado", "departamento_de_residencia"]),
+    (
+        "idType",
+        &["idtype", "id_type", "tipo_de_documento", "tipo_documento", "tipo_de_identificacion", "tipo_identificacion"],
+    ),
+    (
+        "idNumber",
+        &[
+            "idnumber",
+            "id_number",
+            "numero_de_documento",
+            "numero_documento",
+            "documento",
+            "documento_de_identidad",
+            "numero_de_identificacion",
+            "identificacion",
+            "cedula",
+            "nit",
+        ],
+    ),
 ];
 
 /// Names of a whole name, as [`name_key`] writes them.
@@ -199,6 +218,10 @@ mod tests {
         assert_eq!(alias("Ciudad/Municipio"), Some(Alias::Key("city")));
         assert_eq!(alias("Departamento de residencia"), Some(Alias::Key("state")));
         assert_eq!(alias("Primer nombre"), Some(Alias::Key("firstName")));
+        assert_eq!(alias("Tipo de documento"), Some(Alias::Key("idType")));
+        assert_eq!(alias("Número de documento"), Some(Alias::Key("idNumber")));
+        assert_eq!(alias("Cédula"), Some(Alias::Key("idNumber")));
+        assert_eq!(alias("idType"), Some(Alias::Key("idType")));
         assert_eq!(alias("Nombre completo"), Some(Alias::FullName));
         assert_eq!(alias("Razón social"), Some(Alias::Key("company")));
         assert_eq!(alias("País"), Some(Alias::Key("country")));
