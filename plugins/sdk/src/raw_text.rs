@@ -289,6 +289,16 @@ mod tests {
         f
     }
 
+    /// A seeded xorshift: numbers below the bound each call is given.
+    fn random_below(mut seed: u64) -> impl FnMut(usize) -> usize {
+        move |bound| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % bound as u64) as usize
+        }
+    }
+
     fn json(value: &str) -> Vec<u8> {
         serde_json::to_vec(&serde_json::json!({ "plan": value })).unwrap()
     }
@@ -374,13 +384,7 @@ mod tests {
     #[test]
     fn a_value_whose_joined_fold_holds_the_needle_always_passes() {
         let alphabet = ["a", "S", "s", ".", ".", " ", "ó", "É", "x", "o\u{301}", "1", "ß", "-"];
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = |bound: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % bound as u64) as usize
-        };
+        let mut next = random_below(0x9e37_79b9_7f4a_7c15_u64);
         let mut joined_seen = 0;
         for _ in 0..20_000 {
             let value: String = (0..1 + next(24)).map(|_| alphabet[next(alphabet.len())]).collect();
@@ -402,13 +406,7 @@ mod tests {
             "a", "A", "o", "O", "ó", "Ó", "o\u{301}", "n", "ñ", "Ñ", "İ", "\u{212A}", "k", "x", " ", "\"", "€", "ß",
             "😀", "\u{301}", "é", "E",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |bound: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % bound as u64) as usize
-        };
+        let mut next = random_below(0x2545_f491_4f6c_dd1d_u64);
         for _ in 0..20_000 {
             let value: String = (0..1 + next(40)).map(|_| alphabet[next(alphabet.len())]).collect();
             let folded = fold(&value);
