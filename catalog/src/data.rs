@@ -185,6 +185,8 @@ const MUNICIPALITY_ALIASES: &[(&str, &str)] = &[
     ("mompos", "13468"),
     ("el espinal", "73268"),
     ("fusa", "25290"),
+    ("zipa", "25899"),
+    ("faca", "25269"),
     ("don matias", "05237"),
     ("tolu viejo", "70823"),
     ("villavo", "50001"),
@@ -196,6 +198,8 @@ const MUNICIPALITY_ALIASES: &[(&str, &str)] = &[
     ("bga", "68001"),
     ("ctg", "13001"),
     ("ctgena", "13001"),
+    ("bventura", "76109"),
+    ("b ventura", "76109"),
 ];
 
 /// The names of more than one word that follow an article (`El Carmen de

@@ -496,6 +496,9 @@ mod tests {
             ("Bmanga", None, "68001"),
             ("Ctg", None, "13001"),
             ("Villavo", None, "50001"),
+            ("Zipa", None, "25899"),
+            ("Faca", Some("Cundinamarca"), "25269"),
+            ("B/ventura", None, "76109"),
             ("Don Matías", None, "05237"),
             ("Cúcuta", Some("Nte. de Santander"), "54001"),
         ] {
