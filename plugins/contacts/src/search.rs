@@ -22,8 +22,7 @@
 //!   separators in numbers, or without the joined lines:
 //!   `meta/search-indexed`, `-2` and `-3` then); search then scans until
 //!   [`reindex`] has rewritten them (the host runs it at start). Until then
-//!   a term finds such a contact only where its text has no accent, no
-//!   separator inside a number and no initialism.
+//!   a term finds such a contact only where its old projection holds it.
 //!
 //! Why even positions only: a term of four characters or more found at an
 //! even position of a line has its trigrams at even offsets (0, 2, 4...) at

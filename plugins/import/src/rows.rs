@@ -95,23 +95,17 @@ pub fn read(req: &mut Request) -> Result<Call, Error> {
             "An import is JSON (application/json) or CSV (text/csv)",
         ));
     }
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Err(Error::new(400, "INVALID_JSON", "The request body is empty"));
-    }
-    let invalid = |e: serde_json::Error| match e.classify() {
-        serde_json::error::Category::Data => Error::validation(
+    let misfit = |e: serde_json::Error| {
+        Error::validation(
             format!("The body must be {{rows: [contact body...], dryRun?, locationMode?}} or [contact body...]: {e}"),
             json!({ "field": "rows" }),
-        ),
-        _ => Error::new(400, "INVALID_JSON", format!("The request body is not valid JSON: {e}")),
+        )
     };
     // A bare array is the rows, its options in the query (as a CSV's). Read
     // as a struct, serde would take an array's items as the fields in order.
     let call: JsonCall = match body.iter().find(|b| !b.is_ascii_whitespace()) {
-        Some(b'[') => {
-            JsonCall { rows: serde_json::from_slice(&body).map_err(invalid)?, dry_run: None, location_mode: None }
-        }
-        _ => serde_json::from_slice(&body).map_err(invalid)?,
+        Some(b'[') => JsonCall { rows: http::parse_json_or(&body, misfit)?, dry_run: None, location_mode: None },
+        _ => http::parse_json_or(&body, misfit)?,
     };
     let dry_run = match &call.dry_run {
         None | Some(Value::Null) => query_dry_run,

@@ -1,7 +1,7 @@
 //! Requests and responses as components see them, and the error envelope.
 
 use serde::Serialize;
-use serde::de::DeserializeOwned;
+use serde::de::{Deserialize, DeserializeOwned};
 use serde_json::{Map, Value, json};
 
 use crate::types::{Request, Response};
@@ -177,13 +177,21 @@ pub fn object(value: Value) -> Result<Map<String, Value>, Error> {
 
 /// Parses a JSON body into `T` with the host's error codes.
 pub fn parse_json<T: DeserializeOwned>(body: &[u8]) -> Result<T, Error> {
+    parse_json_or(body, |e| Error::validation(format!("The request body has an invalid field: {e}"), e.to_string()))
+}
+
+/// [`parse_json`], with `misfit` making the 400 of a body that is JSON but
+/// not the shape of `T`; an empty body or one that is not JSON is
+/// `INVALID_JSON`, as the host's own routes answer.
+pub fn parse_json_or<'a, T: Deserialize<'a>>(
+    body: &'a [u8],
+    misfit: impl FnOnce(serde_json::Error) -> Error,
+) -> Result<T, Error> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Err(Error::new(400, "INVALID_JSON", "The request body is empty"));
     }
     serde_json::from_slice(body).map_err(|e| match e.classify() {
-        serde_json::error::Category::Data => {
-            Error::validation(format!("The request body has an invalid field: {e}"), e.to_string())
-        }
+        serde_json::error::Category::Data => misfit(e),
         _ => Error::new(400, "INVALID_JSON", format!("The request body is not valid JSON: {e}")),
     })
 }
