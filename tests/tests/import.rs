@@ -385,6 +385,23 @@ async fn options_and_sizes_are_checked_before_anything_is_written() {
             .unwrap();
         assert_eq!(r.status(), 400, "{query} with JSON");
     }
+    // A JSON body that is empty or not JSON, as every route answers it.
+    for (body, message) in
+        [("  ", "The request body is empty"), ("{\"rows\": [", "The request body is not valid JSON: ")]
+    {
+        let r = host
+            .request(Method::POST, "/api/import/contacts")
+            .bearer_auth(&token)
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 400, "{body:?}");
+        let answer: Value = r.json().await.unwrap();
+        assert_eq!(answer["code"], "INVALID_JSON", "{body:?}");
+        assert!(answer["message"].as_str().unwrap().starts_with(message), "{answer}");
+    }
     // A CSV of no rows, or whose header names nothing.
     for csv in ["email\n", "email\n\n\n", "{}", "¿?\na@x.co\n"] {
         let r = import_csv(&host, &token, "", csv).await;
