@@ -231,14 +231,22 @@ async fn an_html_form_posts_urlencoded_and_is_redirected_when_the_form_says() {
     let fields = &site.get(&format!("/api/forms/{plain}/submissions")).await["data"][0]["fields"];
     assert_eq!((&fields["interes"], &fields["temas"]), (&json!("crm, envios"), &json!("a, b")), "{fields}");
     assert_eq!(site.get("/api/contacts").await["data"][0]["interes"], "crm, envios");
-    // WordPress Contact Form 7's own field names.
-    let cf7 = "your-name=Rosa+Le%C3%B3n&your-email=rosa%40x.co&your-phone=3015556677&your-subject=Cotizaci%C3%B3n";
+    // WordPress Contact Form 7's own field names, with the fields it and a
+    // captcha add: those stay on the submission, not on the contact.
+    let cf7 = "_wpcf7=42&_wpcf7_version=5.9&_wpcf7_unit_tag=wpcf7-f42-o1&_wpnonce=ab12&\
+               your-name=Rosa+Le%C3%B3n&your-email=rosa%40x.co&your-phone=3015556677&\
+               your-subject=Cotizaci%C3%B3n&g-recaptcha-response=03AFcWeA";
     assert_eq!(send(post(&plain, &plain_key, cf7)).await.status, 201);
     let rosa = &site.get("/api/contacts").await["data"][0];
     assert_eq!(
         (&rosa["firstName"], &rosa["lastName"], &rosa["email"], &rosa["mobile"], &rosa["your-subject"]),
         (&json!("Rosa"), &json!("León"), &json!("rosa@x.co"), &json!("3015556677"), &json!("Cotización"))
     );
+    for machinery in ["_wpcf7", "_wpcf7_version", "_wpcf7_unit_tag", "_wpnonce", "g-recaptcha-response"] {
+        assert_eq!(rosa.get(machinery), None, "{machinery}: {rosa}");
+    }
+    let fields = &site.get(&format!("/api/forms/{plain}/submissions")).await["data"][0]["fields"];
+    assert_eq!((&fields["_wpcf7"], &fields["g-recaptcha-response"]), (&json!("42"), &json!("03AFcWeA")), "{fields}");
 
     let client = reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap();
     let r = client

@@ -22,6 +22,15 @@ pub const MAX_BODY: usize = 64 * 1024;
 /// The hidden field people leave empty and bots fill.
 pub const HONEYPOT: &str = "_gotcha";
 
+/// Fields a page's machinery adds, not the visitor: a captcha's one-time
+/// token, and what a framework names with a leading `_` (WordPress Contact
+/// Form 7's `_wpcf7*`, `_wpnonce`). Kept on the submission as sent, never
+/// as the contact's properties.
+fn is_machinery(lower_name: &str) -> bool {
+    lower_name.starts_with('_')
+        || ["g-recaptcha-response", "h-captcha-response", "cf-turnstile-response"].contains(&lower_name)
+}
+
 /// Attribution keys, by the lower-case names a form may use for them.
 const ORIGIN_KEYS: &[(&str, &[&str])] = &[
     ("utmSource", &["utm_source"]),
@@ -246,7 +255,8 @@ fn map(sent: Map<String, Value>, redirectable: bool) -> Fields {
             if let Some(v) = text(value) {
                 origin.entry(name.to_string()).or_insert(Value::String(v));
             }
-        } else if is_custom_property(key)
+        } else if !is_machinery(&lower)
+            && is_custom_property(key)
             && custom < MAX_CUSTOM_KEYS
             && value.as_str().is_none_or(|s| s.chars().count() <= MAX_CUSTOM_VALUE)
             && !value.is_null()
