@@ -17,7 +17,8 @@ use std::borrow::Cow;
 /// for Excel, which then reads it as UTF-8.
 pub const BOM: &[u8] = "\u{feff}".as_bytes();
 
-/// The file's text, without its byte-order mark.
+/// The text of `bytes` (a file, a form's field), without its byte-order
+/// mark: UTF-8 as it is, anything else as Windows-1252.
 pub fn text(bytes: &[u8]) -> Cow<'_, str> {
     text_within(bytes, usize::MAX).expect("no text passes usize::MAX bytes")
 }
