@@ -97,6 +97,12 @@ pub fn trimmed(v: Option<String>) -> Option<String> {
 /// may hold these, and search drops them inside any number.
 pub const NUMBER_SEPARATORS: [char; 7] = [' ', '-', '.', '(', ')', '+', '/'];
 
+/// Whether `text` is written as a phone number: digits and
+/// [`NUMBER_SEPARATORS`], nothing else (a letter is never dropped).
+pub fn written_as_number(text: &str) -> bool {
+    text.chars().all(|c| c.is_ascii_digit() || NUMBER_SEPARATORS.contains(&c))
+}
+
 pub fn digits(text: &str) -> String {
     text.chars().filter(char::is_ascii_digit).collect()
 }
@@ -118,7 +124,7 @@ pub fn parse(body: &Map<String, Value>) -> Result<ContactInput, Error> {
         None => None,
         Some(raw) => {
             // A letter is not dropped: `300-ABC-1234` would be a wrong number.
-            if raw.chars().any(|c| !c.is_ascii_digit() && !NUMBER_SEPARATORS.contains(&c)) {
+            if !written_as_number(&raw) {
                 return Err(invalid("mobile", "must be a phone number: digits, written with spaces or - . ( ) / +"));
             }
             let d = digits(&raw);

@@ -25,7 +25,6 @@ use crm_sdk::types::{Request, Response};
 use serde_json::json;
 
 use crate::index::{self, Cursor, Merge};
-use crate::input::NUMBER_SEPARATORS;
 use crate::record::{self, Contact};
 use crate::search::{self, Found};
 use crate::unique;
@@ -136,8 +135,7 @@ fn property_filters(req: &Request, exact: bool) -> Result<BTreeMap<String, Vec<S
 /// stored without it. A value with a letter, or no digit, is kept as
 /// written: it matches no mobile, as it did not before.
 fn mobile_value(value: String, exact: bool) -> String {
-    let is_number = value.chars().all(|c| c.is_ascii_digit() || NUMBER_SEPARATORS.contains(&c));
-    if !is_number || !value.chars().any(|c| c.is_ascii_digit()) {
+    if !crate::input::written_as_number(&value) || !value.chars().any(|c| c.is_ascii_digit()) {
         return value;
     }
     let digits = crate::input::digits(&value);

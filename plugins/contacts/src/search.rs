@@ -167,11 +167,20 @@ pub fn projection_key(id: &str) -> String {
 /// mobile, phone, company; then the names and company whose initialisms
 /// join, joined.
 pub fn projection(c: &Contact) -> String {
-    let fields = [&c.first_name, &c.last_name, &c.email, &c.mobile, &c.phone, &c.company];
-    let mut lines: Vec<String> = fields.iter().map(|f| needle(f.as_deref().unwrap_or(""))).collect();
-    let joined: Vec<String> = [0, 1, 5].iter().filter_map(|&i| joined_initialisms(&lines[i])).collect();
-    lines.extend(joined);
-    lines.join("\n")
+    // Each field, and whether it may hold initialisms (an email or a number does not).
+    let fields = [
+        (&c.first_name, true),
+        (&c.last_name, true),
+        (&c.email, false),
+        (&c.mobile, false),
+        (&c.phone, false),
+        (&c.company, true),
+    ];
+    let lines: Vec<(String, bool)> =
+        fields.iter().map(|(f, words)| (needle(f.as_deref().unwrap_or("")), *words)).collect();
+    let joined = lines.iter().filter(|(_, words)| *words).filter_map(|(line, _)| joined_initialisms(line));
+    let joined: Vec<String> = joined.collect();
+    lines.into_iter().map(|(line, _)| line).chain(joined).collect::<Vec<_>>().join("\n")
 }
 
 /// Where a contact sits in every trigram list: its creation time (6 bytes of
