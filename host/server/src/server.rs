@@ -18,7 +18,7 @@ use crate::app::App;
 use crate::config::Config;
 use crate::fairness::Gate;
 use crate::http::extract::BodyLimit;
-use crate::http::{ApiRequest, Response, extract};
+use crate::http::{ApiRequest, Response, encoding, extract};
 use crate::public::{self, PublicDoor};
 use crate::shipping::outbound::ReqwestClient;
 use crate::{bootstrap, embedded, listener, ops, shipping, storage};
@@ -170,9 +170,10 @@ async fn route_public(app: &Arc<App>, api: &Api, door: &PublicDoor, req: ApiRequ
     }
 }
 
-/// Runs `handle` on a well-formed request (a HEAD as its GET), logs it (the
-/// route pattern, never the path or query, which may carry a form's key),
-/// counts it, and tags the answer with its id.
+/// Runs `handle` on a well-formed request (a HEAD as its GET), compresses
+/// the answer for a client that takes gzip, logs it (the route pattern,
+/// never the path or query, which may carry a form's key), counts it, and
+/// tags the answer with its id.
 async fn respond<F, Fut>(
     request_id: String,
     request: Result<ApiRequest, crate::http::ApiError>,
@@ -191,7 +192,8 @@ where
             if method == http::Method::HEAD {
                 req.method = http::Method::GET;
             }
-            (method, handle(req).await)
+            let gzip = encoding::accepts_gzip(&req.headers);
+            (method, encoding::compress(handle(req).await, gzip))
         }
         Err(e) => (http::Method::default(), e.into_response()),
     };

@@ -2,7 +2,8 @@
 //!
 //! Both listeners route by themselves (the public route table comes from the
 //! modules at run time), so warp's job is only to hand over the request, read the
-//! body under a size limit, and attach a request id.
+//! body under a size limit (gzip undone, [`super::encoding`]), and attach a
+//! request id.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,6 +14,7 @@ use http::{HeaderMap, Method, StatusCode};
 use warp::filters::path::FullPath;
 use warp::{Filter, Rejection};
 
+use super::encoding::{self, Undecoded};
 use super::{ApiError, ApiRequest};
 use crate::listener::Peer;
 use crm_tenancy::ids::new_id;
@@ -65,13 +67,13 @@ pub fn request(
         .and(warp::header::headers_cloned())
         .and(warp::ext::optional::<Peer>())
         .and(warp::body::stream())
-        .then(move |method: Method, path: FullPath, query: String, headers: HeaderMap, peer: Option<Peer>, body| {
+        .then(move |method: Method, path: FullPath, query: String, mut headers: HeaderMap, peer: Option<Peer>, body| {
             let limits = max_body.clone();
             async move {
                 let request_id = request_id(&headers);
                 let route_limit = limits.route.as_ref().map(|route| || route(&method, path.as_str()));
-                let limit = Limit { max: limits.default, route: route_limit };
-                let read = match tokio::time::timeout(body_timeout, read_body(&headers, body, limit)).await {
+                let mut limit = Limit { max: limits.default, route: route_limit };
+                let read = match tokio::time::timeout(body_timeout, read_body(&headers, body, &mut limit)).await {
                     Ok(read) => read,
                     Err(_) => Err(ApiError::new(
                         StatusCode::REQUEST_TIMEOUT,
@@ -79,6 +81,12 @@ pub fn request(
                         format!("The request body did not arrive within {} ms", body_timeout.as_millis()),
                     )),
                 };
+                let read = read.and_then(|body| {
+                    encoding::decoded_body(&mut headers, body, |n| limit.allows(n)).map_err(|e| match e {
+                        Undecoded::TooLarge => too_large(limit.max),
+                        Undecoded::Refused(e) => e,
+                    })
+                });
                 let read = read.map(|body| ApiRequest {
                     method,
                     path: path.as_str().to_string(),
@@ -103,19 +111,20 @@ fn request_id(headers: &HeaderMap) -> String {
         .unwrap_or_else(new_id)
 }
 
-async fn read_body<S, B, F>(headers: &HeaderMap, body: S, mut limit: Limit<F>) -> Result<Bytes, ApiError>
+fn too_large(max: usize) -> ApiError {
+    ApiError::new(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "PAYLOAD_TOO_LARGE",
+        format!("The request body is larger than the limit of {max} bytes"),
+    )
+}
+
+async fn read_body<S, B, F>(headers: &HeaderMap, body: S, limit: &mut Limit<F>) -> Result<Bytes, ApiError>
 where
     S: Stream<Item = Result<B, warp::Error>>,
     B: Buf,
     F: FnOnce() -> Option<usize>,
 {
-    let too_large = |max: usize| {
-        ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "PAYLOAD_TOO_LARGE",
-            format!("The request body is larger than the limit of {max} bytes"),
-        )
-    };
     let declared =
         headers.get(http::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
     if declared.is_some_and(|n| !limit.allows(n)) {
