@@ -125,6 +125,20 @@ async fn a_compressed_catalog_has_a_weak_tag_that_still_revalidates() {
 }
 
 #[tokio::test]
+async fn the_openapi_document_comes_gzipped_too() {
+    let host = Host::start().await;
+    let get =
+        |accept: &'static str| fetch(host.request(Method::GET, "/api/openapi.json").header("accept-encoding", accept));
+    let (_, _, plain) = get("identity").await;
+    for _ in 0..2 {
+        let (status, headers, compressed) = get("gzip").await;
+        assert_eq!((status, header(&headers, "content-encoding")), (StatusCode::OK, Some("gzip")));
+        assert_eq!(gunzip(&compressed), plain, "the one made ahead, the same document");
+    }
+    assert_eq!(serde_json::from_slice::<Value>(&plain).unwrap()["openapi"], "3.1.0");
+}
+
+#[tokio::test]
 async fn a_gzip_body_is_read_as_what_it_holds() {
     let host = Host::start().await;
     let token = host.demo_token.clone().unwrap();

@@ -5,7 +5,8 @@
 //! every tag; `If-None-Match` with that tag (alone, in a list, or `*`) is a 304.
 //!
 //! The catalog never changes while the process runs, so a rendered answer is a pure
-//! function of its filters: [`RENDERED`] keeps recent ones (bounded in bytes).
+//! function of its filters: [`RENDERED`] keeps recent ones (bounded in bytes),
+//! with their gzip form.
 
 use std::collections::HashMap;
 use std::sync::{LazyLock, RwLock};
@@ -20,7 +21,7 @@ use sha2::{Digest, Sha256};
 use crate::app::App;
 use crate::auth::Caller;
 use crate::http::router::Params;
-use crate::http::{ApiError, ApiRequest, Response};
+use crate::http::{ApiError, ApiRequest, Response, encoding};
 
 const CACHE_CONTROL: &str = "public, max-age=86400";
 
@@ -32,8 +33,18 @@ static RENDERED: LazyLock<RwLock<Rendered>> = LazyLock::new(Default::default);
 
 #[derive(Default)]
 struct Rendered {
-    entries: HashMap<String, (String, Bytes)>,
+    entries: HashMap<String, Answer>,
     bytes: usize,
+}
+
+/// One rendered answer: its tag, its body and the body's gzip form, made
+/// once (compressing the whole catalog again for every client that takes
+/// gzip cost three times the rest of its answer).
+#[derive(Clone)]
+struct Answer {
+    etag: String,
+    body: Bytes,
+    gzipped: Option<Bytes>,
 }
 
 pub fn municipalities(_: &App, _: &Caller, req: &ApiRequest, _: &Params) -> Result<Response, ApiError> {
@@ -97,21 +108,23 @@ pub fn resolve(_: &App, _: &Caller, req: &ApiRequest, _: &Params) -> Result<Resp
 fn cached(req: &ApiRequest, filters: &str, render: impl FnOnce() -> serde_json::Value) -> Result<Response, ApiError> {
     let version = &catalog().version;
     let hit = RENDERED.read().expect("cache lock").entries.get(filters).cloned();
-    let (etag, body) = hit.unwrap_or_else(|| {
+    let Answer { etag, body, gzipped } = hit.unwrap_or_else(|| {
         let etag = format!("\"{version}-{}\"", &hex::encode(Sha256::digest(filters.as_bytes()))[..16]);
         let body = Bytes::from(serde_json::to_vec(&render()).expect("catalog serialises"));
+        let answer = Answer { etag, gzipped: encoding::gzip_ahead(&body), body };
+        let size = answer.body.len() + answer.gzipped.as_ref().map_or(0, Bytes::len);
         let mut cache = RENDERED.write().expect("cache lock");
-        if cache.bytes + body.len() > RENDERED_MAX_BYTES {
+        if cache.bytes + size > RENDERED_MAX_BYTES {
             *cache = Rendered::default();
         }
-        cache.bytes += body.len();
-        cache.entries.insert(filters.to_string(), (etag.clone(), body.clone()));
-        (etag, body)
+        cache.bytes += size;
+        cache.entries.insert(filters.to_string(), answer.clone());
+        answer
     });
     let response = if if_none_match(req, &etag) {
         Response::empty(StatusCode::NOT_MODIFIED)
     } else {
-        Response::json_bytes(StatusCode::OK, body)
+        Response::json_bytes(StatusCode::OK, body).with_gzipped(gzipped)
     };
     Ok(response
         .with_header(http::header::ETAG, &etag)

@@ -6,22 +6,26 @@
 //! compares its operations with the live route table (`GET /admin/routes`),
 //! and runs Schemathesis against a live host with it.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use bytes::Bytes;
 use http::{Method, StatusCode};
 
-use crate::http::{ApiError, Response};
+use crate::http::{ApiError, Response, encoding};
 
 /// Where the document is served.
 pub const PATH: &str = "/api/openapi.json";
 
 const DOCUMENT: &str = include_str!("openapi.json");
 
+/// The document as gzip, made on its first ask.
+static GZIPPED: LazyLock<Option<Bytes>> = LazyLock::new(|| encoding::gzip_ahead(DOCUMENT.as_bytes()));
+
 /// The document, or 405 for another method than `GET` (a HEAD arrives as GET).
 pub fn serve(method: &Method) -> Response {
     let answer = if method == Method::GET {
         Response::json_bytes(StatusCode::OK, Bytes::from_static(DOCUMENT.as_bytes()))
+            .with_gzipped(GZIPPED.clone())
             .with_header(http::header::CACHE_CONTROL, "public, max-age=300")
     } else {
         ApiError::method_not_allowed(method, PATH, &[Method::GET]).into_response()

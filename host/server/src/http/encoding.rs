@@ -67,9 +67,13 @@ pub fn compress(mut response: Response, accepts_gzip: bool) -> Response {
     if !accepts_gzip {
         return response;
     }
-    match gzip(&response.body) {
+    let compressed = match response.gzipped.take() {
+        Some(made_ahead) => Ok(made_ahead),
+        None => gzip(&response.body).map(Bytes::from),
+    };
+    match compressed {
         Ok(bytes) => {
-            response.body = Bytes::from(bytes);
+            response.body = bytes;
             response.headers.push((CONTENT_ENCODING, HeaderValue::from_static("gzip")));
             weaken_etag(&mut response);
         }
@@ -85,6 +89,15 @@ pub fn gzip(bytes: &[u8]) -> std::io::Result<Vec<u8>> {
     let mut encoder = GzEncoder::new(Vec::with_capacity(bytes.len() / 4), Compression::fast());
     encoder.write_all(bytes)?;
     encoder.finish()
+}
+
+/// The gzip form [`compress`] would send of `body`, made once for a cached
+/// answer ([`Response::with_gzipped`]); `None` below the size worth it.
+pub fn gzip_ahead(body: &[u8]) -> Option<Bytes> {
+    if body.len() < MIN_COMPRESSED {
+        return None;
+    }
+    gzip(body).ok().map(Bytes::from)
 }
 
 /// A request body as the route reads it: gzip undone (`Content-Encoding:
@@ -221,6 +234,21 @@ mod tests {
         assert_eq!(header(&r, &ETAG).unwrap(), "W/\"v1-abc\"");
         assert!(r.body.len() < plain.body.len() / 10);
         assert_eq!(gunzipped(&r.body), plain.body.to_vec());
+    }
+
+    #[test]
+    fn a_gzip_form_made_ahead_is_sent_as_it_is() {
+        let plain = json_response(4096);
+        let ahead = gzip_ahead(&plain.body);
+        assert_eq!(gunzipped(ahead.as_deref().unwrap()), plain.body.to_vec());
+        let r = compress(plain.clone().with_gzipped(Some(Bytes::from_static(b"made ahead"))), true);
+        assert_eq!(
+            (&r.body[..], header(&r, &CONTENT_ENCODING).unwrap().as_bytes()),
+            (&b"made ahead"[..], &b"gzip"[..])
+        );
+        let r = compress(plain.clone().with_gzipped(ahead), false);
+        assert_eq!(r.body, plain.body, "not to a client that does not take it");
+        assert_eq!(gzip_ahead(b"{}"), None, "nor below the size worth it");
     }
 
     #[test]

@@ -11,6 +11,11 @@ pub struct Response {
     pub status: StatusCode,
     pub headers: Vec<(HeaderName, HeaderValue)>,
     pub body: Bytes,
+    /// The body compressed with gzip ahead of time by a handler that caches
+    /// its answers (the catalog, the OpenAPI document), sent to a client
+    /// that takes gzip instead of compressing the body again
+    /// ([`super::encoding::compress`]).
+    pub gzipped: Option<Bytes>,
     /// What the access log and the metrics say of the request.
     pub served: Served,
 }
@@ -36,18 +41,25 @@ impl Response {
             status,
             headers: vec![(http::header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
             body,
+            gzipped: None,
             served: Served::default(),
         }
     }
 
     /// No body.
     pub fn empty(status: StatusCode) -> Response {
-        Response { status, headers: Vec::new(), body: Bytes::new(), served: Served::default() }
+        Response { status, headers: Vec::new(), body: Bytes::new(), gzipped: None, served: Served::default() }
     }
 
     /// Names the route that served the request and its organization.
     pub fn served_by(mut self, route: Arc<str>, org: Option<&str>) -> Response {
         self.served = Served { route: Some(route), org: org.map(str::to_string) };
+        self
+    }
+
+    /// Offers the body's gzip form, made ahead (see [`Response::gzipped`]).
+    pub fn with_gzipped(mut self, gzipped: Option<Bytes>) -> Response {
+        self.gzipped = gzipped;
         self
     }
 
