@@ -193,7 +193,13 @@ impl Host {
             lines.push(line);
         }
         // A host that stops answering fails its test instead of stalling the run.
-        let client = reqwest::Client::builder().timeout(Duration::from_secs(120)).build().expect("HTTP client");
+        let mut client = reqwest::Client::builder().timeout(Duration::from_secs(120));
+        // A host serving TLS is reached trusting the chain it serves, and only it.
+        if let Some((_, chain)) = env.iter().find(|(k, _)| *k == "CRM_TLS_CERT") {
+            let pem = std::fs::read(chain).expect("the host's certificate chain");
+            client = client.tls_certs_only(reqwest::Certificate::from_pem_bundle(&pem).expect("PEM certificates"));
+        }
+        let client = client.build().expect("HTTP client");
         let api = api.unwrap();
         // Ready means bootstrap is done: collect what it printed.
         for _ in 0..200 {

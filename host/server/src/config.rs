@@ -16,6 +16,16 @@ pub struct Config {
     #[arg(long, env = "CRM_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
 
+    /// The public listener's certificate chain (PEM, leaf first, as certbot's
+    /// `fullchain.pem`): with `--tls-key`, the API is served over TLS only
+    /// (HTTP/2 and HTTP/1.1). A renewed file is served without a restart.
+    #[arg(long, env = "CRM_TLS_CERT", requires = "tls_key")]
+    pub tls_cert: Option<PathBuf>,
+
+    /// The private key of `--tls-cert` (PEM: PKCS#8, PKCS#1 or SEC1).
+    #[arg(long, env = "CRM_TLS_KEY", requires = "tls_cert")]
+    pub tls_key: Option<PathBuf>,
+
     /// Address of the admin API.
     #[arg(long, env = "CRM_ADMIN_LISTEN", default_value = "127.0.0.1:8081")]
     pub admin_listen: SocketAddr,

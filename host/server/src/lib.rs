@@ -4,7 +4,8 @@
 //!
 //! A request's path through the crate:
 //! - [`server`] starts the listeners; [`listener`] accepts the connection under
-//!   its bounds (count, header and idle timeouts, shutdown grace), and
+//!   its bounds (count, header and idle timeouts, shutdown grace), over
+//!   [`tls`] when the public listener has a certificate, and
 //!   [`http::extract`] reads the request (warp) into an [`http::ApiRequest`];
 //! - [`api::Api`] runs the checks of the spec in order ([`auth`], plan modules,
 //!   permissions from `crm_tenancy::permissions`) and calls the route's handler,
@@ -49,3 +50,4 @@ pub mod server;
 pub mod shipping;
 pub mod storage;
 pub mod store_copy;
+pub mod tls;

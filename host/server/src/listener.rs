@@ -12,6 +12,8 @@
 //! - **A bounded shutdown.** When `stop` fires, the listener closes, every
 //!   connection is told to finish its in-flight request and close; what is
 //!   still running after `grace` is abandoned.
+//! - **TLS when configured** ([`crate::tls`]): the handshake is bounded by the
+//!   header timeout too, so a client that opens and stalls holds nothing long.
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -25,6 +27,8 @@ use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
 use tower_service::Service;
 
+use crate::tls::Tls;
+
 /// The address a request's connection came from, in its extensions.
 #[derive(Debug, Clone, Copy)]
 pub struct Peer(pub std::net::SocketAddr);
@@ -37,10 +41,20 @@ pub struct Limits {
     pub grace: Duration,
 }
 
-/// Serves `service` (a warp filter made a service) on `listener` until `stop`
-/// resolves, then shuts down within `limits.grace`. Returns whether every
-/// connection finished in time.
-pub async fn serve<S, B>(listener: TcpListener, service: S, limits: Limits, stop: impl Future<Output = ()>) -> bool
+/// A connection's byte stream: the socket, or TLS over it.
+trait Stream: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send {}
+impl<T: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send> Stream for T {}
+
+/// Serves `service` (a warp filter made a service) on `listener`, over TLS
+/// when `tls` is given, until `stop` resolves, then shuts down within
+/// `limits.grace`. Returns whether every connection finished in time.
+pub async fn serve<S, B>(
+    listener: TcpListener,
+    service: S,
+    limits: Limits,
+    tls: Option<Arc<Tls>>,
+    stop: impl Future<Output = ()>,
+) -> bool
 where
     S: Service<http::Request<hyper::body::Incoming>, Response = http::Response<B>, Error = Infallible>
         + Clone
@@ -80,6 +94,7 @@ where
             service.clone().call(request)
         });
         let (builder, watcher) = (builder.clone(), graceful.watcher());
+        let acceptor = tls.as_ref().map(|tls| tls.acceptor());
         tokio::spawn(async move {
             // hyper's header timer starts once it knows the protocol, which
             // needs a first byte: a connection that sends none is closed here.
@@ -87,6 +102,14 @@ where
             if !matches!(tokio::time::timeout(limits.header_timeout, stream.peek(&mut first)).await, Ok(Ok(1..))) {
                 return drop(permit);
             }
+            let stream: Box<dyn Stream> = match acceptor {
+                None => Box::new(stream),
+                Some(acceptor) => match tokio::time::timeout(limits.header_timeout, acceptor.accept(stream)).await {
+                    Ok(Ok(tls)) => Box::new(tls),
+                    Ok(Err(e)) => return tracing::debug!(error = %e, "TLS handshake failed"),
+                    Err(_) => return tracing::debug!("TLS handshake timed out"),
+                },
+            };
             let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
             if let Err(e) = watcher.watch(connection.into_owned()).await {
                 tracing::debug!(error = %e, "connection ended with an error");

@@ -21,6 +21,7 @@ use crate::http::extract::BodyLimit;
 use crate::http::{ApiRequest, Response, encoding, extract};
 use crate::public::{self, PublicDoor};
 use crate::shipping::outbound::ReqwestClient;
+use crate::tls::Tls;
 use crate::{bootstrap, embedded, listener, ops, shipping, storage};
 
 /// Most connections the admin listener holds at once.
@@ -28,6 +29,11 @@ const ADMIN_MAX_CONNECTIONS: usize = 256;
 
 pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let metrics = crate::metrics::install()?;
+    // Before anything slow: a certificate that does not load stops the start at once.
+    let tls = match (&config.tls_cert, &config.tls_key) {
+        (Some(cert), Some(key)) => Some(Arc::new(Tls::load(cert, key)?)),
+        _ => None,
+    };
     std::fs::create_dir_all(&config.data_dir)
         .map_err(|e| format!("cannot create the data dir {}: {e}", config.data_dir.display()))?;
     let computing = crm_store::combine::Computing::default();
@@ -82,7 +88,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let admin = TcpListener::bind(config.admin_listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.admin_listen))?;
-    let public_url = format!("http://{}", public.local_addr()?);
+    let public_url = format!("{}://{}", if tls.is_some() { "https" } else { "http" }, public.local_addr()?);
     println!("crm-host: API listening on {public_url}");
     println!("crm-host: admin API listening on http://{}", admin.local_addr()?);
 
@@ -131,8 +137,8 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     };
     let admin_limits = listener::Limits { max_connections: ADMIN_MAX_CONNECTIONS, ..limits };
     tracing::info!(max_connections = limits.max_connections, open_files = files, "serving");
-    let public_server = tokio::spawn(listener::serve(public, warp::service(public_routes), limits, stopped()));
-    let admin_server = tokio::spawn(listener::serve(admin, warp::service(admin_routes), admin_limits, stopped()));
+    let public_server = tokio::spawn(listener::serve(public, warp::service(public_routes), limits, tls, stopped()));
+    let admin_server = tokio::spawn(listener::serve(admin, warp::service(admin_routes), admin_limits, None, stopped()));
     let shared = config.store_url.is_some();
     crate::shipping::scheduler::start(app.clone(), stop_tx.subscribe(), &host_id);
     let deliveries = crm_events::Worker::start(app.outbox.clone(), app.tenancy.clone(), &host_id, shared);
