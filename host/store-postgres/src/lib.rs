@@ -20,6 +20,8 @@
 //!   flush, and waiting callers share one synchronous commit);
 //! - `retry.rs`: which failures are retried (serialization failures always;
 //!   lost connections only for calls that are safe to repeat);
+//! - `tls.rs`: TLS to the database, from the URL's `sslmode` and
+//!   `sslrootcert` as libpq reads them;
 //! - [`throwaway`]: a PostgreSQL server in a temporary folder, for tests and
 //!   benchmarks.
 //!
@@ -48,5 +50,6 @@ mod retry;
 mod schema;
 mod store;
 pub mod throwaway;
+mod tls;
 
 pub use store::PostgresStore;

@@ -80,7 +80,7 @@ impl From<tokio_postgres::Error> for Failure {
         };
         let message = match e.as_db_error() {
             Some(db) => format!("{} ({})", db.message(), db.code().code()),
-            None => e.to_string(),
+            None => with_causes(&e),
         };
         Failure { message, outcome }
     }
@@ -94,8 +94,23 @@ impl From<deadpool_postgres::PoolError> for Failure {
             deadpool_postgres::PoolError::Backend(_) => Outcome::RolledBack,
             _ => Outcome::Final,
         };
-        Failure { message: format!("no database connection: {e}"), outcome }
+        Failure { message: format!("no database connection: {}", with_causes(&e)), outcome }
     }
+}
+
+/// An error with what caused it, down to the first cause: "error performing
+/// TLS handshake" alone does not say that the certificate was not trusted.
+fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut message = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let text = c.to_string();
+        if !message.ends_with(&text) {
+            message = format!("{message}: {text}");
+        }
+        cause = c.source();
+    }
+    message
 }
 
 /// Attempts per call. Collisions on one hot row (an organization's contact

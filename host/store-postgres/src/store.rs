@@ -26,6 +26,7 @@ use crate::engine::{POSTGRESQL_SESSION, is_postgresql};
 use crate::fold::fold;
 use crate::retry::{self, Failure, Repeat};
 use crate::schema;
+use crate::tls::{self, Tls};
 
 pub struct PostgresStore {
     pool: Pool,
@@ -74,6 +75,7 @@ impl PostgresStore {
     /// together, paced by `window` (see [`crm_store::combine`]): one
     /// transaction's locks, statements and commit for many requests.
     pub fn connect_with(url: &str, connections: usize, window: CommitWindow) -> StoreResult<PostgresStore> {
+        let (url, tls) = tls::from_url(url).map_err(StoreError)?;
         let mut config: tokio_postgres::Config =
             url.parse().map_err(|e| StoreError(format!("not a PostgreSQL URL: {e}")))?;
         config.connect_timeout(Duration::from_secs(5));
@@ -81,7 +83,7 @@ impl PostgresStore {
             config.application_name("crm-host");
         }
         let bridge = Bridge::new().map_err(|e| StoreError(format!("cannot start the store's runtime: {e}")))?;
-        let probe = pool(config.clone(), 1)?;
+        let probe = pool(config.clone(), &tls, 1)?;
         let (version, postgresql) = bridge
             .block_on(async move { Ok::<_, Failure>((schema::migrate(&probe).await?, is_postgresql(&probe).await?)) })
             .map_err(failed)?;
@@ -90,7 +92,7 @@ impl PostgresStore {
                 config.get_options().map_or(POSTGRESQL_SESSION.to_owned(), |o| format!("{o} {POSTGRESQL_SESSION}"));
             config.options(&options);
         }
-        let pool = pool(config, connections)?;
+        let pool = pool(config, &tls, connections)?;
         let durability = match postgresql {
             true => Durability::flushing(pool.clone(), bridge.handle()),
             false => Durability::OnCommit,
@@ -126,9 +128,13 @@ fn combiner(pool: Pool, ensured: Arc<Ensured>, runtime: Handle, window: CommitWi
     Combiner::start(Box::new(commit), window)
 }
 
-/// A pool of at most `connections` sessions configured as `config`.
-fn pool(config: tokio_postgres::Config, connections: usize) -> StoreResult<Pool> {
-    let manager = Manager::from_config(config, NoTls, ManagerConfig { recycling_method: RecyclingMethod::Fast });
+/// A pool of at most `connections` sessions configured as `config`, over `tls`.
+fn pool(config: tokio_postgres::Config, tls: &Tls, connections: usize) -> StoreResult<Pool> {
+    let recycling = ManagerConfig { recycling_method: RecyclingMethod::Fast };
+    let manager = match tls {
+        Tls::Off => Manager::from_config(config, NoTls, recycling),
+        Tls::On(connector) => Manager::from_config(config, connector.clone(), recycling),
+    };
     Pool::builder(manager)
         .max_size(connections.max(1))
         .runtime(deadpool_postgres::Runtime::Tokio1)

@@ -41,6 +41,27 @@ impl Throwaway {
     /// as `-c`), for example `fsync=off` where a test does not need the
     /// server itself to survive a crash.
     pub fn start(settings: &[&str]) -> Result<Throwaway, String> {
+        Throwaway::initialized()?.listen(settings)
+    }
+
+    /// [`Throwaway::start`] with TLS on, serving this certificate chain and
+    /// private key (PEM), as a managed database does.
+    pub fn start_with_tls(chain: &str, key: &str, settings: &[&str]) -> Result<Throwaway, String> {
+        let server = Throwaway::initialized()?;
+        // PostgreSQL's default names in its data folder; the key readable by its user alone.
+        for (name, pem) in [("server.crt", chain), ("server.key", key)] {
+            let path = server.data().join(name);
+            std::fs::write(&path, pem).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            run(Command::new("chmod").arg("600").arg(&path))?;
+            if server.as_postgres {
+                run(Command::new("chown").arg("postgres").arg(&path))?;
+            }
+        }
+        server.listen(&[settings, &["ssl=on"]].concat())
+    }
+
+    /// A new server's folder and data, not yet started.
+    fn initialized() -> Result<Throwaway, String> {
         let bin = bin_dir()?;
         let as_postgres = is_root();
         let folder = std::env::temp_dir().join(format!("crm-pg-{}-{}", std::process::id(), unique()));
@@ -54,7 +75,7 @@ impl Throwaway {
             .args(["-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync", "-D"])
             .arg(server.data()))?;
         server.spawn_watchdog()?;
-        server.listen(settings)
+        Ok(server)
     }
 
     /// Starts the server on a free port; another process may take the port
