@@ -79,25 +79,27 @@ enum Check {
 
 fn client_config(check: Check, root: Option<&str>) -> Result<ClientConfig, String> {
     let provider = Arc::new(aws_lc_rs::default_provider());
-    let builder = ClientConfig::builder_with_provider(provider.clone())
-        .with_safe_default_protocol_versions()
-        .map_err(|e| format!("TLS: {e}"))?;
-    let verifier: Arc<dyn ServerCertVerifier> = match check {
-        Check::Nothing => Arc::new(Unchecked(provider)),
-        Check::Authority | Check::AuthorityAndName => {
-            let root = root.ok_or(
-                "sslmode=verify-ca and verify-full need sslrootcert: a PEM file of the authorities to trust, or `system`",
-            )?;
-            let webpki = WebPkiServerVerifier::builder_with_provider(Arc::new(authorities(root)?), provider)
+    let authorities = match (check, root) {
+        (Check::Nothing, _) => None,
+        (_, Some(root)) => Some(
+            WebPkiServerVerifier::builder_with_provider(Arc::new(authorities(root)?), provider.clone())
                 .build()
-                .map_err(|e| format!("sslrootcert={root}: {e}"))?;
-            match check {
-                Check::Authority => Arc::new(AnyName(webpki)),
-                _ => webpki,
-            }
+                .map_err(|e| format!("sslrootcert={root}: {e}"))?,
+        ),
+        (_, None) => {
+            return Err(
+                "sslmode=verify-ca and verify-full need sslrootcert: a PEM file of the authorities to trust, or `system`"
+                    .into(),
+            );
         }
     };
-    Ok(builder.dangerous().with_custom_certificate_verifier(verifier).with_no_client_auth())
+    let verifier = Verifier { check, authorities, provider: provider.clone() };
+    Ok(ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| format!("TLS: {e}"))?
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(verifier))
+        .with_no_client_auth())
 }
 
 /// The authorities of `sslrootcert`: a PEM file, or the machine's (`system`).
@@ -125,51 +127,19 @@ fn percent_decoded(value: &str) -> Result<String, String> {
         .map_err(|_| format!("a store URL parameter is not UTF-8: {value}"))
 }
 
-/// `prefer` and `require` without `sslrootcert`: encrypted, the server not
-/// checked (libpq's meaning), though its handshake signatures still are.
+/// The server's certificate, checked as far as the mode asks: not at all
+/// (`prefer`, `require`: libpq's meaning), its authority (`verify-ca`), or
+/// also its name (`verify-full`). The handshake's signatures are always
+/// checked.
 #[derive(Debug)]
-struct Unchecked(Arc<CryptoProvider>);
-
-impl ServerCertVerifier for Unchecked {
-    fn verify_server_cert(
-        &self,
-        _: &CertificateDer<'_>,
-        _: &[CertificateDer<'_>],
-        _: &ServerName<'_>,
-        _: &[u8],
-        _: UnixTime,
-    ) -> Result<ServerCertVerified, rustls::Error> {
-        Ok(ServerCertVerified::assertion())
-    }
-
-    fn verify_tls12_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.0.signature_verification_algorithms)
-    }
-
-    fn verify_tls13_signature(
-        &self,
-        message: &[u8],
-        cert: &CertificateDer<'_>,
-        dss: &DigitallySignedStruct,
-    ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.0.signature_verification_algorithms)
-    }
-
-    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.signature_verification_algorithms.supported_schemes()
-    }
+struct Verifier {
+    check: Check,
+    /// Set unless `check` is [`Check::Nothing`].
+    authorities: Option<Arc<WebPkiServerVerifier>>,
+    provider: Arc<CryptoProvider>,
 }
 
-/// `verify-ca`: the chain is checked, the name in it is not.
-#[derive(Debug)]
-struct AnyName(Arc<WebPkiServerVerifier>);
-
-impl ServerCertVerifier for AnyName {
+impl ServerCertVerifier for Verifier {
     fn verify_server_cert(
         &self,
         end_entity: &CertificateDer<'_>,
@@ -178,10 +148,12 @@ impl ServerCertVerifier for AnyName {
         ocsp: &[u8],
         now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
-        match self.0.verify_server_cert(end_entity, intermediates, server_name, ocsp, now) {
+        let Some(authorities) = &self.authorities else { return Ok(ServerCertVerified::assertion()) };
+        match authorities.verify_server_cert(end_entity, intermediates, server_name, ocsp, now) {
+            // The chain was good (it is checked first); only the name was not.
             Err(rustls::Error::InvalidCertificate(
                 CertificateError::NotValidForName | CertificateError::NotValidForNameContext { .. },
-            )) => Ok(ServerCertVerified::assertion()),
+            )) if self.check == Check::Authority => Ok(ServerCertVerified::assertion()),
             checked => checked,
         }
     }
@@ -192,7 +164,7 @@ impl ServerCertVerifier for AnyName {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.0.verify_tls12_signature(message, cert, dss)
+        rustls::crypto::verify_tls12_signature(message, cert, dss, &self.provider.signature_verification_algorithms)
     }
 
     fn verify_tls13_signature(
@@ -201,11 +173,11 @@ impl ServerCertVerifier for AnyName {
         cert: &CertificateDer<'_>,
         dss: &DigitallySignedStruct,
     ) -> Result<HandshakeSignatureValid, rustls::Error> {
-        self.0.verify_tls13_signature(message, cert, dss)
+        rustls::crypto::verify_tls13_signature(message, cert, dss, &self.provider.signature_verification_algorithms)
     }
 
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
-        self.0.supported_verify_schemes()
+        self.provider.signature_verification_algorithms.supported_schemes()
     }
 }
 
