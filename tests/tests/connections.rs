@@ -8,6 +8,7 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use crm_tests::*;
+use futures_util::StreamExt;
 
 fn addr(host: &Host) -> String {
     host.api.trim_start_matches("http://").to_string()
@@ -54,6 +55,35 @@ async fn slow_headers_and_idle_connections_are_closed() {
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let open = many.iter_mut().map(|s| closed_within(s, Duration::from_millis(50))).filter(Option::is_none).count();
     assert_eq!(open, 0, "{open} of 500 idle connections were still open");
+}
+
+#[tokio::test]
+async fn an_idle_http2_connection_is_closed_and_a_slow_request_on_one_is_not() {
+    let host = Host::start_with(&[("CRM_HEADER_TIMEOUT_MS", "500")]).await;
+    // HTTP/2 without TLS (prior knowledge): the preface and empty settings, then nothing.
+    let mut idle = TcpStream::connect(addr(&host)).unwrap();
+    idle.write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00").unwrap();
+    let took = closed_within(&mut idle, Duration::from_secs(5)).expect("an idle HTTP/2 connection stayed open");
+    assert!(took < Duration::from_secs(3), "{took:?}");
+
+    // A request whose body takes three header timeouts to arrive is in flight, not idle.
+    let token = host.demo_token.clone().unwrap();
+    let parts = ["{\"email\":", "\"slow@h2.co\",", "\"city\":", "\"Tunja\"}"];
+    let body = futures_util::stream::iter(parts).then(|part| async move {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        Ok::<_, std::io::Error>(part)
+    });
+    let client = reqwest::Client::builder().http2_prior_knowledge().build().unwrap();
+    let r = client
+        .post(format!("{}/api/contacts", host.api))
+        .bearer_auth(&token)
+        .header("content-type", "application/json")
+        .body(reqwest::Body::wrap_stream(body))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!((r.version(), r.status()), (reqwest::Version::HTTP_2, StatusCode::CREATED));
+    assert_eq!(r.json::<Value>().await.unwrap()["data"]["cityCode"], "15001");
 }
 
 #[tokio::test]

@@ -7,7 +7,9 @@
 //! - **Headers within `header_timeout`.** hyper's header-read timer runs from
 //!   the moment a connection waits for a request's head, so it is also the
 //!   idle keep-alive timeout; a new connection must send its first byte
-//!   within it too.
+//!   within it too. An HTTP/2 connection has no such timer: the
+//!   connection's own [`Activity`] closes any connection, HTTP/2's included,
+//!   that has had nothing in flight for as long.
 //! - **Bodies within `body_timeout`** (in [`crate::http::extract`]).
 //! - **A bounded shutdown.** When `stop` fires, the listener closes, every
 //!   connection is told to finish its in-flight request and close; what is
@@ -17,14 +19,14 @@
 
 use std::convert::Infallible;
 use std::future::Future;
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::sync::{Semaphore, watch};
 use tower_service::Service;
 
 use crate::tls::Tls;
@@ -66,7 +68,7 @@ where
     B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
 {
     let permits = Arc::new(Semaphore::new(limits.max_connections));
-    let graceful = GracefulShutdown::new();
+    let (stopping, stopped) = watch::channel(false);
     let mut builder = auto::Builder::new(TokioExecutor::new());
     builder.http1().timer(TokioTimer::new()).header_read_timeout(limits.header_timeout);
     let mut stop = std::pin::pin!(stop);
@@ -88,37 +90,159 @@ where
             () = &mut stop => break,
         };
         let _ = stream.set_nodelay(true);
-        let service = service.clone();
-        let service = hyper::service::service_fn(move |mut request: http::Request<hyper::body::Incoming>| {
-            request.extensions_mut().insert(Peer(peer));
-            service.clone().call(request)
-        });
-        let (builder, watcher) = (builder.clone(), graceful.watcher());
+        let activity = Arc::new(Activity::default());
+        let service = counted(service.clone(), activity.clone(), peer);
+        let (builder, mut stopped) = (builder.clone(), stopped.clone());
         let acceptor = tls.as_ref().map(|tls| tls.acceptor());
         tokio::spawn(async move {
-            // hyper's header timer starts once it knows the protocol, which
-            // needs a first byte: a connection that sends none is closed here.
-            let mut first = [0u8; 1];
-            if !matches!(tokio::time::timeout(limits.header_timeout, stream.peek(&mut first)).await, Ok(Ok(1..))) {
-                return drop(permit);
-            }
-            let stream: Box<dyn Stream> = match acceptor {
-                None => Box::new(stream),
-                Some(acceptor) => match tokio::time::timeout(limits.header_timeout, acceptor.accept(stream)).await {
-                    Ok(Ok(tls)) => Box::new(tls),
-                    Ok(Err(e)) => return tracing::debug!(error = %e, "TLS handshake failed"),
-                    Err(_) => return tracing::debug!("TLS handshake timed out"),
-                },
+            // Until the first byte and the TLS handshake, a shutdown just drops the connection.
+            let opened = async {
+                // hyper's header timer starts once it knows the protocol, which
+                // needs a first byte: a connection that sends none is closed here.
+                let mut first = [0u8; 1];
+                if !matches!(tokio::time::timeout(limits.header_timeout, stream.peek(&mut first)).await, Ok(Ok(1..))) {
+                    return None;
+                }
+                match acceptor {
+                    None => Some(Box::new(stream) as Box<dyn Stream>),
+                    Some(acceptor) => {
+                        match tokio::time::timeout(limits.header_timeout, acceptor.accept(stream)).await {
+                            Ok(Ok(tls)) => Some(Box::new(tls) as Box<dyn Stream>),
+                            Ok(Err(e)) => {
+                                tracing::debug!(error = %e, "TLS handshake failed");
+                                None
+                            }
+                            Err(_) => {
+                                tracing::debug!("TLS handshake timed out");
+                                None
+                            }
+                        }
+                    }
+                }
             };
-            let connection = builder.serve_connection_with_upgrades(TokioIo::new(stream), service);
-            if let Err(e) = watcher.watch(connection.into_owned()).await {
-                tracing::debug!(error = %e, "connection ended with an error");
+            let stream = tokio::select! {
+                stream = opened => stream,
+                _ = stopped.wait_for(|stop| *stop) => None,
+            };
+            let Some(stream) = stream else { return drop(permit) };
+            let mut connection = std::pin::pin!(builder.serve_connection_with_upgrades(TokioIo::new(stream), service));
+            let mut closing = false;
+            // An idle HTTP/2 connection's goodbye waits for the client's answer to a
+            // ping: a client that does not answer is dropped after a header timeout.
+            let mut dropped_at = None;
+            loop {
+                let dropping = async {
+                    match dropped_at {
+                        Some(at) => tokio::time::sleep_until(at).await,
+                        None => std::future::pending().await,
+                    }
+                };
+                tokio::select! {
+                    ended = connection.as_mut() => {
+                        if let Err(e) = ended {
+                            tracing::debug!(error = %e, "connection ended with an error");
+                        }
+                        break;
+                    }
+                    // In-flight requests finish; then the connection closes.
+                    _ = stopped.wait_for(|stop| *stop), if !closing => {
+                        closing = true;
+                        connection.as_mut().graceful_shutdown();
+                    }
+                    () = activity.idle_for(limits.header_timeout), if !closing => {
+                        closing = true;
+                        connection.as_mut().graceful_shutdown();
+                        dropped_at = Some(tokio::time::Instant::now() + limits.header_timeout);
+                    }
+                    () = dropping => break,
+                }
             }
             drop(permit);
         });
     }
     drop(listener);
-    tokio::time::timeout(limits.grace, graceful.shutdown()).await.is_ok()
+    let _ = stopping.send(true);
+    // Every connection holds a permit until it ends.
+    let all = u32::try_from(limits.max_connections).unwrap_or(u32::MAX);
+    tokio::time::timeout(limits.grace, permits.acquire_many(all)).await.is_ok()
+}
+
+/// `service` for one connection: each request carries the peer's address,
+/// and counts in the connection's [`Activity`] until it is answered.
+fn counted<S, B>(
+    service: S,
+    activity: Arc<Activity>,
+    peer: std::net::SocketAddr,
+) -> impl hyper::service::Service<
+    http::Request<hyper::body::Incoming>,
+    Response = http::Response<B>,
+    Error = Infallible,
+    Future = impl Future<Output = Result<http::Response<B>, Infallible>> + Send + 'static,
+> + Clone
++ Send
++ 'static
+where
+    S: Service<http::Request<hyper::body::Incoming>, Response = http::Response<B>, Error = Infallible>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+    B: http_body::Body + Send + 'static,
+{
+    hyper::service::service_fn(move |mut request: http::Request<hyper::body::Incoming>| {
+        request.extensions_mut().insert(Peer(peer));
+        let busy = activity.begin();
+        let answer = service.clone().call(request);
+        async move {
+            let answer = answer.await;
+            drop(busy);
+            answer
+        }
+    })
+}
+
+/// The requests of one connection in flight, and when the last one ended.
+/// HTTP/1.1's header timer closes a connection that stays idle between
+/// requests; HTTP/2 has no such timer in hyper, so without this a client
+/// could hold connections (and the cap's permits) open for ever.
+#[derive(Default)]
+struct Activity {
+    in_flight: AtomicUsize,
+    /// When the connection last went quiet (nothing in flight), or opened.
+    quiet_since: Mutex<Option<Instant>>,
+}
+
+/// A request in flight; its end marks the connection quiet if it was the last.
+struct Busy(Arc<Activity>);
+
+impl Activity {
+    fn begin(self: &Arc<Self>) -> Busy {
+        self.in_flight.fetch_add(1, Ordering::SeqCst);
+        Busy(self.clone())
+    }
+
+    /// Resolves once nothing has been in flight for `after`.
+    async fn idle_for(&self, after: Duration) {
+        loop {
+            let quiet_for = match self.in_flight.load(Ordering::SeqCst) {
+                0 => self.quiet_since.lock().expect("activity lock").get_or_insert_with(Instant::now).elapsed(),
+                _ => Duration::ZERO,
+            };
+            if quiet_for >= after && self.in_flight.load(Ordering::SeqCst) == 0 {
+                return;
+            }
+            tokio::time::sleep(after - quiet_for).await;
+        }
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        let mut quiet_since = self.0.quiet_since.lock().expect("activity lock");
+        if self.0.in_flight.fetch_sub(1, Ordering::SeqCst) == 1 {
+            *quiet_since = Some(Instant::now());
+        }
+    }
 }
 
 /// Raises the soft limit of open files to the hard limit, where the system
