@@ -25,11 +25,17 @@ use bytes::Bytes;
 use clap::Parser;
 use http_body_util::{BodyExt, Full};
 use hyper::Request;
+use hyper::client::conn::http1::{self, SendRequest};
+use hyper::http::uri::Authority;
 use hyper_util::rt::TokioIo;
 use tokio::net::TcpStream;
+use tokio_rustls::TlsConnector;
+use tokio_rustls::rustls::pki_types::pem::PemObject;
+use tokio_rustls::rustls::pki_types::{CertificateDer, ServerName};
+use tokio_rustls::rustls::{ClientConfig, RootCertStore};
 
 #[derive(Debug, Parser, Clone)]
-#[command(name = "crm-load", about = "HTTP/1.1 load generator for crm-host")]
+#[command(name = "crm-load", about = "HTTP/1.1 load generator for crm-host (plain or TLS)")]
 struct Args {
     /// Full URL, e.g. http://127.0.0.1:8080/api/me
     url: String,
@@ -63,6 +69,43 @@ struct Args {
     /// (open loop); without it each connection sends back to back.
     #[arg(long)]
     rate: Option<f64>,
+    /// For an `https://` URL: a PEM file of the authority to trust.
+    #[arg(long)]
+    cacert: Option<std::path::PathBuf>,
+}
+
+/// One keep-alive HTTP/1.1 connection to `authority`, over TLS when given.
+async fn open(authority: &Authority, tls: Option<&TlsConnector>) -> SendRequest<Full<Bytes>> {
+    let stream = TcpStream::connect(authority.as_str()).await.expect("connect");
+    stream.set_nodelay(true).ok();
+    let Some(tls) = tls else {
+        let (sender, conn) = http1::handshake(TokioIo::new(stream)).await.expect("handshake");
+        tokio::spawn(conn);
+        return sender;
+    };
+    let name = ServerName::try_from(authority.host().to_string()).expect("a TLS server name");
+    let stream = tls.connect(name, stream).await.expect("TLS handshake");
+    let (sender, conn) = http1::handshake(TokioIo::new(stream)).await.expect("handshake");
+    tokio::spawn(conn);
+    sender
+}
+
+/// A TLS client trusting the authorities of `cacert`, speaking HTTP/1.1.
+fn tls_connector(cacert: Option<&std::path::Path>) -> TlsConnector {
+    let cacert = cacert.expect("an https URL needs --cacert");
+    let pem = std::fs::read(cacert).expect("the --cacert file");
+    let mut roots = RootCertStore::empty();
+    for cert in CertificateDer::pem_slice_iter(&pem) {
+        roots.add(cert.expect("a PEM certificate")).expect("an authority");
+    }
+    let provider = Arc::new(tokio_rustls::rustls::crypto::aws_lc_rs::default_provider());
+    let mut config = ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .expect("TLS versions")
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    config.alpn_protocols = vec![b"http/1.1".to_vec()];
+    TlsConnector::from(Arc::new(config))
 }
 
 fn main() {
@@ -98,15 +141,13 @@ async fn run(args: Args) {
     let measure_from = start + Duration::from_secs_f64(args.warmup);
     let end = measure_from + Duration::from_secs_f64(args.duration);
 
+    let tls = (uri.scheme_str() == Some("https")).then(|| tls_connector(args.cacert.as_deref()));
     let mut tasks = Vec::new();
     for _ in 0..args.connections {
         let (args, paths, authority, shared) = (args.clone(), paths.clone(), authority.clone(), shared.clone());
+        let tls = tls.clone();
         tasks.push(tokio::spawn(async move {
-            let stream = TcpStream::connect(authority.as_str()).await.expect("connect");
-            stream.set_nodelay(true).ok();
-            let (mut sender, conn) =
-                hyper::client::conn::http1::handshake(TokioIo::new(stream)).await.expect("handshake");
-            tokio::spawn(conn);
+            let mut sender = open(&authority, tls.as_ref()).await;
             let mut latencies = Vec::with_capacity(100_000);
             loop {
                 if Instant::now() >= end {
