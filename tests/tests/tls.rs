@@ -90,6 +90,40 @@ async fn the_api_is_served_over_tls_with_the_configured_chain() {
 }
 
 #[tokio::test]
+async fn the_importer_reaches_a_tls_host_trusting_the_authority_in_ssl_cert_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let ca = Authority::new("Importer authority");
+    let host = tls_host(dir.path(), &ca.server_pair()).await;
+    let token = host.demo_token.clone().unwrap();
+    let csv = dir.path().join("clientes.csv");
+    std::fs::write(&csv, "correo;nombre;ciudad\nana@tls.co;Ana;Medellín\nbeto@tls.co;Beto;Cali\n").unwrap();
+    let authority_file = dir.path().join("authority.pem");
+    std::fs::write(&authority_file, ca.issuer.pem()).unwrap();
+    let import = |trusted: Option<&Path>| {
+        let mut cmd = std::process::Command::new(host_binary());
+        cmd.args(["import", "contacts"]).arg(&csv).args(["--url", &host.api, "--token", &token]);
+        match trusted {
+            // The machine's trust store, as rustls-native-certs reads it: this file instead.
+            Some(file) => cmd.env("SSL_CERT_FILE", file),
+            None => cmd.env("SSL_CERT_FILE", dir.path().join("empty.pem")),
+        };
+        cmd.output().unwrap()
+    };
+    let started = std::time::Instant::now();
+    let refused = import(None);
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success(), "an authority nobody trusts was accepted");
+    assert!(said.contains("invalid peer certificate: UnknownIssuer"), "the cause is told: {said}");
+    assert!(started.elapsed() < Duration::from_secs(5), "not tried again: {:?}", started.elapsed());
+    let out = import(Some(&authority_file));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("2 rows: 2 were created"), "{stdout}");
+    let list = host.get("/api/contacts?cityCode=76001", &token).await.json();
+    assert_eq!(list["data"][0]["email"], "beto@tls.co");
+}
+
+#[tokio::test]
 async fn a_stalled_handshake_is_closed_within_the_header_timeout() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let dir = tempfile::tempdir().unwrap();

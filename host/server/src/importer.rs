@@ -161,12 +161,35 @@ async fn send(
                 let text = r.text().await.unwrap_or_default();
                 return Err(format!("the host refused the import ({status}): {text}").into());
             }
-            Err(e) => eprintln!("crm-host: no answer: {e} (try {attempt} of {TRIES})"),
+            // An untrusted certificate stays untrusted: no point trying again.
+            Err(e) if is_tls_failure(&e) => return Err(format!("cannot reach {endpoint}: {}", with_causes(&e)).into()),
+            Err(e) => eprintln!("crm-host: no answer: {} (try {attempt} of {TRIES})", with_causes(&e)),
         }
         tokio::time::sleep(wait).await;
         wait *= 2;
     }
     Err(format!("no answer after {TRIES} tries").into())
+}
+
+/// Whether `e` failed in TLS (a certificate not trusted, no protocol in
+/// common), which another try does not change. The rustls error sits in
+/// I/O errors wrapped in I/O errors, which `source()` steps over.
+fn is_tls_failure(e: &(dyn Error + 'static)) -> bool {
+    let wrapped = e.downcast_ref::<std::io::Error>().and_then(std::io::Error::get_ref);
+    e.is::<tokio_rustls::rustls::Error>()
+        || wrapped.is_some_and(|inner| is_tls_failure(inner))
+        || e.source().is_some_and(is_tls_failure)
+}
+
+/// An error and its causes: reqwest's own text is "error sending request".
+fn with_causes(e: &(dyn Error + 'static)) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        text = format!("{text}: {c}");
+        cause = c.source();
+    }
+    text
 }
 
 #[derive(Default)]
