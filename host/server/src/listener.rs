@@ -25,8 +25,9 @@ use std::time::{Duration, Instant};
 
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Semaphore, watch};
+use tokio_rustls::TlsAcceptor;
 use tower_service::Service;
 
 use crate::tls::Tls;
@@ -96,32 +97,8 @@ where
         let acceptor = tls.as_ref().map(|tls| tls.acceptor());
         tokio::spawn(async move {
             // Until the first byte and the TLS handshake, a shutdown just drops the connection.
-            let opened = async {
-                // hyper's header timer starts once it knows the protocol, which
-                // needs a first byte: a connection that sends none is closed here.
-                let mut first = [0u8; 1];
-                if !matches!(tokio::time::timeout(limits.header_timeout, stream.peek(&mut first)).await, Ok(Ok(1..))) {
-                    return None;
-                }
-                match acceptor {
-                    None => Some(Box::new(stream) as Box<dyn Stream>),
-                    Some(acceptor) => {
-                        match tokio::time::timeout(limits.header_timeout, acceptor.accept(stream)).await {
-                            Ok(Ok(tls)) => Some(Box::new(tls) as Box<dyn Stream>),
-                            Ok(Err(e)) => {
-                                tracing::debug!(error = %e, "TLS handshake failed");
-                                None
-                            }
-                            Err(_) => {
-                                tracing::debug!("TLS handshake timed out");
-                                None
-                            }
-                        }
-                    }
-                }
-            };
             let stream = tokio::select! {
-                stream = opened => stream,
+                stream = opened(stream, acceptor, limits.header_timeout) => stream,
                 _ = stopped.wait_for(|stop| *stop) => None,
             };
             let Some(stream) = stream else { return drop(permit) };
@@ -165,6 +142,29 @@ where
     // Every connection holds a permit until it ends.
     let all = u32::try_from(limits.max_connections).unwrap_or(u32::MAX);
     tokio::time::timeout(limits.grace, permits.acquire_many(all)).await.is_ok()
+}
+
+/// A new connection's stream once it sent its first byte and, with TLS,
+/// finished its handshake, each within `within`; `None` when it did not.
+async fn opened(stream: TcpStream, acceptor: Option<TlsAcceptor>, within: Duration) -> Option<Box<dyn Stream>> {
+    // hyper's header timer starts once it knows the protocol, which needs a
+    // first byte: a connection that sends none is closed here.
+    let mut first = [0u8; 1];
+    if !matches!(tokio::time::timeout(within, stream.peek(&mut first)).await, Ok(Ok(1..))) {
+        return None;
+    }
+    let Some(acceptor) = acceptor else { return Some(Box::new(stream)) };
+    match tokio::time::timeout(within, acceptor.accept(stream)).await {
+        Ok(Ok(tls)) => Some(Box::new(tls)),
+        Ok(Err(e)) => {
+            tracing::debug!(error = %e, "TLS handshake failed");
+            None
+        }
+        Err(_) => {
+            tracing::debug!("TLS handshake timed out");
+            None
+        }
+    }
 }
 
 /// `service` for one connection: each request carries the peer's address,
