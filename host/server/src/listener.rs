@@ -91,8 +91,19 @@ where
             () = &mut stop => break,
         };
         let _ = stream.set_nodelay(true);
+        // Each request carries the peer's address, and counts as in flight until answered.
         let activity = Arc::new(Activity::default());
-        let service = counted(service.clone(), activity.clone(), peer);
+        let (service, counting) = (service.clone(), activity.clone());
+        let service = hyper::service::service_fn(move |mut request: http::Request<hyper::body::Incoming>| {
+            request.extensions_mut().insert(Peer(peer));
+            let busy = counting.begin();
+            let answer = service.clone().call(request);
+            async move {
+                let answer = answer.await;
+                drop(busy);
+                answer
+            }
+        });
         let (builder, mut stopped) = (builder.clone(), stopped.clone());
         let acceptor = tls.as_ref().map(|tls| tls.acceptor());
         tokio::spawn(async move {
@@ -165,40 +176,6 @@ async fn opened(stream: TcpStream, acceptor: Option<TlsAcceptor>, within: Durati
             None
         }
     }
-}
-
-/// `service` for one connection: each request carries the peer's address,
-/// and counts in the connection's [`Activity`] until it is answered.
-fn counted<S, B>(
-    service: S,
-    activity: Arc<Activity>,
-    peer: std::net::SocketAddr,
-) -> impl hyper::service::Service<
-    http::Request<hyper::body::Incoming>,
-    Response = http::Response<B>,
-    Error = Infallible,
-    Future = impl Future<Output = Result<http::Response<B>, Infallible>> + Send + 'static,
-> + Clone
-+ Send
-+ 'static
-where
-    S: Service<http::Request<hyper::body::Incoming>, Response = http::Response<B>, Error = Infallible>
-        + Clone
-        + Send
-        + 'static,
-    S::Future: Send + 'static,
-    B: http_body::Body + Send + 'static,
-{
-    hyper::service::service_fn(move |mut request: http::Request<hyper::body::Incoming>| {
-        request.extensions_mut().insert(Peer(peer));
-        let busy = activity.begin();
-        let answer = service.clone().call(request);
-        async move {
-            let answer = answer.await;
-            drop(busy);
-            answer
-        }
-    })
 }
 
 /// The requests of one connection in flight, and when the last one ended.
