@@ -1,7 +1,8 @@
 //! TLS on the public listener (`CRM_TLS_CERT`, `CRM_TLS_KEY`): the API over
 //! HTTP/2 and HTTP/1.1 with the configured chain, nothing in the clear on
-//! that port, the admin listener unchanged, a renewed certificate served
-//! without a restart, and a pair that does not load refused at start.
+//! that port, the admin listener plain unless `CRM_ADMIN_TLS`, a renewed
+//! certificate served without a restart, and a pair that does not load
+//! refused at start.
 //! Certificates are made here, by a throw-away authority.
 
 use std::path::{Path, PathBuf};
@@ -87,6 +88,30 @@ async fn the_api_is_served_over_tls_with_the_configured_chain() {
     // The admin listener is not the public one: plain HTTP, as before.
     assert!(host.admin.starts_with("http://"));
     assert_eq!(host.admin(Method::GET, "/admin/orgs", None).await.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_admin_listener_takes_tls_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let ca = Authority::new("Admin authority");
+    let host = tls_host_with(dir.path(), &ca.server_pair(), &[("CRM_ADMIN_TLS", "true")]).await;
+    assert!(host.admin.starts_with("https://127.0.0.1:"), "{}", host.admin);
+    let orgs = format!("{}/admin/orgs", host.admin);
+    let r = ca.client().build().unwrap().get(&orgs).bearer_auth(ADMIN_TOKEN).send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    let plain =
+        reqwest::Client::new().get(orgs.replacen("https://", "http://", 1)).bearer_auth(ADMIN_TOKEN).send().await;
+    assert!(plain.is_err(), "the admin token would have crossed in the clear: {plain:?}");
+
+    // Without a certificate there is nothing to serve it with: the start is refused.
+    let out = std::process::Command::new(host_binary())
+        .args(["serve", "--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--data-dir"])
+        .arg(dir.path().join("other"))
+        .env("CRM_ADMIN_TOKEN", ADMIN_TOKEN)
+        .env("CRM_ADMIN_TLS", "true")
+        .output()
+        .unwrap();
+    assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("--tls-cert"));
 }
 
 #[tokio::test]

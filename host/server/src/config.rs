@@ -30,6 +30,11 @@ pub struct Config {
     #[arg(long, env = "CRM_ADMIN_LISTEN", default_value = "127.0.0.1:8081")]
     pub admin_listen: SocketAddr,
 
+    /// Serve the admin API over TLS too, with the same `--tls-cert` and
+    /// `--tls-key`: for an admin listener the app reaches across a network.
+    #[arg(long, env = "CRM_ADMIN_TLS", default_value = "false", requires = "tls_cert", value_parser = BoolishValueParser::new(), action = clap::ArgAction::Set)]
+    pub admin_tls: bool,
+
     /// Where the store and the generated admin token live.
     #[arg(long, env = "CRM_DATA_DIR", default_value = "./data")]
     pub data_dir: PathBuf,

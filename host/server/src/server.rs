@@ -88,9 +88,11 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let admin = TcpListener::bind(config.admin_listen)
         .await
         .map_err(|e| format!("cannot listen on {}: {e}", config.admin_listen))?;
-    let public_url = format!("{}://{}", if tls.is_some() { "https" } else { "http" }, public.local_addr()?);
+    let admin_tls = tls.clone().filter(|_| config.admin_tls);
+    let scheme = |tls: &Option<Arc<Tls>>| if tls.is_some() { "https" } else { "http" };
+    let public_url = format!("{}://{}", scheme(&tls), public.local_addr()?);
     println!("crm-host: API listening on {public_url}");
-    println!("crm-host: admin API listening on http://{}", admin.local_addr()?);
+    println!("crm-host: admin API listening on {}://{}", scheme(&admin_tls), admin.local_addr()?);
 
     if let Some((org_id, token)) = bootstrap::demo_org(&app.tenancy)? {
         store.durable().await?;
@@ -138,7 +140,8 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let admin_limits = listener::Limits { max_connections: ADMIN_MAX_CONNECTIONS, ..limits };
     tracing::info!(max_connections = limits.max_connections, open_files = files, "serving");
     let public_server = tokio::spawn(listener::serve(public, warp::service(public_routes), limits, tls, stopped()));
-    let admin_server = tokio::spawn(listener::serve(admin, warp::service(admin_routes), admin_limits, None, stopped()));
+    let admin_server =
+        tokio::spawn(listener::serve(admin, warp::service(admin_routes), admin_limits, admin_tls, stopped()));
     let shared = config.store_url.is_some();
     crate::shipping::scheduler::start(app.clone(), stop_tx.subscribe(), &host_id);
     let deliveries = crm_events::Worker::start(app.outbox.clone(), app.tenancy.clone(), &host_id, shared);
