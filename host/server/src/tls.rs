@@ -1,7 +1,8 @@
-//! TLS on the public listener, for a host that faces the internet without a
-//! proxy in front: `--tls-cert` (the certificate chain, PEM) and `--tls-key`
-//! (its private key, PEM), as certbot or any certificate authority writes
-//! them. Tokens then never cross the network in the clear.
+//! TLS on the public listener (and the admin one with `--admin-tls`), for a
+//! host that faces the internet without a proxy in front: `--tls-cert` (the
+//! certificate chain, PEM) and `--tls-key` (its private key, PEM), as
+//! certbot or any certificate authority writes them. Tokens then never cross
+//! the network in the clear.
 //!
 //! A renewed certificate is served without a restart: the files are looked
 //! at again, at most every [`RECHECK`], when a connection arrives, and read
