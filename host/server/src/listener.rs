@@ -92,7 +92,7 @@ where
         };
         let _ = stream.set_nodelay(true);
         // Each request carries the peer's address, and counts as in flight until answered.
-        let activity = Arc::new(Activity::default());
+        let activity = Arc::new(Activity::new());
         let (service, counting) = (service.clone(), activity.clone());
         let service = hyper::service::service_fn(move |mut request: http::Request<hyper::body::Incoming>| {
             request.extensions_mut().insert(Peer(peer));
@@ -182,17 +182,20 @@ async fn opened(stream: TcpStream, acceptor: Option<TlsAcceptor>, within: Durati
 /// HTTP/1.1's header timer closes a connection that stays idle between
 /// requests; HTTP/2 has no such timer in hyper, so without this a client
 /// could hold connections (and the cap's permits) open for ever.
-#[derive(Default)]
 struct Activity {
     in_flight: AtomicUsize,
     /// When the connection last went quiet (nothing in flight), or opened.
-    quiet_since: Mutex<Option<Instant>>,
+    quiet_since: Mutex<Instant>,
 }
 
 /// A request in flight; its end marks the connection quiet if it was the last.
 struct Busy(Arc<Activity>);
 
 impl Activity {
+    fn new() -> Activity {
+        Activity { in_flight: AtomicUsize::new(0), quiet_since: Mutex::new(Instant::now()) }
+    }
+
     fn begin(self: &Arc<Self>) -> Busy {
         self.in_flight.fetch_add(1, Ordering::SeqCst);
         Busy(self.clone())
@@ -202,13 +205,14 @@ impl Activity {
     async fn idle_for(&self, after: Duration) {
         loop {
             let quiet_for = match self.in_flight.load(Ordering::SeqCst) {
-                0 => self.quiet_since.lock().expect("activity lock").get_or_insert_with(Instant::now).elapsed(),
+                0 => self.quiet_since.lock().expect("activity lock").elapsed(),
                 _ => Duration::ZERO,
             };
             if quiet_for >= after && self.in_flight.load(Ordering::SeqCst) == 0 {
                 return;
             }
-            tokio::time::sleep(after - quiet_for).await;
+            // Saturating: a request may have begun since `quiet_for` was read.
+            tokio::time::sleep(after.saturating_sub(quiet_for)).await;
         }
     }
 }
@@ -217,7 +221,7 @@ impl Drop for Busy {
     fn drop(&mut self) {
         let mut quiet_since = self.0.quiet_since.lock().expect("activity lock");
         if self.0.in_flight.fetch_sub(1, Ordering::SeqCst) == 1 {
-            *quiet_since = Some(Instant::now());
+            *quiet_since = Instant::now();
         }
     }
 }
