@@ -121,3 +121,15 @@ async fn a_stranger_authority_is_refused_and_the_unchecked_modes_say_what_they_d
     let clear = sessions_encrypted("disabled");
     assert!(!clear.is_empty() && clear.iter().all(|e| !*e), "{clear:?}");
 }
+
+#[tokio::test]
+async fn libpq_key_value_form_is_refused_and_no_password_is_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let refused = refused_start("host=127.0.0.1 port=1 password=s3cret sslmode=verify-full", dir.path());
+    assert!(refused.contains("must be a URL: postgres://"), "{refused}");
+    assert!(!refused.contains("s3cret"), "{refused}");
+    // A password given as a parameter of the URL is hidden as one in its credentials is.
+    let refused = refused_start("postgres://crm@127.0.0.1:1/crm?password=s3cret&sslmode=disable", dir.path());
+    assert!(refused.contains("postgres://crm@127.0.0.1:1/crm?password=***&sslmode=disable"), "{refused}");
+    assert!(!refused.contains("s3cret"), "{refused}");
+}

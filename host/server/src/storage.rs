@@ -29,16 +29,30 @@ pub fn open(config: &Config, computing: Computing) -> Result<Arc<dyn Store>, Str
     }
 }
 
-/// A database URL without its password, for messages and logs.
+/// A database URL without its password (in its credentials or a
+/// `password=` parameter), for messages and logs. Text that is not a URL
+/// and names a password (libpq's `host=... password=...` form) is not
+/// shown at all.
 pub fn redacted(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let credentials = &url[scheme + 3..at];
-            let user = credentials.split(':').next().unwrap_or_default();
-            format!("{}{user}:***{}", &url[..scheme + 3], &url[at..])
-        }
-        _ => url.to_string(),
-    }
+    let Some(scheme) = url.find("://") else {
+        return match url.contains("password") {
+            true => "(a connection string holding a password)".into(),
+            false => url.to_string(),
+        };
+    };
+    let (head, query) = match url.split_once('?') {
+        Some((head, query)) => (head, Some(query)),
+        None => (url, None),
+    };
+    let (start, rest) = head.split_at(scheme + 3);
+    let head = match rest.rsplit_once('@').map(|(credentials, host)| (credentials.split_once(':'), host)) {
+        Some((Some((user, _)), host)) => format!("{start}{user}:***@{host}"),
+        _ => head.to_string(),
+    };
+    let Some(query) = query else { return head };
+    let query: Vec<&str> =
+        query.split('&').map(|pair| if pair.starts_with("password=") { "password=***" } else { pair }).collect();
+    format!("{head}?{}", query.join("&"))
 }
 
 #[cfg(test)]
@@ -49,5 +63,17 @@ mod tests {
     fn a_password_never_reaches_a_message() {
         assert_eq!(redacted("postgres://crm:s3cret@db:5432/crm"), "postgres://crm:***@db:5432/crm");
         assert_eq!(redacted("postgres://db/crm"), "postgres://db/crm");
+        assert_eq!(
+            redacted("postgres://crm@db/crm?sslmode=require&password=s3cret"),
+            "postgres://crm@db/crm?sslmode=require&password=***"
+        );
+        assert_eq!(
+            redacted("postgres://db/crm?sslrootcert=/etc/a@b.pem"),
+            "postgres://db/crm?sslrootcert=/etc/a@b.pem"
+        );
+        assert!(!redacted("host=db password=s3cret").contains("s3cret"));
+        assert_eq!(redacted("./data"), "./data");
+        assert_eq!(redacted("a@b://c"), "a@b://c");
+        assert_eq!(redacted("postgres://crm:p@ss@db/crm"), "postgres://crm:***@db/crm");
     }
 }

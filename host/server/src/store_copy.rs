@@ -83,7 +83,7 @@ fn open(spec: &str) -> Result<Arc<dyn Store>, Box<dyn Error + Send + Sync>> {
             .map_err(|e| format!("cannot open {}: {e}", crate::storage::redacted(spec)))?;
         return Ok(Arc::new(store));
     }
-    Err(format!("{spec:?} is neither sled:<data-dir> nor postgres://...").into())
+    Err(format!("{:?} is neither sled:<data-dir> nor postgres://...", crate::storage::redacted(spec)).into())
 }
 
 /// Copies one namespace page by page (replacing the destination's first

@@ -35,6 +35,12 @@ pub enum Tls {
 /// The URL for tokio-postgres (`verify-*` read as `require`, `sslrootcert`
 /// taken out) and the TLS its `sslmode` and `sslrootcert` ask for.
 pub fn from_url(url: &str) -> Result<(String, Tls), String> {
+    // libpq's other form (`host=db sslmode=verify-full`) would reach the
+    // driver with its TLS words unread: refused rather than half-applied.
+    // The text is not echoed: it may hold a password.
+    if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+        return Err("the store URL must be a URL: postgres://user:password@host:port/db?sslmode=...".into());
+    }
     let (base, query) = url.split_once('?').unwrap_or((url, ""));
     let (mut mode, mut root) = (None, None);
     let mut kept = Vec::new();
@@ -202,6 +208,14 @@ mod tests {
         assert!(matches!(from_url(base).unwrap().1, Tls::On(_)));
         let e = passed_on(&format!("{base}?sslmode=allow")).unwrap_err();
         assert!(e.contains("sslmode=allow"), "{e}");
+        assert_eq!(passed_on("postgresql://db.example/crm").unwrap(), "postgresql://db.example/crm?sslmode=prefer");
+    }
+
+    #[test]
+    fn the_key_value_form_is_refused_without_echoing_it() {
+        let e = passed_on("host=db.example password=s3cret sslmode=verify-full").unwrap_err();
+        assert!(e.contains("must be a URL: postgres://"), "{e}");
+        assert!(!e.contains("s3cret"), "{e}");
     }
 
     #[test]
