@@ -116,7 +116,8 @@ where
             let mut connection = std::pin::pin!(builder.serve_connection_with_upgrades(TokioIo::new(stream), service));
             let mut closing = false;
             // An idle HTTP/2 connection's goodbye waits for the client's answer to a
-            // ping: a client that does not answer is dropped after a header timeout.
+            // ping: a client that does not answer is dropped after a header timeout,
+            // unless a request begun as the goodbye left is still running.
             let mut dropped_at = None;
             loop {
                 let dropping = async {
@@ -142,7 +143,10 @@ where
                         connection.as_mut().graceful_shutdown();
                         dropped_at = Some(tokio::time::Instant::now() + limits.header_timeout);
                     }
-                    () = dropping => break,
+                    () = dropping => match activity.busy() {
+                        false => break,
+                        true => dropped_at = Some(tokio::time::Instant::now() + limits.header_timeout),
+                    },
                 }
             }
             drop(permit);
@@ -199,6 +203,10 @@ impl Activity {
     fn begin(self: &Arc<Self>) -> Busy {
         self.in_flight.fetch_add(1, Ordering::SeqCst);
         Busy(self.clone())
+    }
+
+    fn busy(&self) -> bool {
+        self.in_flight.load(Ordering::SeqCst) > 0
     }
 
     /// Resolves once nothing has been in flight for `after`.
