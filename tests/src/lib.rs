@@ -298,6 +298,13 @@ impl Host {
         self.call(Method::POST, path, Some(token), Some(body)).await
     }
 
+    /// A metric without labels, from the host's `/metrics` (0 when absent).
+    pub async fn metric(&self, name: &str) -> f64 {
+        let text = self.client.get(format!("{}/metrics", self.admin)).send().await.unwrap().text().await.unwrap();
+        let prefix = format!("{name} ");
+        text.lines().find_map(|l| l.strip_prefix(&prefix)?.parse().ok()).unwrap_or(0.0)
+    }
+
     /// How many store calls of kind `op` (`find`, `count_found`...) the
     /// host has made, from its metrics: which path a query took.
     pub async fn store_operations(&self, op: &str) -> f64 {

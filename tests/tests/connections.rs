@@ -7,6 +7,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
+use crm_tests::shop::eventually;
 use crm_tests::*;
 use futures_util::StreamExt;
 
@@ -151,4 +152,64 @@ async fn shutdown_ends_within_its_grace_with_a_half_sent_request() {
     assert_eq!(exited, Some(true), "the host did not exit 0 within 8 s of SIGTERM");
     assert!(started.elapsed() < Duration::from_secs(4), "exit took {:?}", started.elapsed());
     assert!(TcpStream::connect(api).is_err(), "the listener still accepts after the exit");
+}
+
+#[tokio::test]
+async fn the_body_bytes_held_at_once_are_bounded_and_given_back() {
+    let host = Host::start_with(&[("CRM_MAX_BODY_MEMORY_MB", "1")]).await;
+    let token = host.demo_token.clone().unwrap();
+    // A contact padded with whitespace to `n` bytes: valid JSON of any size.
+    let padded = |n: usize| format!("{{\"email\":\"budget@bodies.co\"}}{}", " ".repeat(n));
+    let post = |body: Vec<u8>, gzipped: bool| {
+        let mut request = host
+            .request(Method::POST, "/api/contacts")
+            .bearer_auth(&token)
+            .header("content-type", "application/json")
+            .body(body);
+        if gzipped {
+            request = request.header("content-encoding", "gzip");
+        }
+        request.send()
+    };
+    let gzipped = {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        encoder.write_all(padded(300_000).as_bytes()).unwrap();
+        encoder.finish().unwrap()
+    };
+    assert!(gzipped.len() < 2_000);
+
+    // No token is needed to make the host hold a body: it is read before
+    // anything is checked. This one holds 800 KB of the 1 MiB while the
+    // rest never comes.
+    let mut hog = TcpStream::connect(addr(&host)).unwrap();
+    hog.write_all(
+        b"POST /api/contacts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n",
+    )
+    .unwrap();
+    hog.write_all(&vec![b' '; 800_000]).unwrap();
+    let held =
+        eventually(Duration::from_secs(10), || async { host.metric("crm_http_body_bytes_held").await >= 800_000.0 })
+            .await;
+    assert!(held, "the host holds the 800 KB sent");
+    let busy = post(padded(300_000).into_bytes(), false).await.unwrap();
+    assert_eq!(busy.status(), StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(busy.headers()["retry-after"], "1");
+    let body: Value = busy.json().await.unwrap();
+    assert_eq!(body["code"], "SERVER_BUSY", "{body}");
+    // A small gzip body is held at its decoded size.
+    let answer = post(gzipped.clone(), true).await.unwrap();
+    assert_eq!(answer.status(), StatusCode::SERVICE_UNAVAILABLE);
+    // Bodies within what is left still pass.
+    assert_eq!(post(padded(100_000).into_bytes(), false).await.unwrap().status(), StatusCode::CREATED);
+
+    // The hog gone, its bytes are given back.
+    drop(hog);
+    let passed = eventually(Duration::from_secs(10), || async {
+        post(gzipped.clone(), true).await.unwrap().status() != StatusCode::SERVICE_UNAVAILABLE
+    })
+    .await;
+    assert!(passed, "the budget was not given back");
+    assert_eq!(host.metric("crm_http_body_bytes_held").await, 0.0);
+    assert_eq!(post(gzipped.clone(), true).await.unwrap().status(), StatusCode::OK, "the same contact, decoded");
+    assert_eq!(post(padded(300_000).into_bytes(), false).await.unwrap().status(), StatusCode::OK);
 }

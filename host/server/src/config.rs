@@ -66,6 +66,12 @@ pub struct Config {
     #[arg(long, env = "CRM_MAX_BODY_BYTES", default_value_t = 1 << 20)]
     pub max_body_bytes: usize,
 
+    /// Most request body bytes the public listener holds at once, in MiB (at
+    /// least `--max-body-bytes`; a route's own larger limit is held to it):
+    /// past it a body is refused with 503 `SERVER_BUSY`.
+    #[arg(long, env = "CRM_MAX_BODY_MEMORY_MB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub max_body_memory_mb: u64,
+
     /// Most connections the public listener holds at once (clamped below the
     /// open-files limit); past it new ones wait in the kernel's backlog.
     #[arg(long, env = "CRM_MAX_CONNECTIONS", default_value_t = 10_000)]

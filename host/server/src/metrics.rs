@@ -4,7 +4,9 @@
 //!
 //! Recorded where each thing happens, through the `metrics` facade:
 //! - requests by route pattern, method and status, and their latency
-//!   (`crm_http_requests_total`, `crm_http_request_seconds`), here;
+//!   (`crm_http_requests_total`, `crm_http_request_seconds`), here; the
+//!   request body bytes held (`crm_http_body_bytes_held`), in
+//!   `crate::http::body_budget`;
 //! - component calls by component and outcome (`ok`, `trap`, `deadline`,
 //!   `memory_cap`) and their latency, in `crm_runtime::runtime`;
 //! - provider calls by provider, operation and outcome, in

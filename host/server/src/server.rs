@@ -17,6 +17,7 @@ use crate::api::Api;
 use crate::app::App;
 use crate::config::Config;
 use crate::fairness::Gate;
+use crate::http::body_budget::BodyBudget;
 use crate::http::extract::BodyLimit;
 use crate::http::{ApiRequest, Response, encoding, extract};
 use crate::public::{self, PublicDoor};
@@ -112,20 +113,27 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let body_timeout = Duration::from_millis(config.body_timeout_ms);
     let public_app = app.clone();
     let limits_api = api.clone();
+    // The admin listener's bodies are bounded by its few connections instead.
+    let body_memory = usize::try_from(config.max_body_memory_mb << 20).unwrap_or(usize::MAX).max(max_body);
     let public_body = BodyLimit {
         default: max_body,
-        route: Some(Arc::new(move |method: &http::Method, path: &str| limits_api.body_limit(method, path))),
+        route: Some(Arc::new(move |method: &http::Method, path: &str| {
+            limits_api.body_limit(method, path).map(|limit| limit.min(body_memory))
+        })),
+        budget: Some(BodyBudget::new(body_memory)),
     };
-    let public_routes =
-        extract::request(public_body, body_timeout).then(move |(request_id, request)| {
-            let (app, api, door) = (public_app.clone(), api.clone(), public_door.clone());
-            async move {
-                respond(request_id, request, |req| async move { route_public(&app, &api, &door, req).await }).await
-            }
-        });
+    let public_routes = extract::request(public_body, body_timeout).then(move |(request_id, request, share)| {
+        let (app, api, door) = (public_app.clone(), api.clone(), public_door.clone());
+        async move {
+            let answer = respond(request_id, request, |req| async move { route_public(&app, &api, &door, req).await });
+            let answer = answer.await;
+            drop(share);
+            answer
+        }
+    });
     let (admin_app, reindexing) = (app.clone(), admin_api.clone());
-    let admin_body = BodyLimit { default: max_body, route: None };
-    let admin_routes = extract::request(admin_body, body_timeout).then(move |(request_id, request)| {
+    let admin_body = BodyLimit { default: max_body, route: None, budget: None };
+    let admin_routes = extract::request(admin_body, body_timeout).then(move |(request_id, request, _)| {
         let (app, admin_api) = (admin_app.clone(), admin_api.clone());
         async move { respond(request_id, request, |req| async move { admin_api.dispatch(&app, req).await }).await }
     });

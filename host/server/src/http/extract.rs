@@ -2,8 +2,8 @@
 //!
 //! Both listeners route by themselves (the public route table comes from the
 //! modules at run time), so warp's job is only to hand over the request, read the
-//! body under a size limit (gzip undone, [`super::encoding`]), and attach a
-//! request id.
+//! body under a size limit and the listener's budget (gzip undone,
+//! [`super::encoding`]; [`super::body_budget`]), and attach a request id.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,22 +14,26 @@ use http::{HeaderMap, Method, StatusCode};
 use warp::filters::path::FullPath;
 use warp::{Filter, Rejection};
 
+use super::body_budget::{BodyBudget, BodyShare, server_busy};
 use super::encoding::{self, Undecoded};
 use super::{ApiError, ApiRequest};
 use crate::listener::Peer;
 use crm_tenancy::ids::new_id;
 
 /// A request, or the error to answer it with (body too large, unreadable),
-/// together with the request id in both cases.
-pub type Extracted = (String, Result<ApiRequest, ApiError>);
+/// together with the request id in both cases, and the share of the
+/// listener's body budget its body holds until the answer is sent.
+pub type Extracted = (String, Result<ApiRequest, ApiError>, BodyShare);
 
-/// The body limits of one listener: the host's default, and a route's own
+/// The body limits of one listener: the host's default, a route's own
 /// larger one (an import), asked for only when a body needs more than the
-/// default, so the usual request pays no route lookup for it.
+/// default, so the usual request pays no route lookup for it, and the
+/// bytes all bodies may hold at once.
 #[derive(Clone)]
 pub struct BodyLimit {
     pub default: usize,
     pub route: Option<RouteBodyLimit>,
+    pub budget: Option<BodyBudget>,
 }
 
 /// A route's own body limit, by method and path, when it has one.
@@ -73,7 +77,9 @@ pub fn request(
                 let request_id = request_id(&headers);
                 let route_limit = limits.route.as_ref().map(|route| || route(&method, path.as_str()));
                 let mut limit = Limit { max: limits.default, route: route_limit };
-                let read = match tokio::time::timeout(body_timeout, read_body(&headers, body, &mut limit)).await {
+                let mut share = limits.budget.as_ref().map(BodyBudget::share).unwrap_or_default();
+                let read = tokio::time::timeout(body_timeout, read_body(&headers, body, &mut limit, &mut share));
+                let read = match read.await {
                     Ok(read) => read,
                     Err(_) => Err(ApiError::new(
                         StatusCode::REQUEST_TIMEOUT,
@@ -82,7 +88,17 @@ pub fn request(
                     )),
                 };
                 let read = read.and_then(|body| {
-                    encoding::decoded_body(&mut headers, body, |n| limit.allows(n)).map_err(|e| match e {
+                    // A gzip body's decoded bytes are held beside its own.
+                    let (compressed, mut busy) = (body.len(), false);
+                    let allows = |n: u64| {
+                        if !limit.allows(n) {
+                            return false;
+                        }
+                        busy = !share.grow_to(compressed.saturating_add(n as usize));
+                        !busy
+                    };
+                    encoding::decoded_body(&mut headers, body, allows).map_err(|e| match e {
+                        Undecoded::TooLarge if busy => server_busy(),
                         Undecoded::TooLarge => too_large(limit.max),
                         Undecoded::Refused(e) => e,
                     })
@@ -96,7 +112,7 @@ pub fn request(
                     peer: peer.map(|p| p.0.ip()),
                     request_id: request_id.clone(),
                 });
-                (request_id, read)
+                (request_id, read, share)
             }
         })
 }
@@ -119,7 +135,12 @@ fn too_large(max: usize) -> ApiError {
     )
 }
 
-async fn read_body<S, B, F>(headers: &HeaderMap, body: S, limit: &mut Limit<F>) -> Result<Bytes, ApiError>
+async fn read_body<S, B, F>(
+    headers: &HeaderMap,
+    body: S,
+    limit: &mut Limit<F>,
+    share: &mut BodyShare,
+) -> Result<Bytes, ApiError>
 where
     S: Stream<Item = Result<B, warp::Error>>,
     B: Buf,
@@ -140,8 +161,12 @@ where
                 format!("The request body could not be read: {e}"),
             )
         })?;
-        if !limit.allows((buf.len() + chunk.remaining()) as u64) {
+        let read = buf.len() + chunk.remaining();
+        if !limit.allows(read as u64) {
             return Err(too_large(limit.max));
+        }
+        if !share.grow_to(read) {
+            return Err(server_busy());
         }
         while chunk.has_remaining() {
             let part = chunk.chunk();

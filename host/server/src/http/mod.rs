@@ -1,6 +1,7 @@
 //! HTTP plumbing shared by the public and the admin listeners: the request as
 //! handlers see it, responses, error bodies, content codings, and path routing.
 
+pub mod body_budget;
 pub mod encoding;
 pub mod error;
 pub mod extract;
