@@ -213,3 +213,24 @@ async fn the_body_bytes_held_at_once_are_bounded_and_given_back() {
     assert_eq!(post(gzipped.clone(), true).await.unwrap().status(), StatusCode::OK, "the same contact, decoded");
     assert_eq!(post(padded(300_000).into_bytes(), false).await.unwrap().status(), StatusCode::OK);
 }
+
+#[tokio::test]
+async fn a_request_head_past_64_kib_is_431() {
+    let host = Host::start().await;
+    let token = host.demo_token.clone().unwrap();
+    let send = |filler: usize| {
+        let mut s = TcpStream::connect(addr(&host)).unwrap();
+        let head = format!(
+            "GET /api/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nX-Filler: {}\r\nConnection: close\r\n\r\n",
+            "a".repeat(filler)
+        );
+        // The host may answer and close before the whole head is written.
+        let _ = s.write_all(head.as_bytes());
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let mut answer = Vec::new();
+        let _ = s.read_to_end(&mut answer);
+        String::from_utf8_lossy(&answer).lines().next().unwrap_or_default().to_string()
+    };
+    assert_eq!(send(40 << 10), "HTTP/1.1 200 OK", "40 KiB of headers are read");
+    assert_eq!(send(100 << 10), "HTTP/1.1 431 Request Header Fields Too Large");
+}
