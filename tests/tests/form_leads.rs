@@ -65,6 +65,30 @@ async fn the_first_touch_is_kept_and_each_submission_keeps_its_own() {
 }
 
 #[tokio::test]
+async fn long_campaign_values_are_cut_in_the_first_touch_not_refused() {
+    let site = Site::open().await;
+    let (id, key) = site.form(json!({ "name": "Campaña" })).await;
+    // Two values a visitor cannot see, together past a contact's 16 KiB.
+    let (source, medium, page) =
+        ("s".repeat(9_000), "m".repeat(9_000), format!("https://tienda.co/{}", "p".repeat(5_000)));
+    let r = site
+        .public(
+            &id,
+            &key,
+            &json!({ "email": "long@x.co", "utm_source": source, "utm_medium": medium, "pageUri": page }),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let a = &site.get("/api/contacts?email=long@x.co&matchMode=exact").await["data"][0]["attribution"];
+    assert_eq!(a["utmSource"], "s".repeat(500));
+    assert_eq!(a["utmMedium"], "m".repeat(500));
+    assert_eq!(a["landingPage"].as_str().unwrap(), &page[..2000]);
+    let submission = &site.get(&format!("/api/forms/{id}/submissions")).await["data"][0];
+    assert_eq!(submission["fields"]["utm_source"], source, "the submission keeps the fields as sent");
+    assert_eq!(submission["attribution"]["utmSource"], "s".repeat(500));
+}
+
+#[tokio::test]
 async fn deals_open_once_per_contact_and_form_and_the_team_is_told() {
     let site = Site::open().await;
     let (id, key) = site

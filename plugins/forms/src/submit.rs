@@ -201,17 +201,32 @@ fn upsert(fields: &Fields, attribution: &Value) -> contacts::UpsertOutcome {
     joined(fields.contact_without_custom())
 }
 
+/// The longest page address kept in a first touch, in characters.
+const MAX_ORIGIN_URL: usize = 2000;
+/// The longest campaign value (`utm_*`, `gclid`, `fbclid`) kept, in
+/// characters; analytics tools keep 100.
+const MAX_ORIGIN_TEXT: usize = 500;
+
 /// The first touch: the form's channel and id, the campaign keys sent, and
-/// the page (a `pageUri` / `page_url` field, else the `Referer`).
+/// the page (a `pageUri` / `page_url` field, else the `Referer`). Values are
+/// cut to [`MAX_ORIGIN_URL`] or [`MAX_ORIGIN_TEXT`] characters rather than
+/// refused: they come from hidden fields and tracking scripts, which the
+/// visitor cannot correct, and uncut they could take a contact past its
+/// size and lose the lead. The submission's fields keep them as sent.
 fn attribution(form: &Form, fields: &Fields, req: &Request, now: &str) -> Value {
+    let cut = |value: &Value, max: usize| match value.as_str() {
+        Some(text) if text.chars().count() > max => Value::String(text.chars().take(max).collect()),
+        _ => value.clone(),
+    };
     let mut a = json!({
         "firstTouchAt": now, "channel": "form", "formId": form.id,
         "utmSource": null, "utmMedium": null, "utmCampaign": null, "utmTerm": null, "utmContent": null,
-        "referrer": null, "landingPage": http::header(req, "referer").map(|r| r.chars().take(2000).collect::<String>()),
+        "referrer": null, "landingPage": http::header(req, "referer").map(|r| cut(&json!(r), MAX_ORIGIN_URL)),
         "gclid": null, "fbclid": null, "landingPageId": null, "landingPageName": null,
     });
     for (k, v) in &fields.origin {
-        a[k] = v.clone();
+        let max = if matches!(k.as_str(), "referrer" | "landingPage") { MAX_ORIGIN_URL } else { MAX_ORIGIN_TEXT };
+        a[k] = cut(v, max);
     }
     a
 }
