@@ -156,7 +156,12 @@ async fn shutdown_ends_within_its_grace_with_a_half_sent_request() {
 
 #[tokio::test]
 async fn the_body_bytes_held_at_once_are_bounded_and_given_back() {
-    let host = Host::start_with(&[("CRM_MAX_BODY_MEMORY_MB", "1")]).await;
+    let host = Host::start_logging(&[
+        ("CRM_MAX_BODY_MEMORY_MB", "1"),
+        ("CRM_LOG_FORMAT", "json"),
+        ("RUST_LOG", "warn,crm_host::access=debug"),
+    ])
+    .await;
     let token = host.demo_token.clone().unwrap();
     // A contact padded with whitespace to `n` bytes: valid JSON of any size.
     let padded = |n: usize| format!("{{\"email\":\"budget@bodies.co\"}}{}", " ".repeat(n));
@@ -194,8 +199,17 @@ async fn the_body_bytes_held_at_once_are_bounded_and_given_back() {
     let busy = post(padded(300_000).into_bytes(), false).await.unwrap();
     assert_eq!(busy.status(), StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(busy.headers()["retry-after"], "1");
+    let request_id = busy.headers()["x-request-id"].to_str().unwrap().to_string();
     let body: Value = busy.json().await.unwrap();
     assert_eq!(body["code"], "SERVER_BUSY", "{body}");
+    // Logged with its method, as a refusal rather than a failure.
+    let line = host
+        .log()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|l| l["request_id"] == request_id.as_str())
+        .expect("the refusal is in the access log");
+    assert_eq!((&line["method"], &line["status"], &line["level"]), (&json!("POST"), &json!(503), &json!("DEBUG")));
     // A small gzip body is held at its decoded size.
     let answer = post(gzipped.clone(), true).await.unwrap();
     assert_eq!(answer.status(), StatusCode::SERVICE_UNAVAILABLE);

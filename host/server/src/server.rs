@@ -18,7 +18,7 @@ use crate::app::App;
 use crate::config::Config;
 use crate::fairness::Gate;
 use crate::http::body_budget::BodyBudget;
-use crate::http::extract::BodyLimit;
+use crate::http::extract::{BodyLimit, Extracted};
 use crate::http::{ApiRequest, Response, encoding, extract};
 use crate::public::{self, PublicDoor};
 use crate::shipping::outbound::ReqwestClient;
@@ -122,20 +122,15 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
         })),
         budget: Some(BodyBudget::new(body_memory)),
     };
-    let public_routes = extract::request(public_body, body_timeout).then(move |(request_id, request, share)| {
+    let public_routes = extract::request(public_body, body_timeout).then(move |extracted: Extracted| {
         let (app, api, door) = (public_app.clone(), api.clone(), public_door.clone());
-        async move {
-            let answer = respond(request_id, request, |req| async move { route_public(&app, &api, &door, req).await });
-            let answer = answer.await;
-            drop(share);
-            answer
-        }
+        respond(extracted, |req| async move { route_public(&app, &api, &door, req).await })
     });
     let (admin_app, reindexing) = (app.clone(), admin_api.clone());
     let admin_body = BodyLimit { default: max_body, route: None, budget: None };
-    let admin_routes = extract::request(admin_body, body_timeout).then(move |(request_id, request, _)| {
+    let admin_routes = extract::request(admin_body, body_timeout).then(move |extracted: Extracted| {
         let (app, admin_api) = (admin_app.clone(), admin_api.clone());
-        async move { respond(request_id, request, |req| async move { admin_api.dispatch(&app, req).await }).await }
+        respond(extracted, |req| async move { admin_api.dispatch(&app, req).await })
     });
     let files = listener::raise_open_files_limit();
     let limits = listener::Limits {
@@ -190,37 +185,37 @@ async fn route_public(app: &Arc<App>, api: &Api, door: &PublicDoor, req: ApiRequ
 /// Runs `handle` on a well-formed request (a HEAD as its GET), compresses
 /// the answer for a client that takes gzip, logs it (the route pattern,
 /// never the path or query, which may carry a form's key), counts it, and
-/// tags the answer with its id.
-async fn respond<F, Fut>(
-    request_id: String,
-    request: Result<ApiRequest, crate::http::ApiError>,
-    handle: F,
-) -> http::Response<bytes::Bytes>
+/// tags the answer with its id. The body's share of the listener's budget
+/// is given back once the answer is made.
+async fn respond<F, Fut>(extracted: Extracted, handle: F) -> http::Response<bytes::Bytes>
 where
     F: FnOnce(ApiRequest) -> Fut,
     Fut: Future<Output = Response>,
 {
+    let Extracted { request_id, method, request, share } = extracted;
     let started = Instant::now();
-    let (method, response) = match request {
+    let response = match request {
         Ok(mut req) => {
-            let method = req.method.clone();
             // HEAD is GET without the body (RFC 9110 § 9.3.2): routes see a
             // GET, and hyper sends the headers only, Content-Length included.
             if method == http::Method::HEAD {
                 req.method = http::Method::GET;
             }
             let gzip = encoding::accepts_gzip(&req.headers);
-            (method, encoding::compress(handle(req).await, gzip))
+            encoding::compress(handle(req).await, gzip)
         }
-        Err(e) => (http::Method::default(), e.into_response()),
+        Err(e) => e.into_response(),
     };
+    drop(share);
     let status = response.status.as_u16();
     let elapsed = started.elapsed();
     let micros = elapsed.as_micros() as u64;
     let route = response.served.route.as_deref().unwrap_or("unmatched");
     let org = response.served.org.as_deref().unwrap_or("");
-    // The access log: `RUST_LOG=info,crm_host::access=debug` shows every request.
-    if status >= 500 {
+    // The access log: `RUST_LOG=info,crm_host::access=debug` shows every
+    // request. A 503 is the host declining on purpose (not ready yet, the
+    // body budget spent), counted on `/metrics`, not a failure.
+    if status >= 500 && status != 503 {
         tracing::error!(target: "crm_host::access", request_id, %method, route, org, status, micros, "request failed");
     } else {
         tracing::debug!(target: "crm_host::access", request_id, %method, route, org, status, micros, "request");

@@ -20,10 +20,16 @@ use super::{ApiError, ApiRequest};
 use crate::listener::Peer;
 use crm_tenancy::ids::new_id;
 
-/// A request, or the error to answer it with (body too large, unreadable),
-/// together with the request id in both cases, and the share of the
-/// listener's body budget its body holds until the answer is sent.
-pub type Extracted = (String, Result<ApiRequest, ApiError>, BodyShare);
+/// A request, or the error to answer it with (body too large, unreadable).
+pub struct Extracted {
+    /// The caller's `X-Request-Id`, or a new one; answers carry it either way.
+    pub request_id: String,
+    /// The method, for the access log of a request that could not be read.
+    pub method: Method,
+    pub request: Result<ApiRequest, ApiError>,
+    /// What the body holds of the listener's budget, until the answer is sent.
+    pub share: BodyShare,
+}
 
 /// The body limits of one listener: the host's default, a route's own
 /// larger one (an import), asked for only when a body needs more than the
@@ -104,7 +110,7 @@ pub fn request(
                     })
                 });
                 let read = read.map(|body| ApiRequest {
-                    method,
+                    method: method.clone(),
                     path: path.as_str().to_string(),
                     query: form_urlencoded::parse(query.as_bytes()).into_owned().collect(),
                     headers,
@@ -112,7 +118,7 @@ pub fn request(
                     peer: peer.map(|p| p.0.ip()),
                     request_id: request_id.clone(),
                 });
-                (request_id, read, share)
+                Extracted { request_id, method, request: read, share }
             }
         })
 }
