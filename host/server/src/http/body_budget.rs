@@ -6,7 +6,7 @@
 //! and an import's 16 MiB limit makes it 160 GiB. Bytes are counted as they
 //! arrive (a declared `Content-Length` reserves nothing, or a client could
 //! take the whole budget by sending headers alone), together with a gzip
-//! body's decoded bytes, and given back when the request's answer is sent.
+//! body's decoded bytes, and given back once the request's answer is made.
 //! A body that would pass the budget is refused at once with 503
 //! `SERVER_BUSY` and `Retry-After`, rather than waited for: a body waiting
 //! while holding part of the budget could wait on the others for ever.
