@@ -248,3 +248,71 @@ async fn a_request_head_past_64_kib_is_431() {
     assert_eq!(send(40 << 10), "HTTP/1.1 200 OK", "40 KiB of headers are read");
     assert_eq!(send(100 << 10), "HTTP/1.1 431 Request Header Fields Too Large");
 }
+
+/// Reads a 200's head from `s`, a byte at a time; its `Content-Length`.
+fn answer_head(s: &mut TcpStream) -> usize {
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        s.read_exact(&mut byte).unwrap();
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head).to_ascii_lowercase();
+    assert!(head.starts_with("http/1.1 200"), "{head}");
+    let length = head.lines().find_map(|l| l.strip_prefix("content-length: ")).expect("a Content-Length");
+    length.trim().parse().unwrap()
+}
+
+#[tokio::test]
+async fn a_slow_reader_gets_its_whole_answer_and_one_that_stops_is_dropped() {
+    let host = Host::start_with(&[("CRM_HEADER_TIMEOUT_MS", "500")]).await;
+    let (org, token) = host.org_with_token(json!({ "name": "Big answers", "plan": "unlimited" })).await;
+    // 1,000 contacts of about 12 KB: a page of all of them is about 12 MB,
+    // more than the kernel's socket buffers hold between the two ends.
+    for batch in 0..17 {
+        let rows: Vec<Value> = (batch * 60..(batch + 1) * 60)
+            .map(|i| {
+                let mut row = json!({ "email": format!("big{i}@x.co"), "firstName": "N".repeat(400), "lastName": "L".repeat(400) });
+                for k in 0..45 {
+                    row[format!("p{k}")] = json!(format!("v{k:02}").repeat(70));
+                }
+                row
+            })
+            .collect();
+        let r =
+            host.admin(Method::POST, &format!("/admin/orgs/{org}/contacts/bulk"), Some(&json!({ "rows": rows }))).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+    }
+    let ask = || {
+        let mut s = TcpStream::connect(addr(&host)).unwrap();
+        let request =
+            format!("GET /api/contacts?limit=1000 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n");
+        s.write_all(request.as_bytes()).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        s
+    };
+
+    // About 4 MB a second: the answer takes some six header timeouts to read.
+    let mut slow = ask();
+    let length = answer_head(&mut slow);
+    assert!(length > 10_000_000, "{length}");
+    let started = Instant::now();
+    let (mut read, mut buf) = (0, vec![0u8; 16 << 10]);
+    while read < length {
+        match slow.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => read += n,
+        }
+        std::thread::sleep(Duration::from_millis(4));
+    }
+    assert_eq!(read, length, "a slow reader was cut after {:?}", started.elapsed());
+    assert!(started.elapsed() > Duration::from_millis(1500), "read too fast to show anything: {:?}", started.elapsed());
+
+    // A reader that stops for a few header timeouts finds its answer cut.
+    let mut stopped = ask();
+    let length = answer_head(&mut stopped);
+    std::thread::sleep(Duration::from_secs(3));
+    let mut rest = Vec::new();
+    let _ = stopped.read_to_end(&mut rest);
+    assert!(rest.len() < length, "a reader that stopped got all {length} bytes: it was not dropped");
+}

@@ -10,6 +10,9 @@
 //!   within it too. An HTTP/2 connection has no such timer: the
 //!   connection's own [`Activity`] closes any connection, HTTP/2's included,
 //!   that has had nothing in flight for as long.
+//! - **Answers read within `header_timeout` a part.** An answer is in flight
+//!   until written, so a slow reader of a large one is not taken for idle;
+//!   a reader that stops for the header timeout is dropped ([`activity`]).
 //! - **Request heads of at most [`HTTP1_BUFFER`]** (HTTP/2's are hyper's 16 KiB).
 //! - **Bodies within `body_timeout`** (in [`crate::http::extract`]).
 //! - **A bounded shutdown.** When `stop` fires, the listener closes, every
@@ -20,9 +23,8 @@
 
 use std::convert::Infallible;
 use std::future::Future;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Duration;
 
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
@@ -32,6 +34,9 @@ use tokio_rustls::TlsAcceptor;
 use tower_service::Service;
 
 use crate::tls::Tls;
+use activity::Activity;
+
+mod activity;
 
 /// An HTTP/1.1 connection's read buffer, and so the largest request head
 /// (431 past it): hyper's default of 408 KiB let 10,000 connections hold
@@ -97,18 +102,14 @@ where
             () = &mut stop => break,
         };
         let _ = stream.set_nodelay(true);
-        // Each request carries the peer's address, and counts as in flight until answered.
+        // Each request carries the peer's address, and counts as in flight until its answer is written.
         let activity = Arc::new(Activity::new());
         let (service, counting) = (service.clone(), activity.clone());
         let service = hyper::service::service_fn(move |mut request: http::Request<hyper::body::Incoming>| {
             request.extensions_mut().insert(Peer(peer));
             let busy = counting.begin();
             let answer = service.clone().call(request);
-            async move {
-                let answer = answer.await;
-                drop(busy);
-                answer
-            }
+            async move { answer.await.map(|answer| answer.map(|body| busy.answer(body))) }
         });
         let (builder, mut stopped) = (builder.clone(), stopped.clone());
         let acceptor = tls.as_ref().map(|tls| tls.acceptor());
@@ -149,6 +150,10 @@ where
                         connection.as_mut().graceful_shutdown();
                         dropped_at = Some(tokio::time::Instant::now() + limits.header_timeout);
                     }
+                    () = activity.stalled_for(limits.header_timeout) => {
+                        tracing::debug!("dropped a connection whose reader stopped reading its answer");
+                        break;
+                    }
                     () = dropping => match activity.busy() {
                         false => break,
                         true => dropped_at = Some(tokio::time::Instant::now() + limits.header_timeout),
@@ -184,58 +189,6 @@ async fn opened(stream: TcpStream, acceptor: Option<TlsAcceptor>, within: Durati
         Err(_) => {
             tracing::debug!("TLS handshake timed out");
             None
-        }
-    }
-}
-
-/// The requests of one connection in flight, and when the last one ended.
-/// HTTP/1.1's header timer closes a connection that stays idle between
-/// requests; HTTP/2 has no such timer in hyper, so without this a client
-/// could hold connections (and the cap's permits) open for ever.
-struct Activity {
-    in_flight: AtomicUsize,
-    /// When the connection last went quiet (nothing in flight), or opened.
-    quiet_since: Mutex<Instant>,
-}
-
-/// A request in flight; its end marks the connection quiet if it was the last.
-struct Busy(Arc<Activity>);
-
-impl Activity {
-    fn new() -> Activity {
-        Activity { in_flight: AtomicUsize::new(0), quiet_since: Mutex::new(Instant::now()) }
-    }
-
-    fn begin(self: &Arc<Self>) -> Busy {
-        self.in_flight.fetch_add(1, Ordering::SeqCst);
-        Busy(self.clone())
-    }
-
-    fn busy(&self) -> bool {
-        self.in_flight.load(Ordering::SeqCst) > 0
-    }
-
-    /// Resolves once nothing has been in flight for `after`.
-    async fn idle_for(&self, after: Duration) {
-        loop {
-            let quiet_for = match self.in_flight.load(Ordering::SeqCst) {
-                0 => self.quiet_since.lock().expect("activity lock").elapsed(),
-                _ => Duration::ZERO,
-            };
-            if quiet_for >= after && self.in_flight.load(Ordering::SeqCst) == 0 {
-                return;
-            }
-            // Saturating: a request may have begun since `quiet_for` was read.
-            tokio::time::sleep(after.saturating_sub(quiet_for)).await;
-        }
-    }
-}
-
-impl Drop for Busy {
-    fn drop(&mut self) {
-        let mut quiet_since = self.0.quiet_since.lock().expect("activity lock");
-        if self.0.in_flight.fetch_sub(1, Ordering::SeqCst) == 1 {
-            *quiet_since = Instant::now();
         }
     }
 }
