@@ -298,9 +298,14 @@ impl Host {
         self.call(Method::POST, path, Some(token), Some(body)).await
     }
 
+    /// The host's `/metrics`, as text.
+    async fn metrics(&self) -> String {
+        self.client.get(format!("{}/metrics", self.admin)).send().await.unwrap().text().await.unwrap()
+    }
+
     /// A metric without labels, from the host's `/metrics` (0 when absent).
     pub async fn metric(&self, name: &str) -> f64 {
-        let text = self.client.get(format!("{}/metrics", self.admin)).send().await.unwrap().text().await.unwrap();
+        let text = self.metrics().await;
         let prefix = format!("{name} ");
         text.lines().find_map(|l| l.strip_prefix(&prefix)?.parse().ok()).unwrap_or(0.0)
     }
@@ -308,7 +313,7 @@ impl Host {
     /// How many store calls of kind `op` (`find`, `count_found`...) the
     /// host has made, from its metrics: which path a query took.
     pub async fn store_operations(&self, op: &str) -> f64 {
-        let text = self.client.get(format!("{}/metrics", self.admin)).send().await.unwrap().text().await.unwrap();
+        let text = self.metrics().await;
         let label = format!(r#"op="{op}""#);
         text.lines()
             .filter(|l| l.starts_with("crm_store_operations_total{") && l.contains(&label))

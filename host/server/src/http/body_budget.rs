@@ -33,7 +33,7 @@ impl BodyBudget {
 
     /// A new request's share: nothing yet.
     pub fn share(&self) -> BodyShare {
-        BodyShare { budget: Some(self.0.clone()), held: None, bytes: 0 }
+        BodyShare { budget: Some(self.0.clone()), held: None }
     }
 }
 
@@ -42,8 +42,8 @@ impl BodyBudget {
 pub struct BodyShare {
     /// `None`: a listener without a budget.
     budget: Option<Arc<Semaphore>>,
+    /// One permit a byte.
     held: Option<OwnedSemaphorePermit>,
-    bytes: usize,
 }
 
 impl BodyShare {
@@ -51,7 +51,8 @@ impl BodyShare {
     /// (what was held stays held until the share is dropped).
     pub fn grow_to(&mut self, bytes: usize) -> bool {
         let Some(budget) = &self.budget else { return true };
-        let Some(more) = bytes.checked_sub(self.bytes).filter(|more| *more > 0) else { return true };
+        let held = self.held.as_ref().map_or(0, OwnedSemaphorePermit::num_permits);
+        let Some(more) = bytes.checked_sub(held).filter(|more| *more > 0) else { return true };
         let Ok(more_permits) = u32::try_from(more) else { return false };
         let Ok(permit) = budget.clone().try_acquire_many_owned(more_permits) else { return false };
         match &mut self.held {
@@ -59,15 +60,14 @@ impl BodyShare {
             None => self.held = Some(permit),
         }
         metrics::gauge!(HELD_GAUGE).increment(more as f64);
-        self.bytes = bytes;
         true
     }
 }
 
 impl Drop for BodyShare {
     fn drop(&mut self) {
-        if self.held.is_some() {
-            metrics::gauge!(HELD_GAUGE).decrement(self.bytes as f64);
+        if let Some(held) = &self.held {
+            metrics::gauge!(HELD_GAUGE).decrement(held.num_permits() as f64);
         }
     }
 }
