@@ -183,14 +183,29 @@ async fn the_body_bytes_held_at_once_are_bounded_and_given_back() {
     };
     assert!(gzipped.len() < 2_000);
 
-    // No token is needed to make the host hold a body: it is read before
-    // anything is checked. This one holds 800 KB of the 1 MiB while the
-    // rest never comes.
+    // A body sent without a valid token is dropped as it arrives, never held:
+    // 800 KB of a declared 1 MB, the rest never coming.
+    let hog_head = |token: &str| {
+        format!(
+            "POST /api/contacts HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n"
+        )
+    };
+    let mut stranger = TcpStream::connect(addr(&host)).unwrap();
+    stranger.write_all(hog_head("crm_000000000000000000000000_nope").as_bytes()).unwrap();
+    stranger.write_all(&vec![b' '; 800_000]).unwrap();
+    // Loopback hands the host those bytes within milliseconds; held, they
+    // would make the next body a 503.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(host.metric("crm_http_body_bytes_held").await, 0.0);
+    assert_eq!(post(padded(300_000).into_bytes(), false).await.unwrap().status(), StatusCode::CREATED);
+    // Its answer comes once its body is in, so that no reset loses it.
+    stranger.write_all(&vec![b' '; 200_000]).unwrap();
+    assert!(answer_status(&mut stranger).starts_with("HTTP/1.1 401"));
+
+    // A caller with a token is held to the budget: this one holds 800 KB
+    // of the 1 MiB while the rest never comes.
     let mut hog = TcpStream::connect(addr(&host)).unwrap();
-    hog.write_all(
-        b"POST /api/contacts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n",
-    )
-    .unwrap();
+    hog.write_all(hog_head(&token).as_bytes()).unwrap();
     hog.write_all(&vec![b' '; 800_000]).unwrap();
     let held =
         eventually(Duration::from_secs(10), || async { host.metric("crm_http_body_bytes_held").await >= 800_000.0 })
@@ -213,8 +228,9 @@ async fn the_body_bytes_held_at_once_are_bounded_and_given_back() {
     // A small gzip body is held at its decoded size.
     let answer = post(gzipped.clone(), true).await.unwrap();
     assert_eq!(answer.status(), StatusCode::SERVICE_UNAVAILABLE);
-    // Bodies within what is left still pass.
-    assert_eq!(post(padded(100_000).into_bytes(), false).await.unwrap().status(), StatusCode::CREATED);
+    // Bodies within what is left still pass (the contact the stranger's
+    // phase created, updated).
+    assert_eq!(post(padded(100_000).into_bytes(), false).await.unwrap().status(), StatusCode::OK);
 
     // The hog gone, its bytes are given back.
     drop(hog);
@@ -226,6 +242,49 @@ async fn the_body_bytes_held_at_once_are_bounded_and_given_back() {
     assert_eq!(host.metric("crm_http_body_bytes_held").await, 0.0);
     assert_eq!(post(gzipped.clone(), true).await.unwrap().status(), StatusCode::OK, "the same contact, decoded");
     assert_eq!(post(padded(300_000).into_bytes(), false).await.unwrap().status(), StatusCode::OK);
+}
+
+/// The status line of the answer on `s`.
+fn answer_status(s: &mut TcpStream) -> String {
+    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut answer = vec![0u8; 4096];
+    let n = s.read(&mut answer).unwrap();
+    String::from_utf8_lossy(&answer[..n]).lines().next().unwrap_or_default().to_string()
+}
+
+#[tokio::test]
+async fn a_request_refused_on_its_head_is_answered_without_its_body() {
+    let host = Host::start().await;
+    let token = host.demo_token.clone().unwrap();
+    let readers = host.create_org(json!({ "name": "Readers", "plan": "unlimited" })).await;
+    let reader = host.create_token(&readers, &["contacts:read"]).await;
+    // A client that waits for `100 Continue` before sending its body is
+    // told at once, and never asked for the body.
+    let ask = |path: &str, token: &str, length: usize| {
+        let mut s = TcpStream::connect(addr(&host)).unwrap();
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: {length}\r\n\r\n"
+        );
+        s.write_all(head.as_bytes()).unwrap();
+        let started = Instant::now();
+        let status = answer_status(&mut s);
+        (status, started.elapsed())
+    };
+    for (path, token, answer) in [
+        ("/api/contacts", "crm_000000000000000000000000_nope", "HTTP/1.1 401"),
+        ("/api/contacts", reader.as_str(), "HTTP/1.1 403"),
+        ("/api/nowhere", token.as_str(), "HTTP/1.1 404"),
+        ("/nowhere", token.as_str(), "HTTP/1.1 404"),
+    ] {
+        let (status, took) = ask(path, token, 500_000);
+        assert!(status.starts_with(answer), "{path}: {status}");
+        assert!(took < Duration::from_secs(5), "{path}: answered after {took:?}");
+    }
+    // Admitted, the body is asked for.
+    assert_eq!(ask("/api/contacts", &token, 20).0, "HTTP/1.1 100 Continue");
+    // The token is checked before the body's size: a stranger learns nothing more.
+    let (status, _) = ask("/api/contacts", "crm_000000000000000000000000_nope", 2 << 20);
+    assert!(status.starts_with("HTTP/1.1 401"), "{status}");
 }
 
 #[tokio::test]

@@ -6,9 +6,11 @@
 //! - [`server`] starts the listeners; [`listener`] accepts the connection under
 //!   its bounds (count, header and idle timeouts, shutdown grace), over
 //!   [`tls`] when the public listener has a certificate, and
-//!   [`http::extract`] reads the request (warp) into an [`http::ApiRequest`];
+//!   [`http::extract`] reads the request (warp) into an [`http::ApiRequest`],
+//!   asking [`public_routes`] on its head, before the body, who serves it;
 //! - [`api::Api`] runs the checks of the spec in order ([`auth`], plan modules,
-//!   permissions from `crm_tenancy::permissions`) and calls the route's handler,
+//!   permissions from `crm_tenancy::permissions`: those on the head while
+//!   admitting it) and calls the route's handler,
 //!   native ([`api`]) or a component ([`components`], through `crm_runtime`);
 //! - handlers answer with [`http::Response`] or an [`http::ApiError`] (the spec's
 //!   error bodies, written in one place).
@@ -45,6 +47,7 @@ pub mod metrics;
 pub mod ops;
 pub mod org_sweep;
 pub mod public;
+pub mod public_routes;
 pub mod reindex_at_start;
 pub mod server;
 pub mod shipping;

@@ -4,7 +4,8 @@
 //!
 //! Knowing no token, the host finds the organization through the route's
 //! `{id}`, which the module published in the directory
-//! (`crm_tenancy::directory`), then checks, in order:
+//! (`crm_tenancy::directory`), then checks, in order (the first three on the
+//! request's head, before its body is read, [`PublicDoor::admit`]):
 //! 1. the route (404 `NOT_FOUND`, 405 `METHOD_NOT_ALLOWED`);
 //! 2. the organization's plan module the route names (403
 //!    `PLAN_MODULE_REQUIRED`); the `api` module is not needed: a public form
@@ -27,13 +28,15 @@ use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use crm_runtime::{CallContext, LoadedModule};
+use crm_tenancy::Org;
 use http::Method;
 
 use crate::app::App;
 use crate::components::{self, Door};
 use crate::fairness::Gate;
 use crate::form_rate::FormRate;
-use crate::http::router::{Match, Router};
+use crate::http::extract::{Admission, BodyLimits};
+use crate::http::router::{Match, Params, Router};
 use crate::http::{ApiError, ApiRequest, Response};
 
 /// Where public routes live on the public listener, and in a module's terms.
@@ -44,11 +47,27 @@ pub struct PublicRoute {
     module: Arc<LoadedModule>,
     plan_module: Option<String>,
     deadline: Duration,
+    /// The route's own body limit, when it has one.
+    max_body: Option<usize>,
+}
+
+/// The route table; replaced whole by a plugin reload.
+pub type Table = Router<Arc<PublicRoute>>;
+
+/// A request admitted on its head.
+pub struct Admitted {
+    route: Arc<PublicRoute>,
+    /// The path as the module declares it (`/public/...`), and its parameters.
+    module_path: String,
+    params: Params,
+    /// The route's pattern as the listener serves it, for logs and metrics.
+    pattern: Arc<str>,
+    /// `None`: the id names no organization (the component answers its own not-found).
+    org: Option<Org>,
 }
 
 pub struct PublicDoor {
-    /// Replaced whole by a plugin reload.
-    routes: RwLock<Arc<Router<PublicRoute>>>,
+    routes: RwLock<Arc<Table>>,
     default_deadline: Duration,
     rate: FormRate,
     trusted_proxies: Vec<IpAddr>,
@@ -78,12 +97,12 @@ impl PublicDoor {
     }
 
     /// The table `modules` would give, or why they cannot be served together.
-    pub fn table_for(&self, modules: &[Arc<LoadedModule>]) -> Result<Router<PublicRoute>, String> {
+    pub fn table_for(&self, modules: &[Arc<LoadedModule>]) -> Result<Table, String> {
         table(modules, self.default_deadline)
     }
 
     /// Serves new requests with `table` (a reload).
-    pub fn replace_table(&self, table: Router<PublicRoute>) {
+    pub fn replace_table(&self, table: Table) {
         *self.routes.write().expect("routes lock") = Arc::new(table);
     }
 
@@ -93,44 +112,65 @@ impl PublicDoor {
         routes.entries().map(|(method, pattern, _)| (method.clone(), public_pattern(pattern))).collect()
     }
 
-    pub async fn dispatch(&self, app: &Arc<App>, req: ApiRequest) -> Response {
-        self.serve(app, req).await.unwrap_or_else(ApiError::into_response)
-    }
-
-    async fn serve(&self, app: &Arc<App>, req: ApiRequest) -> Result<Response, ApiError> {
+    /// Checks a public request on its head: the route, the organization's
+    /// plan and the client's rate. The body may be as large as the route allows.
+    pub fn admit(&self, app: &App, req: &ApiRequest, limits: &BodyLimits) -> Admission<Admitted> {
         let tail = req.path.strip_prefix(PUBLIC_PREFIX).unwrap_or_default();
         let module_path = format!("{MODULE_PREFIX}{tail}");
         let routes = self.routes.read().expect("routes lock").clone();
         let (route, params, pattern) = match routes.find(&req.method, &module_path) {
-            Match::Found(route, params, pattern) => (route, params, pattern),
+            Match::Found(route, params, pattern) => (route.clone(), params, pattern),
             Match::MethodNotAllowed(allowed) => {
-                return Err(ApiError::method_not_allowed(&req.method, &req.path, &allowed));
+                let refused = ApiError::method_not_allowed(&req.method, &req.path, &allowed);
+                return Admission { max_body: limits.of(None), verdict: Err(refused) };
             }
-            Match::NotFound => return Err(ApiError::not_found(&format!("Route {} {}", req.method, req.path))),
+            Match::NotFound => {
+                let refused = ApiError::not_found(&format!("Route {} {}", req.method, req.path));
+                return Admission { max_body: limits.of(None), verdict: Err(refused) };
+            }
         };
-        let id = params.iter().find(|(k, _)| k == "id").map(|(_, v)| v.as_str()).unwrap_or_default();
-        let org = match app.tenancy.publisher(&route.module.name, id)? {
-            Some(org_id) => app.tenancy.org(&org_id)?,
-            None => None,
+        let max_body = limits.of(route.max_body);
+        let pattern = public_pattern(&pattern).into();
+        let admitted = Admitted { route, module_path, params, pattern, org: None };
+        Admission { max_body, verdict: self.checked(app, req, admitted) }
+    }
+
+    /// The organization the route's id names, its plan, and the client's rate.
+    fn checked(&self, app: &App, req: &ApiRequest, mut admitted: Admitted) -> Result<Admitted, ApiError> {
+        let id = admitted.params.iter().find(|(k, _)| k == "id").map(|(_, v)| v.as_str()).unwrap_or_default();
+        let Some(org_id) = app.tenancy.publisher(&admitted.route.module.name, id)? else {
+            return Ok(admitted);
         };
-        let pattern: Arc<str> = public_pattern(&pattern).into();
-        let Some(org) = org else {
-            let answer = components::call(app, &route.module, None, &req, module_path, params, route.deadline).await;
-            return Ok(answer.served_by(pattern, None));
+        let Some(org) = app.tenancy.org(&org_id)? else {
+            return Ok(admitted);
         };
-        if let Some(module) = &route.plan_module
+        if let Some(module) = &admitted.route.plan_module
             && !org.module_enabled(module)
         {
             return Err(ApiError::plan_module_required(module));
         }
         if req.method != Method::OPTIONS {
-            self.rate.check(app.store.as_ref(), &org.id, id, self.client_address(&req))?;
+            self.rate.check(app.store.as_ref(), &org.id, id, self.client_address(req))?;
         }
-        let pass = self.gate.enter(&org.id, None).await?;
+        admitted.org = Some(org);
+        Ok(admitted)
+    }
+
+    /// Serves an admitted request.
+    pub async fn dispatch(&self, app: &Arc<App>, admitted: Admitted, req: ApiRequest) -> Response {
+        let Admitted { route, module_path, params, pattern, org } = admitted;
+        let Some(org) = org else {
+            let answer = components::call(app, &route.module, None, &req, module_path, params, route.deadline).await;
+            return answer.served_by(pattern, None);
+        };
+        let pass = match self.gate.enter(&org.id, None).await {
+            Ok(pass) => pass,
+            Err(e) => return e.into_response(),
+        };
         let org_id = org.id.clone();
         let ctx = CallContext::public(org, &req.request_id);
         let answer = components::call(app, &route.module, Some(ctx), &req, module_path, params, route.deadline).await;
-        Ok(pass.stamp(answer).served_by(pattern, Some(&org_id)))
+        pass.stamp(answer).served_by(pattern, Some(&org_id))
     }
 
     /// The peer, or behind a trusted proxy the last `X-Forwarded-For` hop
@@ -159,11 +199,16 @@ impl PublicDoor {
     }
 }
 
-fn table(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Router<PublicRoute>, String> {
+fn table(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Table, String> {
     let mut routes = Router::default();
     components::for_each_route(modules, Door::Public, default_deadline, |method, route, module, deadline| {
-        let target = PublicRoute { module: module.clone(), plan_module: route.module.clone(), deadline };
-        routes.try_add(method, &route.path, target)
+        let target = PublicRoute {
+            module: module.clone(),
+            plan_module: route.module.clone(),
+            deadline,
+            max_body: route.max_body_bytes.map(|n| n as usize),
+        };
+        routes.try_add(method, &route.path, Arc::new(target))
     })?;
     Ok(routes)
 }

@@ -18,12 +18,13 @@ use crate::app::App;
 use crate::config::Config;
 use crate::fairness::Gate;
 use crate::http::body_budget::BodyBudget;
-use crate::http::extract::{BodyLimit, Extracted};
+use crate::http::extract::{Admission, BodyLimits, Extracted};
 use crate::http::{ApiRequest, Response, encoding, extract};
-use crate::public::{self, PublicDoor};
+use crate::public::PublicDoor;
+use crate::public_routes::PublicRoutes;
 use crate::shipping::outbound::ReqwestClient;
 use crate::tls::Tls;
-use crate::{bootstrap, embedded, listener, ops, shipping, storage};
+use crate::{bootstrap, embedded, listener, storage};
 
 /// Most connections the admin listener holds at once.
 const ADMIN_MAX_CONNECTIONS: usize = 256;
@@ -111,26 +112,27 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     };
     let max_body = config.max_body_bytes;
     let body_timeout = Duration::from_millis(config.body_timeout_ms);
-    let public_app = app.clone();
-    let limits_api = api.clone();
     // The admin listener's bodies are bounded by its few connections instead.
     let body_memory = usize::try_from(config.max_body_memory_mb << 20).unwrap_or(usize::MAX).max(max_body);
-    let public_body = BodyLimit {
-        default: max_body,
-        route: Some(Arc::new(move |method: &http::Method, path: &str| {
-            limits_api.body_limit(method, path).map(|limit| limit.min(body_memory))
-        })),
-        budget: Some(BodyBudget::new(body_memory)),
-    };
-    let public_routes = extract::request(public_body, body_timeout).then(move |extracted: Extracted| {
-        let (app, api, door) = (public_app.clone(), api.clone(), public_door.clone());
-        respond(extracted, |req| async move { route_public(&app, &api, &door, req).await })
+    let routes = Arc::new(PublicRoutes {
+        app: app.clone(),
+        api,
+        door: public_door,
+        limits: BodyLimits { default: max_body, ceiling: body_memory },
     });
+    let admitting = routes.clone();
+    let admit = Arc::new(move |req: &ApiRequest| admitting.admit(req));
+    let public_routes = extract::request(admit, Some(BodyBudget::new(body_memory)), body_timeout).then(
+        move |extracted: Extracted<_>| {
+            let routes = routes.clone();
+            respond(extracted, |req, target| async move { routes.serve(target, req).await })
+        },
+    );
     let (admin_app, reindexing) = (app.clone(), admin_api.clone());
-    let admin_body = BodyLimit { default: max_body, route: None, budget: None };
-    let admin_routes = extract::request(admin_body, body_timeout).then(move |extracted: Extracted| {
+    let admit_all = Arc::new(move |_: &ApiRequest| Admission { max_body, verdict: Ok(()) });
+    let admin_routes = extract::request(admit_all, None, body_timeout).then(move |extracted: Extracted<()>| {
         let (app, admin_api) = (admin_app.clone(), admin_api.clone());
-        respond(extracted, |req| async move { admin_api.dispatch(&app, req).await })
+        respond(extracted, |req, ()| async move { admin_api.dispatch(&app, req).await })
     });
     let files = listener::raise_open_files_limit();
     let limits = listener::Limits {
@@ -169,40 +171,22 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     Ok(())
 }
 
-/// Serves the public listener's paths.
-async fn route_public(app: &Arc<App>, api: &Api, door: &PublicDoor, req: ApiRequest) -> Response {
-    match req.path.as_str() {
-        "/healthz" => ops::healthz(),
-        "/readyz" => ops::readyz(app),
-        p if public::is_public_path(p) => door.dispatch(app, req).await,
-        crate::api::openapi::PATH => crate::api::openapi::serve(&req.method),
-        p if p == "/api" || p.starts_with("/api/") => api.dispatch(app, req).await,
-        p if shipping::webhook::is_webhook_path(p) => shipping::webhook::receive(app, req).await,
-        _ => crate::http::ApiError::not_found(&format!("Route {} {}", req.method, req.path)).into_response(),
-    }
-}
-
-/// Runs `handle` on a well-formed request (a HEAD as its GET), compresses
-/// the answer for a client that takes gzip, logs it (the route pattern,
-/// never the path or query, which may carry a form's key), counts it, and
-/// tags the answer with its id. The body's share of the listener's budget
-/// is given back once the answer is made.
-async fn respond<F, Fut>(extracted: Extracted, handle: F) -> http::Response<bytes::Bytes>
+/// Runs `handle` on a well-formed, admitted request, compresses the answer
+/// for a client that takes gzip, logs it (the route pattern, never the path
+/// or query, which may carry a form's key), counts it, and tags the answer
+/// with its id. The body's share of the listener's budget is given back once
+/// the answer is made.
+async fn respond<A, F, Fut>(extracted: Extracted<A>, handle: F) -> http::Response<bytes::Bytes>
 where
-    F: FnOnce(ApiRequest) -> Fut,
+    F: FnOnce(ApiRequest, A) -> Fut,
     Fut: Future<Output = Response>,
 {
     let Extracted { request_id, method, request, share } = extracted;
     let started = Instant::now();
     let response = match request {
-        Ok(mut req) => {
-            // HEAD is GET without the body (RFC 9110 § 9.3.2): routes see a
-            // GET, and hyper sends the headers only, Content-Length included.
-            if method == http::Method::HEAD {
-                req.method = http::Method::GET;
-            }
+        Ok((req, admitted)) => {
             let gzip = encoding::accepts_gzip(&req.headers);
-            encoding::compress(handle(req).await, gzip)
+            encoding::compress(handle(req, admitted).await, gzip)
         }
         Err(e) => e.into_response(),
     };

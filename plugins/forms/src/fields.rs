@@ -17,7 +17,8 @@ pub const MAX_FIELDS: usize = 100;
 pub const MAX_VALUE: usize = 10 * 1024;
 /// The longest field name, in bytes.
 pub const MAX_NAME: usize = 200;
-/// The largest body either door reads.
+/// The largest body either door reads, the routes' declared limit (the
+/// host refuses a larger one).
 pub const MAX_BODY: usize = 64 * 1024;
 /// The hidden field people leave empty and bots fill.
 pub const HONEYPOT: &str = "_gotcha";
@@ -87,9 +88,6 @@ impl Fields {
 /// (`application/x-www-form-urlencoded`, or `multipart/form-data` as with
 /// `enctype="multipart/form-data"` or `fetch` of a `FormData`).
 pub fn read(req: &Request) -> Result<Fields, Error> {
-    if req.body.len() > MAX_BODY {
-        return Err(Error::new(413, "PAYLOAD_TOO_LARGE", format!("A submission is at most {MAX_BODY} bytes")));
-    }
     let media_type = http::media_type(req);
     let html_form = media_type == "application/x-www-form-urlencoded" || media_type == "multipart/form-data";
     let sent: Map<String, Value> = if media_type == "application/x-www-form-urlencoded" {

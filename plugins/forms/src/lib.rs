@@ -42,6 +42,12 @@ fn route(method: &str, path: &str, permission: Option<&str>) -> Route {
     crm_sdk::route(method, path, permission, Some("forms"))
 }
 
+/// A door's submit route: the host refuses a body past [`fields::MAX_BODY`]
+/// before reading it.
+fn submit_route(path: &str, permission: Option<&str>) -> Route {
+    Route { max_body_bytes: Some(fields::MAX_BODY as u32), ..route("POST", path, permission) }
+}
+
 impl handler::Guest for Forms {
     fn describe() -> ModuleInfo {
         ModuleInfo {
@@ -50,7 +56,7 @@ impl handler::Guest for Forms {
             routes: vec![
                 route("GET", "/forms", Some("forms:read")),
                 route("GET", "/forms/{id}", Some("forms:read")),
-                route("POST", "/forms/{id}/submit", Some("forms:write")),
+                submit_route("/forms/{id}/submit", Some("forms:write")),
                 route("GET", "/forms/{id}/submissions", Some("forms:read")),
                 route("GET", "/deals", Some("deals:read")),
                 route("GET", "/deals/{id}", Some("deals:read")),
@@ -58,7 +64,7 @@ impl handler::Guest for Forms {
                 route("GET", "/notifications", Some("notifications:read")),
                 route("PUT", "/notifications/{id}", Some("notifications:write")),
                 // The public door: `/api/v1/forms/submit/{id}?key=`, no token.
-                route("POST", "/public/forms/submit/{id}", None),
+                submit_route("/public/forms/submit/{id}", None),
                 route("OPTIONS", "/public/forms/submit/{id}", None),
                 // The app's calls: `/admin/orgs/{org}/forms...` on the admin API.
                 route("POST", "/admin/forms", None),

@@ -1,7 +1,9 @@
 //! The external API under `/api`: the route table and the checks every request
 //! passes before its handler runs.
 //!
-//! Order of checks (each refusal is the spec's exact body):
+//! Order of checks (each refusal is the spec's exact body); the first five
+//! need only the request's head and run before its body is read
+//! ([`Api::admit`]), so a caller refused by them never has a body held:
 //! 1. token (401, see [`crate::auth`]), then the organization id it names (403);
 //! 2. the route (404 `NOT_FOUND`, 405 `METHOD_NOT_ALLOWED`);
 //! 3. the plan's `api` module, when enforced (403 `PLAN_MODULE_REQUIRED`); `/me` is
@@ -29,6 +31,7 @@ use crate::app::App;
 use crate::auth::{self, Caller};
 use crate::components;
 use crate::fairness::Gate;
+use crate::http::extract::{Admission, BodyLimits};
 use crate::http::router::{Match, Params, Router};
 use crate::http::{ApiError, ApiRequest, Response};
 
@@ -61,11 +64,21 @@ pub struct Route {
     pub handler: Handler,
 }
 
-/// The external API: its route table (built at start, replaced whole by a
-/// plugin reload; a request keeps the table it was matched in), and the gate
-/// that keeps organizations fair to each other.
+/// The route table: built at start, replaced whole by a plugin reload (a
+/// request keeps the route it was admitted with).
+pub type Table = Router<Arc<Route>>;
+
+/// A request admitted on its head: its route, its caller and the path's parameters.
+pub struct Admitted {
+    route: Arc<Route>,
+    caller: Caller,
+    params: Params,
+}
+
+/// The external API: its route table, and the gate that keeps organizations
+/// fair to each other.
 pub struct Api {
-    routes: RwLock<Arc<Router<Route>>>,
+    routes: RwLock<Arc<Table>>,
     default_deadline: Duration,
     gate: Arc<Gate>,
 }
@@ -78,12 +91,12 @@ impl Api {
     }
 
     /// The table `modules` would give, or why they cannot be served together.
-    pub fn table_for(&self, modules: &[Arc<LoadedModule>]) -> Result<Router<Route>, String> {
+    pub fn table_for(&self, modules: &[Arc<LoadedModule>]) -> Result<Table, String> {
         routes(modules, self.default_deadline)
     }
 
     /// Serves new requests with `table` (a reload).
-    pub fn replace_table(&self, table: Router<Route>) {
+    pub fn replace_table(&self, table: Table) {
         *self.routes.write().expect("routes lock") = Arc::new(table);
     }
 
@@ -97,27 +110,27 @@ impl Api {
         listed
     }
 
-    fn table(&self) -> Arc<Router<Route>> {
+    fn table(&self) -> Arc<Table> {
         self.routes.read().expect("routes lock").clone()
     }
 
-    /// The body limit of the route `method` and `path` (under `/api`) name,
-    /// if it has its own.
-    pub fn body_limit(&self, method: &Method, path: &str) -> Option<usize> {
-        let path = path.strip_prefix("/api")?;
-        match self.table().find(method, path) {
+    /// Checks a request whose path starts with `/api` on its head: the
+    /// token, the route, the plan and the permission. The body may be as
+    /// large as the route allows, or a refused caller's as the listener's default.
+    pub fn admit(&self, app: &App, req: &ApiRequest, limits: &BodyLimits) -> Admission<Admitted> {
+        let path = req.path.strip_prefix("/api").unwrap_or(&req.path);
+        let table = self.table();
+        let found = table.find(&req.method, path);
+        let max_body = limits.of(match &found {
             Match::Found(route, _, _) => route.max_body,
             _ => None,
-        }
+        });
+        Admission { max_body, verdict: checked(found, app, req) }
     }
 
-    /// Serves a request whose path starts with `/api`.
-    pub async fn dispatch(&self, app: &Arc<App>, req: ApiRequest) -> Response {
-        let table = self.table();
-        let (route, caller, params) = match self.checked(&table, app, &req) {
-            Ok(found) => found,
-            Err(e) => return e.into_response(),
-        };
+    /// Serves an admitted request.
+    pub async fn dispatch(&self, app: &Arc<App>, admitted: Admitted, req: ApiRequest) -> Response {
+        let Admitted { route, caller, params } = admitted;
         let org = caller.org.id.clone();
         let pass = match self.gate.enter(&caller.org.id, Some(&caller.token.id)).await {
             Ok(pass) => pass,
@@ -156,41 +169,35 @@ impl Api {
         let served = pass.stamp(served.unwrap_or_else(ApiError::into_response));
         served.served_by(route.pattern.clone(), Some(&org))
     }
-
-    /// The route, the caller and the path's parameters.
-    fn checked<'t>(
-        &self,
-        table: &'t Router<Route>,
-        app: &App,
-        req: &ApiRequest,
-    ) -> Result<(&'t Route, Caller, Params), ApiError> {
-        let caller = auth::authenticate(&app.tenancy, req)?;
-        let path = req.path.strip_prefix("/api").unwrap_or(&req.path);
-        let (route, params) = match table.find(&req.method, path) {
-            Match::Found(route, params, _) => (route, params),
-            Match::MethodNotAllowed(allowed) => {
-                return Err(ApiError::method_not_allowed(&req.method, &req.path, &allowed));
-            }
-            Match::NotFound => return Err(ApiError::not_found(&format!("Route {} {}", req.method, req.path))),
-        };
-        if app.config.enforce_api_module && !route.api_module_exempt && !caller.org.module_enabled("api") {
-            return Err(ApiError::plan_module_required("api"));
-        }
-        if let Some(required) = &route.permission
-            && !permissions::grants(&caller.token.permissions, required)
-        {
-            return Err(ApiError::insufficient_permissions(required, &caller.token.permissions));
-        }
-        if let Some(module) = &route.module
-            && !caller.org.module_enabled(module)
-        {
-            return Err(ApiError::plan_module_required(module));
-        }
-        Ok((route, caller, params))
-    }
 }
 
-fn routes(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Router<Route>, String> {
+/// The caller, then the route `found` for it, then what the route requires.
+fn checked(found: Match<'_, Arc<Route>>, app: &App, req: &ApiRequest) -> Result<Admitted, ApiError> {
+    let caller = auth::authenticate(&app.tenancy, req)?;
+    let (route, params) = match found {
+        Match::Found(route, params, _) => (route.clone(), params),
+        Match::MethodNotAllowed(allowed) => {
+            return Err(ApiError::method_not_allowed(&req.method, &req.path, &allowed));
+        }
+        Match::NotFound => return Err(ApiError::not_found(&format!("Route {} {}", req.method, req.path))),
+    };
+    if app.config.enforce_api_module && !route.api_module_exempt && !caller.org.module_enabled("api") {
+        return Err(ApiError::plan_module_required("api"));
+    }
+    if let Some(required) = &route.permission
+        && !permissions::grants(&caller.token.permissions, required)
+    {
+        return Err(ApiError::insufficient_permissions(required, &caller.token.permissions));
+    }
+    if let Some(module) = &route.module
+        && !caller.org.module_enabled(module)
+    {
+        return Err(ApiError::plan_module_required(module));
+    }
+    Ok(Admitted { route, caller, params })
+}
+
+fn routes(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Table, String> {
     let mut r = Router::default();
     let pattern = |path: &str| -> Arc<str> { format!("/api{path}").into() };
     let native = |path: &str, handler, permission: Option<&str>, api_module_exempt| Route {
@@ -215,7 +222,7 @@ fn routes(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<R
             false,
         ),
     ] {
-        r.try_add(method, path, native(path, handler, permission, exempt))?;
+        r.try_add(method, path, Arc::new(native(path, handler, permission, exempt)))?;
     }
     components::for_each_route(modules, components::Door::Api, default_deadline, |method, route, module, deadline| {
         let target = Route {
@@ -226,7 +233,7 @@ fn routes(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<R
             api_module_exempt: false,
             handler: Handler::Component(module.clone(), deadline),
         };
-        r.try_add(method, &route.path, target)
+        r.try_add(method, &route.path, Arc::new(target))
     })?;
     Ok(r)
 }

@@ -1,9 +1,11 @@
 //! A bound on the request body bytes a listener holds at once.
 //!
-//! Each body is read whole before it is routed (a token is checked after),
-//! so without this bound anyone could make the host hold `connections ×
-//! body limit` bytes: 10,000 connections trickling 1 MiB bodies are 10 GiB,
-//! and an import's 16 MiB limit makes it 160 GiB. Bytes are counted as they
+//! A body is held only once its request's head was admitted (its token
+//! checked, [`super::extract`]), but each is then read whole before it is
+//! handled, so without this bound the callers of one listener could make
+//! the host hold `connections × body limit` bytes: 10,000 connections
+//! trickling 1 MiB bodies are 10 GiB, an import's 16 MiB limit makes it
+//! 160 GiB (a public form's body, taken without a token, is at most 64 KiB). Bytes are counted as they
 //! arrive (a declared `Content-Length` reserves nothing, or a client could
 //! take the whole budget by sending headers alone), together with a gzip
 //! body's decoded bytes, and given back once the request's answer is made.

@@ -1,9 +1,17 @@
 //! The warp filter that turns any request into an [`ApiRequest`].
 //!
 //! Both listeners route by themselves (the public route table comes from the
-//! modules at run time), so warp's job is only to hand over the request, read the
-//! body under a size limit and the listener's budget (gzip undone,
-//! [`super::encoding`]; [`super::body_budget`]), and attach a request id.
+//! modules at run time), so warp's job is only to hand over the request, let
+//! the listener look at its head before any of its body is read ([`Admit`]:
+//! the route, the caller, the body's limit), read the body under that limit
+//! and the listener's budget (gzip undone, [`super::encoding`];
+//! [`super::body_budget`]), and attach a request id.
+//!
+//! A request refused on its head (no valid token, an unknown route, a spent
+//! rate) never has its body held: a client that sent `Expect: 100-continue`
+//! is answered without sending it, and another's body is dropped as it
+//! arrives, up to the limit, so that the answer is not lost to a connection
+//! reset under a client still sending.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,56 +28,58 @@ use super::{ApiError, ApiRequest};
 use crate::listener::Peer;
 use crm_tenancy::ids::new_id;
 
-/// A request, or the error to answer it with (body too large, unreadable).
-pub struct Extracted {
+/// A request, or the error to answer it with (refused on its head, body too
+/// large, unreadable).
+pub struct Extracted<A> {
     /// The caller's `X-Request-Id`, or a new one; answers carry it either way.
     pub request_id: String,
-    /// The method, for the access log of a request that could not be read.
+    /// The method as sent (a HEAD's request is a GET), for the access log.
     pub method: Method,
-    pub request: Result<ApiRequest, ApiError>,
+    /// The request and what the listener learnt from its head.
+    pub request: Result<(ApiRequest, A), ApiError>,
     /// What the body holds of the listener's budget, until the answer is sent.
     pub share: BodyShare,
 }
 
-/// The body limits of one listener: the host's default, a route's own
-/// larger one (an import), asked for only when a body needs more than the
-/// default, so the usual request pays no route lookup for it, and the
-/// bytes all bodies may hold at once.
-#[derive(Clone)]
-pub struct BodyLimit {
-    pub default: usize,
-    pub route: Option<RouteBodyLimit>,
-    pub budget: Option<BodyBudget>,
+/// What a listener decides from a request's head.
+pub struct Admission<A> {
+    /// The largest body the request may have.
+    pub max_body: usize,
+    /// What the listener learnt (the caller, the route), or the answer to
+    /// give without keeping the body.
+    pub verdict: Result<A, ApiError>,
 }
 
-/// A route's own body limit, by method and path, when it has one.
-pub type RouteBodyLimit = Arc<dyn Fn(&Method, &str) -> Option<usize> + Send + Sync>;
-
-/// One request's limit: the default, raised once to its route's own when
-/// the body needs more.
-struct Limit<F: FnOnce() -> Option<usize>> {
-    max: usize,
-    route: Option<F>,
-}
-
-impl<F: FnOnce() -> Option<usize>> Limit<F> {
-    fn allows(&mut self, len: u64) -> bool {
-        if len > self.max as u64
-            && let Some(route) = self.route.take()
-            && let Some(larger) = route()
-        {
-            self.max = self.max.max(larger);
-        }
-        len <= self.max as u64
+impl<A> Admission<A> {
+    pub fn map<B>(self, f: impl FnOnce(A) -> B) -> Admission<B> {
+        Admission { max_body: self.max_body, verdict: self.verdict.map(f) }
     }
 }
 
-/// Extracts every request, reading at most the body limit of its route
-/// within `body_timeout`.
-pub fn request(
-    max_body: BodyLimit,
+/// A listener's body limits: its default, and the most any route's own may be.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyLimits {
+    pub default: usize,
+    pub ceiling: usize,
+}
+
+impl BodyLimits {
+    /// The limit of a route with its own limit `route`, if any.
+    pub fn of(&self, route: Option<usize>) -> usize {
+        route.unwrap_or(self.default).min(self.ceiling)
+    }
+}
+
+/// A listener's look at a request before its body is read (`body` is empty).
+pub type Admit<A> = Arc<dyn Fn(&ApiRequest) -> Admission<A> + Send + Sync>;
+
+/// Extracts every request: admitted on its head by `admit`, then its body
+/// read within `body_timeout`, holding at most what is left of `budget`.
+pub fn request<A: Send + 'static>(
+    admit: Admit<A>,
+    budget: Option<BodyBudget>,
     body_timeout: Duration,
-) -> impl Filter<Extract = (Extracted,), Error = Rejection> + Clone {
+) -> impl Filter<Extract = (Extracted<A>,), Error = Rejection> + Clone {
     let raw_query = warp::query::raw().or(warp::any().map(String::new)).unify();
     warp::method()
         .and(warp::path::full())
@@ -77,50 +87,107 @@ pub fn request(
         .and(warp::header::headers_cloned())
         .and(warp::ext::optional::<Peer>())
         .and(warp::body::stream())
-        .then(move |method: Method, path: FullPath, query: String, mut headers: HeaderMap, peer: Option<Peer>, body| {
-            let limits = max_body.clone();
+        .then(move |method: Method, path: FullPath, query: String, headers: HeaderMap, peer: Option<Peer>, body| {
+            let (admit, budget) = (admit.clone(), budget.clone());
             async move {
                 let request_id = request_id(&headers);
-                let route_limit = limits.route.as_ref().map(|route| || route(&method, path.as_str()));
-                let mut limit = Limit { max: limits.default, route: route_limit };
-                let mut share = limits.budget.as_ref().map(BodyBudget::share).unwrap_or_default();
-                let read = tokio::time::timeout(body_timeout, read_body(&headers, body, &mut limit, &mut share));
-                let read = match read.await {
-                    Ok(read) => read,
-                    Err(_) => Err(ApiError::new(
-                        StatusCode::REQUEST_TIMEOUT,
-                        "REQUEST_TIMEOUT",
-                        format!("The request body did not arrive within {} ms", body_timeout.as_millis()),
-                    )),
-                };
-                let read = read.and_then(|body| {
-                    // A gzip body's decoded bytes are held beside its own.
-                    let (compressed, mut busy) = (body.len(), false);
-                    let allows = |n: u64| {
-                        if !limit.allows(n) {
-                            return false;
-                        }
-                        busy = !share.grow_to(compressed.saturating_add(n as usize));
-                        !busy
-                    };
-                    encoding::decoded_body(&mut headers, body, allows).map_err(|e| match e {
-                        Undecoded::TooLarge if busy => server_busy(),
-                        Undecoded::TooLarge => too_large(limit.max),
-                        Undecoded::Refused(e) => e,
-                    })
-                });
-                let read = read.map(|body| ApiRequest {
-                    method: method.clone(),
+                let mut req = ApiRequest {
+                    // HEAD is GET without the body (RFC 9110 § 9.3.2): routes see a
+                    // GET, and hyper sends the headers only, Content-Length included.
+                    method: if method == Method::HEAD { Method::GET } else { method.clone() },
                     path: path.as_str().to_string(),
                     query: form_urlencoded::parse(query.as_bytes()).into_owned().collect(),
                     headers,
-                    body,
+                    body: Bytes::new(),
                     peer: peer.map(|p| p.0.ip()),
                     request_id: request_id.clone(),
-                });
-                Extracted { request_id, method, request: read, share }
+                };
+                let Admission { max_body, verdict } = admit(&req);
+                let mut share = budget.as_ref().map(BodyBudget::share).unwrap_or_default();
+                let request = match verdict {
+                    Ok(admitted) => match read_within(body_timeout, &mut req.headers, body, max_body, &mut share).await
+                    {
+                        Ok(body) => Ok((ApiRequest { body, ..req }, admitted)),
+                        Err(e) => Err(e),
+                    },
+                    Err(refused) => {
+                        discard(body_timeout, &req.headers, body, max_body).await;
+                        Err(refused)
+                    }
+                };
+                Extracted { request_id, method, request, share }
             }
         })
+}
+
+/// The body, read within `timeout` and at most `max` bytes (decoded), held
+/// in `share`.
+async fn read_within<S, B>(
+    timeout: Duration,
+    headers: &mut HeaderMap,
+    body: S,
+    max: usize,
+    share: &mut BodyShare,
+) -> Result<Bytes, ApiError>
+where
+    S: Stream<Item = Result<B, warp::Error>>,
+    B: Buf,
+{
+    let body = match tokio::time::timeout(timeout, read_body(headers, body, max, share)).await {
+        Ok(read) => read?,
+        Err(_) => {
+            return Err(ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                "REQUEST_TIMEOUT",
+                format!("The request body did not arrive within {} ms", timeout.as_millis()),
+            ));
+        }
+    };
+    // A gzip body's decoded bytes are held beside its own.
+    let (compressed, mut busy) = (body.len(), false);
+    let allows = |n: u64| {
+        if n > max as u64 {
+            return false;
+        }
+        busy = !share.grow_to(compressed.saturating_add(n as usize));
+        !busy
+    };
+    encoding::decoded_body(headers, body, allows).map_err(|e| match e {
+        Undecoded::TooLarge if busy => server_busy(),
+        Undecoded::TooLarge => too_large(max),
+        Undecoded::Refused(e) => e,
+    })
+}
+
+/// Reads a refused request's body and drops it as it arrives, so that the
+/// answer reaches a client still sending; gives up past `max` bytes or
+/// `timeout` (the connection then closes), and at once when the client
+/// declares more than `max` or waits for `100 Continue` before sending.
+async fn discard<S, B>(timeout: Duration, headers: &HeaderMap, body: S, max: usize)
+where
+    S: Stream<Item = Result<B, warp::Error>>,
+    B: Buf,
+{
+    let waits_to_send =
+        headers.get(http::header::EXPECT).is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+    if waits_to_send || declared_length(headers).is_some_and(|n| n > max as u64) {
+        return;
+    }
+    let drain = async {
+        let mut body = std::pin::pin!(body);
+        let mut read = 0usize;
+        while let Some(Ok(chunk)) = body.next().await {
+            read = read.saturating_add(chunk.remaining());
+            if read > max {
+                return;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(timeout, drain).await;
+}
+
+fn declared_length(headers: &HeaderMap) -> Option<u64> {
+    headers.get(http::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok())
 }
 
 /// The caller's `X-Request-Id` when it is a sane token, else a new id.
@@ -141,21 +208,13 @@ fn too_large(max: usize) -> ApiError {
     )
 }
 
-async fn read_body<S, B, F>(
-    headers: &HeaderMap,
-    body: S,
-    limit: &mut Limit<F>,
-    share: &mut BodyShare,
-) -> Result<Bytes, ApiError>
+async fn read_body<S, B>(headers: &HeaderMap, body: S, max: usize, share: &mut BodyShare) -> Result<Bytes, ApiError>
 where
     S: Stream<Item = Result<B, warp::Error>>,
     B: Buf,
-    F: FnOnce() -> Option<usize>,
 {
-    let declared =
-        headers.get(http::header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| !limit.allows(n)) {
-        return Err(too_large(limit.max));
+    if declared_length(headers).is_some_and(|n| n > max as u64) {
+        return Err(too_large(max));
     }
     let mut buf = BytesMut::new();
     let mut body = std::pin::pin!(body);
@@ -168,8 +227,8 @@ where
             )
         })?;
         let read = buf.len() + chunk.remaining();
-        if !limit.allows(read as u64) {
-            return Err(too_large(limit.max));
+        if read > max {
+            return Err(too_large(max));
         }
         if !share.grow_to(read) {
             return Err(server_busy());
