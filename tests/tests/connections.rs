@@ -260,8 +260,8 @@ async fn a_request_refused_on_its_head_is_answered_without_its_body() {
     let reader = host.create_token(&readers, &["contacts:read"]).await;
     // A client that waits for `100 Continue` before sending its body is
     // told at once, and never asked for the body.
-    let ask = |path: &str, token: &str, length: usize| {
-        let mut s = TcpStream::connect(addr(&host)).unwrap();
+    let ask_at = |listener: &str, path: &str, token: &str, length: usize| {
+        let mut s = TcpStream::connect(listener.trim_start_matches("http://")).unwrap();
         let head = format!(
             "POST {path} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: {length}\r\n\r\n"
         );
@@ -270,6 +270,7 @@ async fn a_request_refused_on_its_head_is_answered_without_its_body() {
         let status = answer_status(&mut s);
         (status, started.elapsed())
     };
+    let ask = |path: &str, token: &str, length: usize| ask_at(&host.api, path, token, length);
     for (path, token, answer) in [
         ("/api/contacts", "crm_000000000000000000000000_nope", "HTTP/1.1 401"),
         ("/api/contacts", reader.as_str(), "HTTP/1.1 403"),
@@ -280,8 +281,12 @@ async fn a_request_refused_on_its_head_is_answered_without_its_body() {
         assert!(status.starts_with(answer), "{path}: {status}");
         assert!(took < Duration::from_secs(5), "{path}: answered after {took:?}");
     }
+    // The admin listener too.
+    let (status, took) = ask_at(&host.admin, "/admin/orgs", "not-the-admin-token", 500_000);
+    assert!(status.starts_with("HTTP/1.1 401") && took < Duration::from_secs(5), "{status} after {took:?}");
     // Admitted, the body is asked for.
     assert_eq!(ask("/api/contacts", &token, 20).0, "HTTP/1.1 100 Continue");
+    assert_eq!(ask_at(&host.admin, "/admin/orgs", ADMIN_TOKEN, 20).0, "HTTP/1.1 100 Continue");
     // The token is checked before the body's size: a stranger learns nothing more.
     let (status, _) = ask("/api/contacts", "crm_000000000000000000000000_nope", 2 << 20);
     assert!(status.starts_with("HTTP/1.1 401"), "{status}");

@@ -18,7 +18,7 @@ use crate::app::App;
 use crate::config::Config;
 use crate::fairness::Gate;
 use crate::http::body_budget::BodyBudget;
-use crate::http::extract::{Admission, BodyLimits, Extracted};
+use crate::http::extract::{BodyLimits, Extracted};
 use crate::http::{ApiRequest, Response, encoding, extract};
 use crate::public::PublicDoor;
 use crate::public_routes::PublicRoutes;
@@ -129,10 +129,11 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
         },
     );
     let (admin_app, reindexing) = (app.clone(), admin_api.clone());
-    let admit_all = Arc::new(move |_: &ApiRequest| Admission { max_body, verdict: Ok(()) });
-    let admin_routes = extract::request(admit_all, None, body_timeout).then(move |extracted: Extracted<()>| {
+    let admitting = app.clone();
+    let admit = Arc::new(move |req: &ApiRequest| Admin::admit(&admitting, req, max_body));
+    let admin_routes = extract::request(admit, None, body_timeout).then(move |extracted: Extracted<_>| {
         let (app, admin_api) = (admin_app.clone(), admin_api.clone());
-        respond(extracted, |req, ()| async move { admin_api.dispatch(&app, req).await })
+        respond(extracted, |req, admitted| async move { admin_api.dispatch(&app, admitted, req).await })
     });
     let files = listener::raise_open_files_limit();
     let limits = listener::Limits {

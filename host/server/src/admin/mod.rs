@@ -1,6 +1,7 @@
 //! The admin API: a separate listener that stands in for "the app" (creating
 //! organizations, users and tokens). Every call needs `Authorization: Bearer
-//! <admin token>`; [`client`] is the `crm-host admin` command's side of it.
+//! <admin token>`, checked on the request's head, before its body is read
+//! ([`Admin::admit`]); [`client`] is the `crm-host admin` command's side of it.
 
 pub mod client;
 mod modules;
@@ -17,6 +18,7 @@ use http::Method;
 use crate::api::Api;
 use crate::app::App;
 use crate::components::{Door, for_each_route};
+use crate::http::extract::Admission;
 use crate::http::router::{Match, Params, Router};
 use crate::http::{ApiError, ApiRequest, Response};
 use crate::public::PublicDoor;
@@ -109,34 +111,41 @@ impl Admin {
         modules::forward(app, &table, req).await
     }
 
-    /// Serves one request on the admin listener.
-    pub async fn dispatch(&self, app: &Arc<App>, req: ApiRequest) -> Response {
+    /// Checks the admin token on a request's head (health and metrics need none).
+    pub fn admit(app: &App, req: &ApiRequest, max_body: usize) -> Admission<Admitted> {
+        let open = req.path == "/healthz" || (req.path == "/metrics" && req.method == Method::GET);
+        let verdict = if open { Ok(Admitted(())) } else { authorized(app, req).map(|()| Admitted(())) };
+        Admission { max_body, verdict }
+    }
+
+    /// Serves one admitted request on the admin listener.
+    pub async fn dispatch(&self, app: &Arc<App>, _: Admitted, req: ApiRequest) -> Response {
         if req.path == "/healthz" {
             return crate::ops::healthz();
         }
         if req.path == "/metrics" && req.method == Method::GET {
             return crate::metrics::render(&app.metrics);
         }
-        let result = match authorized(app, &req) {
-            Err(e) => Err(e),
-            Ok(()) => match ROUTES.find(&req.method, &req.path) {
-                Match::Found(Call::ReloadPlugins, _, pattern) => {
-                    plugins::reload(app, self).await.map(|r| r.served_by(pattern, None))
-                }
-                Match::Found(Call::ListRoutes, _, pattern) => Ok(self.routes().served_by(pattern, None)),
-                Match::Found(call, params, pattern) => {
-                    serve(app, *call, &req, &params).await.map(|r| r.served_by(pattern, None))
-                }
-                Match::MethodNotAllowed(allowed) => Err(ApiError::method_not_allowed(&req.method, &req.path, &allowed)),
-                Match::NotFound => {
-                    let table = self.module_routes.read().expect("routes lock").clone();
-                    modules::forward(app, &table, &req).await
-                }
-            },
+        let result = match ROUTES.find(&req.method, &req.path) {
+            Match::Found(Call::ReloadPlugins, _, pattern) => {
+                plugins::reload(app, self).await.map(|r| r.served_by(pattern, None))
+            }
+            Match::Found(Call::ListRoutes, _, pattern) => Ok(self.routes().served_by(pattern, None)),
+            Match::Found(call, params, pattern) => {
+                serve(app, *call, &req, &params).await.map(|r| r.served_by(pattern, None))
+            }
+            Match::MethodNotAllowed(allowed) => Err(ApiError::method_not_allowed(&req.method, &req.path, &allowed)),
+            Match::NotFound => {
+                let table = self.module_routes.read().expect("routes lock").clone();
+                modules::forward(app, &table, &req).await
+            }
         };
         result.unwrap_or_else(ApiError::into_response)
     }
 }
+
+/// A request whose admin token was checked (or that needs none): made only by [`Admin::admit`].
+pub struct Admitted(());
 
 /// The component routes under `/admin/` of `modules`.
 fn module_table(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Router<ModuleRoute>, String> {
