@@ -47,6 +47,12 @@ const HTTP1_BUFFER: usize = 64 << 10;
 #[derive(Debug, Clone, Copy)]
 pub struct Peer(pub std::net::SocketAddr);
 
+/// The HTTP version a request came in, in its extensions (warp has no
+/// filter for it): a body is waited for behind `Expect: 100-continue` only
+/// in HTTP/1.1.
+#[derive(Debug, Clone, Copy)]
+pub struct Protocol(pub http::Version);
+
 /// The bounds of one listener.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
@@ -106,7 +112,9 @@ where
         let activity = Arc::new(Activity::new());
         let (service, counting) = (service.clone(), activity.clone());
         let service = hyper::service::service_fn(move |mut request: http::Request<hyper::body::Incoming>| {
+            let version = request.version();
             request.extensions_mut().insert(Peer(peer));
+            request.extensions_mut().insert(Protocol(version));
             let busy = counting.begin();
             let answer = service.clone().call(request);
             async move { answer.await.map(|answer| answer.map(|body| busy.answer(body))) }

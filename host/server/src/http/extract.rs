@@ -25,7 +25,7 @@ use warp::{Filter, Rejection};
 use super::body_budget::{BodyBudget, BodyShare, server_busy};
 use super::encoding::{self, Undecoded};
 use super::{ApiError, ApiRequest};
-use crate::listener::Peer;
+use crate::listener::{Peer, Protocol};
 use crm_tenancy::ids::new_id;
 
 /// A request, or the error to answer it with (refused on its head, body too
@@ -81,43 +81,78 @@ pub fn request<A: Send + 'static>(
     body_timeout: Duration,
 ) -> impl Filter<Extract = (Extracted<A>,), Error = Rejection> + Clone {
     let raw_query = warp::query::raw().or(warp::any().map(String::new)).unify();
-    warp::method()
+    let head = warp::method()
         .and(warp::path::full())
         .and(raw_query)
         .and(warp::header::headers_cloned())
         .and(warp::ext::optional::<Peer>())
-        .and(warp::body::stream())
-        .then(move |method: Method, path: FullPath, query: String, headers: HeaderMap, peer: Option<Peer>, body| {
-            let (admit, budget) = (admit.clone(), budget.clone());
-            async move {
-                let request_id = request_id(&headers);
-                let mut req = ApiRequest {
-                    // HEAD is GET without the body (RFC 9110 § 9.3.2): routes see a
-                    // GET, and hyper sends the headers only, Content-Length included.
-                    method: if method == Method::HEAD { Method::GET } else { method.clone() },
-                    path: path.as_str().to_string(),
-                    query: form_urlencoded::parse(query.as_bytes()).into_owned().collect(),
-                    headers,
-                    body: Bytes::new(),
-                    peer: peer.map(|p| p.0.ip()),
-                    request_id: request_id.clone(),
-                };
-                let Admission { max_body, verdict } = admit(&req);
-                let mut share = budget.as_ref().map(BodyBudget::share).unwrap_or_default();
-                let request = match verdict {
-                    Ok(admitted) => match read_within(body_timeout, &mut req.headers, body, max_body, &mut share).await
-                    {
-                        Ok(body) => Ok((ApiRequest { body, ..req }, admitted)),
-                        Err(e) => Err(e),
-                    },
-                    Err(refused) => {
-                        discard(body_timeout, &req.headers, body, max_body).await;
-                        Err(refused)
-                    }
-                };
-                Extracted { request_id, method, request, share }
+        .and(warp::ext::optional::<Protocol>())
+        .map(|method, path: FullPath, query: String, headers, peer: Option<Peer>, protocol: Option<Protocol>| Head {
+            method,
+            path: path.as_str().to_string(),
+            query,
+            headers,
+            peer: peer.map(|p| p.0.ip()),
+            protocol: protocol.map(|p| p.0),
+        });
+    head.and(warp::body::stream()).then(move |head: Head, body| {
+        let (admit, budget) = (admit.clone(), budget.clone());
+        async move { extract(head, body, &*admit, budget, body_timeout).await }
+    })
+}
+
+/// What warp hands over before the body.
+struct Head {
+    method: Method,
+    path: String,
+    query: String,
+    headers: HeaderMap,
+    peer: Option<std::net::IpAddr>,
+    protocol: Option<http::Version>,
+}
+
+async fn extract<A, S, B>(
+    head: Head,
+    body: S,
+    admit: &(dyn Fn(&ApiRequest) -> Admission<A> + Send + Sync),
+    budget: Option<BodyBudget>,
+    body_timeout: Duration,
+) -> Extracted<A>
+where
+    S: Stream<Item = Result<B, warp::Error>>,
+    B: Buf,
+{
+    let Head { method, path, query, headers, peer, protocol } = head;
+    // Only over HTTP/1.1 does a client wait for `100 Continue` (hyper
+    // sends none over HTTP/2, where the body follows anyway).
+    let waits_to_send = protocol == Some(http::Version::HTTP_11)
+        && headers.get(http::header::EXPECT).is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+    let request_id = request_id(&headers);
+    let mut req = ApiRequest {
+        // HEAD is GET without the body (RFC 9110 § 9.3.2): routes see a
+        // GET, and hyper sends the headers only, Content-Length included.
+        method: if method == Method::HEAD { Method::GET } else { method.clone() },
+        path,
+        query: form_urlencoded::parse(query.as_bytes()).into_owned().collect(),
+        headers,
+        body: Bytes::new(),
+        peer,
+        request_id: request_id.clone(),
+    };
+    let Admission { max_body, verdict } = admit(&req);
+    let mut share = budget.as_ref().map(BodyBudget::share).unwrap_or_default();
+    let request = match verdict {
+        Ok(admitted) => read_within(body_timeout, &mut req.headers, body, max_body, &mut share)
+            .await
+            .map(|body| (ApiRequest { body, ..req }, admitted)),
+        Err(refused) => {
+            if !waits_to_send {
+                discard(body_timeout, &req.headers, body, max_body).await;
             }
-        })
+            Err(refused)
+        }
+    };
+    Extracted { request_id, method, request, share }
 }
 
 /// The body, read within `timeout` and at most `max` bytes (decoded), held
@@ -162,15 +197,13 @@ where
 /// Reads a refused request's body and drops it as it arrives, so that the
 /// answer reaches a client still sending; gives up past `max` bytes or
 /// `timeout` (the connection then closes), and at once when the client
-/// declares more than `max` or waits for `100 Continue` before sending.
+/// declares more than `max`.
 async fn discard<S, B>(timeout: Duration, headers: &HeaderMap, body: S, max: usize)
 where
     S: Stream<Item = Result<B, warp::Error>>,
     B: Buf,
 {
-    let waits_to_send =
-        headers.get(http::header::EXPECT).is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
-    if waits_to_send || declared_length(headers).is_some_and(|n| n > max as u64) {
+    if declared_length(headers).is_some_and(|n| n > max as u64) {
         return;
     }
     let drain = async {
