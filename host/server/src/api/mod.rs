@@ -115,8 +115,9 @@ impl Api {
     }
 
     /// Checks a request whose path starts with `/api` on its head: the
-    /// token, the route, the plan and the permission. The body may be as
-    /// large as the route allows, or a refused caller's as the listener's default.
+    /// token, the route, the plan and the permission. Its body may be as
+    /// large as the route allows (an unknown route's as the listener's
+    /// default), a refused one's too, to be dropped as it arrives.
     pub fn admit(&self, app: &App, req: &ApiRequest, limits: &BodyLimits) -> Admission<Admitted> {
         let path = req.path.strip_prefix("/api").unwrap_or(&req.path);
         let table = self.table();

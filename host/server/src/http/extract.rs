@@ -8,8 +8,8 @@
 //! [`super::body_budget`]), and attach a request id.
 //!
 //! A request refused on its head (no valid token, an unknown route, a spent
-//! rate) never has its body held: a client that sent `Expect: 100-continue`
-//! is answered without sending it, and another's body is dropped as it
+//! rate) never has its body held: an HTTP/1.1 client that sent `Expect:
+//! 100-continue` is answered without sending it, and another's body is dropped as it
 //! arrives, up to the limit, so that the answer is not lost to a connection
 //! reset under a client still sending.
 
@@ -51,6 +51,7 @@ pub struct Admission<A> {
 }
 
 impl<A> Admission<A> {
+    /// The same decision, what was learnt turned by `f`.
     pub fn map<B>(self, f: impl FnOnce(A) -> B) -> Admission<B> {
         Admission { max_body: self.max_body, verdict: self.verdict.map(f) }
     }
