@@ -3,7 +3,7 @@
 //! unknown route, a missing permission, a spent form rate) never has a body
 //! held, so a client without a token cannot spend the listener's body budget
 //! ([`crate::http::body_budget`]), and one that sent `Expect: 100-continue`
-//! is answered without uploading it.
+//! over HTTP/1.1 is answered without uploading it.
 
 use std::sync::Arc;
 
