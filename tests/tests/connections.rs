@@ -380,3 +380,39 @@ async fn a_slow_reader_gets_its_whole_answer_and_one_that_stops_is_dropped() {
     let _ = stopped.read_to_end(&mut rest);
     assert!(rest.len() < length, "a reader that stopped got all {length} bytes: it was not dropped");
 }
+
+#[tokio::test]
+async fn an_http2_answer_given_before_the_body_is_read_ends_its_stream_cleanly() {
+    let host = Host::start().await;
+    let token = host.demo_token.clone().unwrap();
+    // Past the body limit on its declared length, and refused on its head
+    // with more than the limit declared: answered before any of the body
+    // is sent. The stream then ends with a reset after the answer, as
+    // NO_ERROR (RFC 9113 § 8.1), which the client must not take for a
+    // failure (a CANCEL is one: nginx drops the answer).
+    for (auth, status, code) in
+        [(token.as_str(), 413, "PAYLOAD_TOO_LARGE"), ("crm_000000000000000000000000_nope", 401, "API_TOKEN_INVALID")]
+    {
+        let tcp = tokio::net::TcpStream::connect(addr(&host)).await.unwrap();
+        let (mut client, connection) = h2::client::handshake(tcp).await.unwrap();
+        tokio::spawn(connection);
+        let request = http::Request::post(format!("{}/api/contacts", host.api))
+            .header("authorization", format!("Bearer {auth}"))
+            .header("content-type", "application/json")
+            .header("content-length", (3 << 20).to_string())
+            .body(())
+            .unwrap();
+        let (answer, mut sending) = client.send_request(request, false).unwrap();
+        let answer = answer.await.expect("an answer before the body");
+        assert_eq!(answer.status().as_u16(), status);
+        let mut body = answer.into_body();
+        let mut text = Vec::new();
+        while let Some(chunk) = body.data().await {
+            text.extend_from_slice(&chunk.expect("the whole answer"));
+        }
+        let text: Value = serde_json::from_slice(&text).unwrap();
+        assert_eq!(text["code"], code, "{text}");
+        let reset = std::future::poll_fn(|cx| sending.poll_reset(cx)).await.unwrap();
+        assert_eq!(reset, h2::Reason::NO_ERROR);
+    }
+}
