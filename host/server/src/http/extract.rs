@@ -98,7 +98,7 @@ pub fn request<A: Send + 'static>(
         });
     head.and(warp::body::stream()).then(move |head: Head, body| {
         let (admit, budget) = (admit.clone(), budget.clone());
-        async move { extract(head, body, &*admit, budget, body_timeout).await }
+        async move { extract(head, body, &admit, budget, body_timeout).await }
     })
 }
 
@@ -112,10 +112,12 @@ struct Head {
     protocol: Option<http::Version>,
 }
 
+/// One request: admitted on its head, then its body read, or dropped as it
+/// arrives when the request is refused.
 async fn extract<A, S, B>(
     head: Head,
     body: S,
-    admit: &(dyn Fn(&ApiRequest) -> Admission<A> + Send + Sync),
+    admit: &Admit<A>,
     budget: Option<BodyBudget>,
     body_timeout: Duration,
 ) -> Extracted<A>
