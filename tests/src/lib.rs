@@ -356,6 +356,27 @@ impl Host {
         (v["id"].as_str().unwrap().to_string(), v["token"].as_str().unwrap().to_string())
     }
 
+    /// 1,000 contacts of about 12 KB in `org` (plan `unlimited`): a page of
+    /// all of them is about 12 MB, more than the kernel's socket buffers
+    /// hold between the two ends, so its answer stays in the host until read.
+    pub async fn big_contacts(&self, org: &str) {
+        for batch in 0..17 {
+            let rows: Vec<Value> = (batch * 60..(batch + 1) * 60)
+                .map(|i| {
+                    let mut row = json!({ "email": format!("big{i}@x.co"), "firstName": "N".repeat(400), "lastName": "L".repeat(400) });
+                    for k in 0..45 {
+                        row[format!("p{k}")] = json!(format!("v{k:02}").repeat(70));
+                    }
+                    row
+                })
+                .collect();
+            let r = self
+                .admin(Method::POST, &format!("/admin/orgs/{org}/contacts/bulk"), Some(&json!({ "rows": rows })))
+                .await;
+            assert_eq!(r.status, StatusCode::OK, "{}", r.text);
+        }
+    }
+
     /// A new organization (plan `pro` unless the body says) and a `*` token for it.
     pub async fn org_with_token(&self, body: Value) -> (String, String) {
         let org = self.create_org(body).await;

@@ -331,22 +331,7 @@ fn answer_head(s: &mut TcpStream) -> usize {
 async fn a_slow_reader_gets_its_whole_answer_and_one_that_stops_is_dropped() {
     let host = Host::start_with(&[("CRM_HEADER_TIMEOUT_MS", "500")]).await;
     let (org, token) = host.org_with_token(json!({ "name": "Big answers", "plan": "unlimited" })).await;
-    // 1,000 contacts of about 12 KB: a page of all of them is about 12 MB,
-    // more than the kernel's socket buffers hold between the two ends.
-    for batch in 0..17 {
-        let rows: Vec<Value> = (batch * 60..(batch + 1) * 60)
-            .map(|i| {
-                let mut row = json!({ "email": format!("big{i}@x.co"), "firstName": "N".repeat(400), "lastName": "L".repeat(400) });
-                for k in 0..45 {
-                    row[format!("p{k}")] = json!(format!("v{k:02}").repeat(70));
-                }
-                row
-            })
-            .collect();
-        let r =
-            host.admin(Method::POST, &format!("/admin/orgs/{org}/contacts/bulk"), Some(&json!({ "rows": rows }))).await;
-        assert_eq!(r.status, StatusCode::OK, "{}", r.text);
-    }
+    host.big_contacts(&org).await;
     let ask = || {
         let mut s = TcpStream::connect(addr(&host)).unwrap();
         let request =

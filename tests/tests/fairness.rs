@@ -122,6 +122,60 @@ async fn a_flooding_organization_is_limited_to_its_share_of_requests_in_flight()
     );
 }
 
+/// A request counts in flight until its answer is written: an organization
+/// whose clients read large answers slowly holds its own slots, so it
+/// cannot make the host hold more answers than it may run requests, and
+/// another organization is not slowed.
+#[tokio::test]
+async fn an_answer_being_read_keeps_its_organizations_slot() {
+    let host = Host::start_with(&[("CRM_ORG_MAX_IN_FLIGHT", "2"), ("CRM_ORG_QUEUE_MS", "200")]).await;
+    let (org, token) = host.org_with_token(json!({ "name": "Slow readers", "plan": "unlimited" })).await;
+    host.big_contacts(&org).await;
+    let (_, other) = host.org_with_token(json!({ "name": "Other" })).await;
+    // Two pages of about 12 MB asked for, and not read.
+    let address = host.api.trim_start_matches("http://").to_string();
+    let mut readers: Vec<std::net::TcpStream> = (0..2)
+        .map(|_| {
+            let mut s = std::net::TcpStream::connect(&address).unwrap();
+            let request =
+                format!("GET /api/contacts?limit=1000 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n");
+            std::io::Write::write_all(&mut s, request.as_bytes()).unwrap();
+            s
+        })
+        .collect();
+    let held = crm_tests::shop::eventually(Duration::from_secs(10), || async {
+        host.get("/api/me", &token).await.status == StatusCode::TOO_MANY_REQUESTS
+    })
+    .await;
+    assert!(held, "the answers being written did not keep the organization's slots");
+    let r = host.get("/api/me", &token).await;
+    assert_eq!((r.status, r.json()["code"].clone()), (StatusCode::TOO_MANY_REQUESTS, json!("RATE_LIMITED")));
+    assert_eq!(host.get("/api/me", &other).await.status, StatusCode::OK, "another organization");
+    // Read, the slots come back.
+    for reader in &mut readers {
+        reader.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let (mut answer, mut buf) = (Vec::new(), vec![0u8; 1 << 20]);
+        let whole = |answer: &[u8]| {
+            let text = String::from_utf8_lossy(&answer[..answer.len().min(2048)]).to_ascii_lowercase();
+            let head = text.find("\r\n\r\n")? + 4;
+            let length: usize = text.lines().find_map(|l| l.strip_prefix("content-length: "))?.trim().parse().ok()?;
+            Some(answer.len() >= head + length)
+        };
+        while whole(&answer) != Some(true) {
+            match std::io::Read::read(reader, &mut buf) {
+                Ok(0) | Err(_) => panic!("the answer was cut after {} bytes", answer.len()),
+                Ok(n) => answer.extend_from_slice(&buf[..n]),
+            }
+        }
+        assert!(answer.starts_with(b"HTTP/1.1 200"));
+    }
+    let freed = crm_tests::shop::eventually(Duration::from_secs(10), || async {
+        host.get("/api/me", &token).await.status == StatusCode::OK
+    })
+    .await;
+    assert!(freed, "the slots were not given back once the answers were read");
+}
+
 /// With one compute turn and no in-flight limit that bites, the flood's
 /// requests queue behind each other while the calm organization's take the
 /// next turn: the calm median is a small part of the flood's. (With turns

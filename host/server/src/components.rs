@@ -107,5 +107,5 @@ fn into_response(r: types::Response) -> Response {
         .filter_map(|(k, v)| Some((HeaderName::from_bytes(k.as_bytes()).ok()?, HeaderValue::from_str(&v).ok()?)))
         .filter(|(k, _)| k != "x-request-id" && k != "content-length")
         .collect();
-    Response { status, headers, body: r.body.into(), gzipped: None, served: Default::default() }
+    Response { status, headers, body: r.body.into(), gzipped: None, served: Default::default(), held: None }
 }

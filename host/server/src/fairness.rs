@@ -1,10 +1,13 @@
 //! Fairness between organizations under overload, and optional per-token quotas.
 //!
 //! - **In flight per organization.** At most `CRM_ORG_MAX_IN_FLIGHT` API
-//!   requests of one organization run at once; the next ones wait at most
+//!   requests of one organization run at once, each until its answer is
+//!   written; the next ones wait at most
 //!   `CRM_ORG_QUEUE_MS` in a queue no longer than that limit, then get 429
 //!   `RATE_LIMITED` with `Retry-After`. One integrator's runaway loop then
-//!   queues behind itself instead of in front of every other organization.
+//!   queues behind itself instead of in front of every other organization,
+//!   and its slow readers of large answers hold its own slots, not the
+//!   host's memory without bound.
 //! - **Quotas per token** (`CRM_RATE_PER_SECOND`, burst twice that; `0` is
 //!   off): a token bucket per token (governor's GCRA); past it 429
 //!   `RATE_LIMITED` with `Retry-After`, `RateLimit-Limit`,
@@ -23,6 +26,7 @@ use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 use http::{HeaderName, StatusCode};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use crate::http::response::HeldUntilWritten;
 use crate::http::{ApiError, Response};
 
 type TokenLimiter = DefaultKeyedRateLimiter<String, StateInformationMiddleware>;
@@ -43,15 +47,17 @@ pub struct Gate {
 /// Leave to run: holds the organization's slot until dropped, and the quota
 /// headers to add to the answer.
 pub struct Pass {
-    _slot: OwnedSemaphorePermit,
+    slot: OwnedSemaphorePermit,
     headers: Vec<(HeaderName, String)>,
 }
 
 impl Pass {
+    /// The answer, with the quota headers and the slot, which it holds until written.
     pub fn stamp(self, mut response: Response) -> Response {
         for (name, value) in self.headers {
             response = response.with_header(name, &value);
         }
+        response.held = Some(HeldUntilWritten::new(self.slot));
         response
     }
 }
@@ -102,7 +108,7 @@ impl Gate {
                 }
             }
         };
-        Ok(Pass { _slot: slot, headers })
+        Ok(Pass { slot, headers })
     }
 
     /// The token's quota headers, or its 429.

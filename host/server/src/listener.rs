@@ -33,6 +33,7 @@ use tokio::sync::{Semaphore, watch};
 use tokio_rustls::TlsAcceptor;
 use tower_service::Service;
 
+use crate::http::response::HeldUntilWritten;
 use crate::tls::Tls;
 use activity::Activity;
 
@@ -117,7 +118,13 @@ where
             request.extensions_mut().insert(Protocol(version));
             let busy = counting.begin();
             let answer = service.clone().call(request);
-            async move { answer.await.map(|answer| answer.map(|body| busy.answer(body))) }
+            async move {
+                answer.await.map(|answer| {
+                    let (mut parts, body) = answer.into_parts();
+                    let held = parts.extensions.remove::<HeldUntilWritten>();
+                    http::Response::from_parts(parts, busy.answer(body, held))
+                })
+            }
         });
         let (builder, mut stopped) = (builder.clone(), stopped.clone());
         let acceptor = tls.as_ref().map(|tls| tls.acceptor());

@@ -18,6 +18,33 @@ pub struct Response {
     pub gzipped: Option<Bytes>,
     /// What the access log and the metrics say of the request.
     pub served: Served,
+    /// What the answer holds until it is written (see [`HeldUntilWritten`]).
+    pub held: Option<HeldUntilWritten>,
+}
+
+/// Something an answer holds until its last byte is handed to the
+/// connection, not just until it is made: an organization's in-flight slot
+/// (`crate::fairness`), so that a client reading a large answer slowly
+/// keeps its own organization's slot, and one organization cannot make the
+/// host hold more answers at once than it may run requests. Travels in the
+/// answer's extensions to the listener, which drops it with the written
+/// answer.
+#[derive(Clone)]
+pub struct HeldUntilWritten {
+    /// Held only to be dropped.
+    _held: Arc<dyn Send + Sync>,
+}
+
+impl HeldUntilWritten {
+    pub fn new(held: impl Send + Sync + 'static) -> HeldUntilWritten {
+        HeldUntilWritten { _held: Arc::new(held) }
+    }
+}
+
+impl std::fmt::Debug for HeldUntilWritten {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HeldUntilWritten")
+    }
 }
 
 /// The route pattern that served a request (`/contacts/{id}`) and its
@@ -43,12 +70,20 @@ impl Response {
             body,
             gzipped: None,
             served: Served::default(),
+            held: None,
         }
     }
 
     /// No body.
     pub fn empty(status: StatusCode) -> Response {
-        Response { status, headers: Vec::new(), body: Bytes::new(), gzipped: None, served: Served::default() }
+        Response {
+            status,
+            headers: Vec::new(),
+            body: Bytes::new(),
+            gzipped: None,
+            served: Served::default(),
+            held: None,
+        }
     }
 
     /// Names the route that served the request and its organization.
@@ -75,6 +110,9 @@ impl Response {
         let mut builder = http::Response::builder().status(self.status);
         for (name, value) in self.headers {
             builder = builder.header(name, value);
+        }
+        if let Some(held) = self.held {
+            builder = builder.extension(held);
         }
         builder.header("x-request-id", request_id).body(self.body).expect("response parts are valid")
     }

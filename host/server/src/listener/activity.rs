@@ -20,6 +20,8 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use bytes::{Buf, Bytes};
+
+use crate::http::response::HeldUntilWritten;
 use http_body::{Body, Frame, SizeHint};
 
 /// The largest part of an answer handed to hyper at once.
@@ -99,10 +101,10 @@ impl Activity {
 impl Busy {
     /// The request's answer, which keeps the request in flight until it is
     /// written.
-    pub fn answer<B>(self, body: B) -> Answer<B> {
+    pub fn answer<B>(self, body: B, held: Option<HeldUntilWritten>) -> Answer<B> {
         self.0.writing.fetch_add(1, Ordering::SeqCst);
         self.0.progress();
-        Answer { body: Box::pin(body), rest: Bytes::new(), busy: Some(self) }
+        Answer { body: Box::pin(body), rest: Bytes::new(), busy: Some(self), _held: held }
     }
 }
 
@@ -123,6 +125,8 @@ pub struct Answer<B> {
     rest: Bytes,
     /// `None` once the body has ended.
     busy: Option<Busy>,
+    /// Dropped with the answer, once hyper is done with it.
+    _held: Option<HeldUntilWritten>,
 }
 
 impl<B> Answer<B> {
@@ -204,7 +208,7 @@ mod tests {
     async fn an_answer_is_handed_out_in_parts_and_stays_in_flight_until_its_end() {
         let activity = Arc::new(Activity::new());
         let whole: String = (0..PART * 2 + 10).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
-        let mut answer = activity.begin().answer(whole.clone());
+        let mut answer = activity.begin().answer(whole.clone(), None);
         assert_eq!(answer.size_hint().exact(), Some(whole.len() as u64));
         let mut parts: Vec<Bytes> = Vec::new();
         while let Some(frame) = std::future::poll_fn(|cx| Pin::new(&mut answer).poll_frame(cx)).await {
@@ -222,7 +226,7 @@ mod tests {
     #[tokio::test]
     async fn an_answer_dropped_unwritten_ends_its_request() {
         let activity = Arc::new(Activity::new());
-        let answer = activity.begin().answer(String::from("never read"));
+        let answer = activity.begin().answer(String::from("never read"), None);
         assert!(activity.busy());
         drop(answer);
         assert!(!activity.busy());
