@@ -113,18 +113,20 @@ impl Admin {
 
     /// Checks the admin token on a request's head (health and metrics need none).
     pub fn admit(app: &App, req: &ApiRequest, max_body: usize) -> Admission<Admitted> {
-        let open = req.path == "/healthz" || (req.path == "/metrics" && req.method == Method::GET);
-        let verdict = if open { Ok(Admitted(())) } else { authorized(app, req).map(|()| Admitted(())) };
+        let verdict = match (req.method == Method::GET, req.path.as_str()) {
+            (_, "/healthz") => Ok(Admitted::Healthz),
+            (true, "/metrics") => Ok(Admitted::Metrics),
+            _ => authorized(app, req).map(|()| Admitted::Authorized),
+        };
         Admission { max_body, verdict }
     }
 
     /// Serves one admitted request on the admin listener.
-    pub async fn dispatch(&self, app: &Arc<App>, _: Admitted, req: ApiRequest) -> Response {
-        if req.path == "/healthz" {
-            return crate::ops::healthz();
-        }
-        if req.path == "/metrics" && req.method == Method::GET {
-            return crate::metrics::render(&app.metrics);
+    pub async fn dispatch(&self, app: &Arc<App>, admitted: Admitted, req: ApiRequest) -> Response {
+        match admitted {
+            Admitted::Healthz => return crate::ops::healthz(),
+            Admitted::Metrics => return crate::metrics::render(&app.metrics),
+            Admitted::Authorized => {}
         }
         let result = match ROUTES.find(&req.method, &req.path) {
             Match::Found(Call::ReloadPlugins, _, pattern) => {
@@ -144,8 +146,13 @@ impl Admin {
     }
 }
 
-/// A request whose admin token was checked (or that needs none): made only by [`Admin::admit`].
-pub struct Admitted(());
+/// What [`Admin::admit`] let through: the two calls that need no token, or
+/// a request whose admin token was checked.
+pub enum Admitted {
+    Healthz,
+    Metrics,
+    Authorized,
+}
 
 /// The component routes under `/admin/` of `modules`.
 fn module_table(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Router<ModuleRoute>, String> {
