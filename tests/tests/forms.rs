@@ -590,7 +590,7 @@ async fn submits_are_rate_limited_per_form_and_client_address() {
     assert!(r.header("retry-after").unwrap().parse::<u64>().unwrap() >= 1);
     // Told before its body is read: a client that waits for `100 Continue` never sends it.
     let headers = "X-Forwarded-For: 203.0.113.7, 127.0.0.1\r\nExpect: 100-continue\r\n";
-    let head = head_only(&site, &site.public_url(&id, &key), headers, 1000);
+    let head = post_head_only(&site.host.api, &site.public_url(&id, &key), headers, 1000);
     assert!(head.starts_with("HTTP/1.1 429"), "{head}");
     // A hop the client wrote before its own address changes nothing: the
     // last hop before the trusted proxy is the client.
@@ -639,10 +639,10 @@ async fn submissions_are_bounded() {
         "d": "x".repeat(9000), "e": "x".repeat(9000), "f": "x".repeat(9000), "g": "x".repeat(9000), "h": "x".repeat(9000) })).await;
     assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (413, json!("PAYLOAD_TOO_LARGE")));
     // The host refuses it on its declared length, on either door, without reading it.
-    let head = head_only(&site, &site.public_url(&id, &key), "", 100_000);
+    let head = post_head_only(&site.host.api, &site.public_url(&id, &key), "", 100_000);
     assert!(head.starts_with("HTTP/1.1 413") && head.contains("65536"), "{head}");
-    let head = head_only(
-        &site,
+    let head = post_head_only(
+        &site.host.api,
         &format!("/api/forms/{id}/submit"),
         &format!("Authorization: Bearer {}\r\n", site.token),
         100_000,
@@ -662,19 +662,4 @@ async fn submissions_are_bounded() {
     let sub = &site.get(&format!("/api/forms/{id}/submissions")).await["data"][0];
     assert_eq!(sub["fields"].as_object().unwrap().len(), 61);
     assert_eq!(site.total("/api/contacts").await, 1);
-}
-
-/// Sends a JSON POST's head to `path` declaring `length` bytes of body, and
-/// none of it; returns the answer's start, read within 10 s.
-fn head_only(site: &Site, path: &str, headers: &str, length: usize) -> String {
-    use std::io::{Read, Write};
-    let mut socket = std::net::TcpStream::connect(site.host.api.trim_start_matches("http://")).unwrap();
-    let head = format!(
-        "POST {path} HTTP/1.1\r\nHost: x\r\n{headers}Content-Type: application/json\r\nContent-Length: {length}\r\n\r\n"
-    );
-    socket.write_all(head.as_bytes()).unwrap();
-    socket.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
-    let mut answer = vec![0u8; 4096];
-    let n = socket.read(&mut answer).unwrap();
-    String::from_utf8_lossy(&answer[..n]).into_owned()
 }
