@@ -638,16 +638,33 @@ async fn submissions_are_bounded() {
     let r = site.public(&id, &key, &json!({ "email": "b@x.co", "a": "x".repeat(9000), "b": "x".repeat(9000), "c": "x".repeat(9000),
         "d": "x".repeat(9000), "e": "x".repeat(9000), "f": "x".repeat(9000), "g": "x".repeat(9000), "h": "x".repeat(9000) })).await;
     assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (413, json!("PAYLOAD_TOO_LARGE")));
-    // The host refuses it on its declared length, on either door, without reading it.
-    let head = post_head_only(&site.host.api, &site.public_url(&id, &key), "", 100_000);
+    // The host refuses it on its declared length, on either door, without
+    // asking for it.
+    let expect = "Expect: 100-continue\r\n";
+    let head = post_head_only(&site.host.api, &site.public_url(&id, &key), expect, 100_000);
     assert!(head.starts_with("HTTP/1.1 413") && head.contains("65536"), "{head}");
-    let head = post_head_only(
-        &site.host.api,
-        &format!("/api/forms/{id}/submit"),
-        &format!("Authorization: Bearer {}\r\n", site.token),
-        100_000,
-    );
+    let headers = format!("Authorization: Bearer {}\r\n{expect}", site.token);
+    let head = post_head_only(&site.host.api, &format!("/api/forms/{id}/submit"), &headers, 100_000);
     assert!(head.starts_with("HTTP/1.1 413") && head.contains("65536"), "{head}");
+    // A client that sends it anyway is told once it is in, and its
+    // connection stays open: closed under a client still sending, the
+    // connection is reset and the client may never see the 413.
+    let answers = {
+        use std::io::{Read, Write};
+        let mut s = std::net::TcpStream::connect(site.host.api.trim_start_matches("http://")).unwrap();
+        let head = format!(
+            "POST {} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n",
+            site.public_url(&id, &key)
+        );
+        let _ = s.write_all(head.as_bytes());
+        let _ = s.write_all(&[b' '; 100_000]);
+        let _ = s.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+        s.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
+        let mut answers = Vec::new();
+        let _ = s.read_to_end(&mut answers);
+        String::from_utf8_lossy(&answers).into_owned()
+    };
+    assert!(answers.starts_with("HTTP/1.1 413") && answers.contains("HTTP/1.1 200"), "{answers}");
     let r = site.public(&id, &key, &json!({ "email": "b@x.co", "nested": { "a": 1 } })).await;
     assert_eq!(r.status, 400);
     assert_eq!(site.total("/api/contacts").await, 0);

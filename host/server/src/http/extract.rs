@@ -8,7 +8,7 @@
 //! [`super::body_budget`]), and attach a request id.
 //!
 //! A request refused on its head (no valid token, an unknown route, a spent
-//! rate) never has its body held: an HTTP/1.1 client that sent `Expect:
+//! rate, a declared length past its limit) never has its body held: an HTTP/1.1 client that sent `Expect:
 //! 100-continue` is answered without sending it, and another's body is dropped as it
 //! arrives, up to the limit, so that the answer is not lost to a connection
 //! reset under a client still sending.
@@ -143,6 +143,11 @@ where
         request_id: request_id.clone(),
     };
     let Admission { max_body, verdict } = admit(&req);
+    // A declared length past the limit is refused on the head too.
+    let verdict = verdict.and_then(|admitted| match declared_length(&req.headers) {
+        Some(n) if n > max_body as u64 => Err(too_large(max_body)),
+        _ => Ok(admitted),
+    });
     let mut share = budget.as_ref().map(BodyBudget::share).unwrap_or_default();
     let request = match verdict {
         Ok(admitted) => read_within(body_timeout, &mut req.headers, body, max_body, &mut share)
@@ -171,7 +176,7 @@ where
     S: Stream<Item = Result<B, warp::Error>>,
     B: Buf,
 {
-    let body = match tokio::time::timeout(timeout, read_body(headers, body, max, share)).await {
+    let body = match tokio::time::timeout(timeout, read_body(body, max, share)).await {
         Ok(read) => read?,
         Err(_) => {
             return Err(ApiError::new(
@@ -197,15 +202,21 @@ where
     })
 }
 
+/// What a refused request may still send, and have dropped, before its
+/// connection is closed under it: the host's default body limit.
+const DISCARDED_AT_MOST: usize = 1 << 20;
+
 /// Reads a refused request's body and drops it as it arrives, so that the
-/// answer reaches a client still sending; gives up past `max` bytes or
-/// `timeout` (the connection then closes), and at once when the client
-/// declares more than `max`.
+/// answer reaches a client still sending (closed with unread bytes, the
+/// connection is reset, and the client may lose the answer); gives up past
+/// `max` or [`DISCARDED_AT_MOST`] bytes, whichever is more, or `timeout`
+/// (the connection then closes), and at once when the client declares more.
 async fn discard<S, B>(timeout: Duration, headers: &HeaderMap, body: S, max: usize)
 where
     S: Stream<Item = Result<B, warp::Error>>,
     B: Buf,
 {
+    let max = max.max(DISCARDED_AT_MOST);
     if declared_length(headers).is_some_and(|n| n > max as u64) {
         return;
     }
@@ -244,14 +255,11 @@ fn too_large(max: usize) -> ApiError {
     )
 }
 
-async fn read_body<S, B>(headers: &HeaderMap, body: S, max: usize, share: &mut BodyShare) -> Result<Bytes, ApiError>
+async fn read_body<S, B>(body: S, max: usize, share: &mut BodyShare) -> Result<Bytes, ApiError>
 where
     S: Stream<Item = Result<B, warp::Error>>,
     B: Buf,
 {
-    if declared_length(headers).is_some_and(|n| n > max as u64) {
-        return Err(too_large(max));
-    }
     let mut buf = BytesMut::new();
     let mut body = std::pin::pin!(body);
     while let Some(chunk) = body.next().await {
