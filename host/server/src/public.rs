@@ -118,21 +118,20 @@ impl PublicDoor {
         let tail = req.path.strip_prefix(PUBLIC_PREFIX).unwrap_or_default();
         let module_path = format!("{MODULE_PREFIX}{tail}");
         let routes = self.routes.read().expect("routes lock").clone();
-        let (route, params, pattern) = match routes.find(&req.method, &module_path) {
-            Match::Found(route, params, pattern) => (route.clone(), params, pattern),
-            Match::MethodNotAllowed(allowed) => {
-                let refused = ApiError::method_not_allowed(&req.method, &req.path, &allowed);
-                return Admission { max_body: limits.of(None), verdict: Err(refused) };
+        let found = routes.find(&req.method, &module_path);
+        let max_body = limits.of(match &found {
+            Match::Found(route, _, _) => route.max_body,
+            _ => None,
+        });
+        let verdict = match found {
+            Match::Found(route, params, pattern) => {
+                let pattern = public_pattern(&pattern).into();
+                self.checked(app, req, Admitted { route: route.clone(), module_path, params, pattern, org: None })
             }
-            Match::NotFound => {
-                let refused = ApiError::not_found(&format!("Route {} {}", req.method, req.path));
-                return Admission { max_body: limits.of(None), verdict: Err(refused) };
-            }
+            Match::MethodNotAllowed(allowed) => Err(ApiError::method_not_allowed(&req.method, &req.path, &allowed)),
+            Match::NotFound => Err(ApiError::not_found(&format!("Route {} {}", req.method, req.path))),
         };
-        let max_body = limits.of(route.max_body);
-        let pattern = public_pattern(&pattern).into();
-        let admitted = Admitted { route, module_path, params, pattern, org: None };
-        Admission { max_body, verdict: self.checked(app, req, admitted) }
+        Admission { max_body, verdict }
     }
 
     /// The organization the route's id names, its plan, and the client's rate.

@@ -38,7 +38,8 @@ pub struct PublicRoutes {
 impl PublicRoutes {
     /// Where `req` goes, with its body's limit; or why it is refused.
     pub fn admit(&self, req: &ApiRequest) -> Admission<Target> {
-        let admitted = |target| Admission { max_body: self.limits.of(None), verdict: Ok(target) };
+        let max_body = self.limits.of(None);
+        let admitted = |target| Admission { max_body, verdict: Ok(target) };
         match req.path.as_str() {
             "/healthz" => admitted(Target::Healthz),
             "/readyz" => admitted(Target::Readyz),
@@ -46,10 +47,9 @@ impl PublicRoutes {
             api::openapi::PATH => admitted(Target::OpenApi),
             p if p == "/api" || p.starts_with("/api/") => self.api.admit(&self.app, req, &self.limits).map(Target::Api),
             p if shipping::webhook::is_webhook_path(p) => admitted(Target::ProviderWebhook),
-            _ => Admission {
-                max_body: self.limits.of(None),
-                verdict: Err(ApiError::not_found(&format!("Route {} {}", req.method, req.path))),
-            },
+            _ => {
+                Admission { max_body, verdict: Err(ApiError::not_found(&format!("Route {} {}", req.method, req.path))) }
+            }
         }
     }
 
