@@ -83,7 +83,10 @@ fn keep(path: &Path, token: &str) -> std::io::Result<()> {
     let mut file = open_private(path)?;
     writeln!(file, "{token}")?;
     file.sync_all()?;
-    println!("crm-host: generated the admin token (stored in {}): {token}", path.display());
+    crate::server::tell_operator(format_args!(
+        "crm-host: generated the admin token (stored in {}): {token}",
+        path.display()
+    ));
     Ok(())
 }
 

@@ -2,6 +2,8 @@
 //! admin API, `import` sends a file through its API, `store copy` moves a
 //! store between backends.
 
+use std::io::Write;
+
 use clap::{Parser, Subcommand};
 
 use crate::admin::client::AdminArgs;
@@ -42,7 +44,10 @@ pub fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let logs = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
-        .with_writer(std::io::stderr);
+        .with_writer(std::io::stderr)
+        // A log line that cannot be written (nobody reads stderr any more) is
+        // dropped: reporting it would panic on the same closed stderr.
+        .log_internal_errors(false);
     // `CRM_LOG_FORMAT=json`: one JSON object a line, for log collectors;
     // otherwise text, with colour codes only for a person at a terminal.
     if std::env::var("CRM_LOG_FORMAT").is_ok_and(|f| f.eq_ignore_ascii_case("json")) {
@@ -69,7 +74,7 @@ pub fn main() -> std::process::ExitCode {
     match outcome {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("crm-host: {e}");
+            let _ = writeln!(std::io::stderr(), "crm-host: {e}");
             std::process::ExitCode::FAILURE
         }
     }

@@ -93,14 +93,14 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let admin_tls = tls.clone().filter(|_| config.admin_tls);
     let scheme = |tls: &Option<Arc<Tls>>| if tls.is_some() { "https" } else { "http" };
     let public_url = format!("{}://{}", scheme(&tls), public.local_addr()?);
-    println!("crm-host: API listening on {public_url}");
-    println!("crm-host: admin API listening on {}://{}", scheme(&admin_tls), admin.local_addr()?);
+    tell_operator(format_args!("crm-host: API listening on {public_url}"));
+    tell_operator(format_args!("crm-host: admin API listening on {}://{}", scheme(&admin_tls), admin.local_addr()?));
 
     if let Some((org_id, token)) = bootstrap::demo_org(&app.tenancy)? {
         store.durable().await?;
-        println!("crm-host: created the demo organization {org_id}");
-        println!("crm-host: demo API token (shown once): {token}");
-        println!("crm-host: try: curl -H 'Authorization: Bearer {token}' {public_url}/api/me");
+        tell_operator(format_args!("crm-host: created the demo organization {org_id}"));
+        tell_operator(format_args!("crm-host: demo API token (shown once): {token}"));
+        tell_operator(format_args!("crm-host: try: curl -H 'Authorization: Bearer {token}' {public_url}/api/me"));
     }
 
     let (stop_tx, stop_rx) = watch::channel(false);
@@ -222,4 +222,15 @@ async fn shutdown_signal() {
     }
     #[cfg(not(unix))]
     let _ = ctrl_c.await;
+}
+
+/// Writes a line for the operator on stdout. `println!` would panic, and stop
+/// the service, when nobody reads stdout any more (a pipe whose reader
+/// exited); a service keeps serving, and says so in its log.
+pub(crate) fn tell_operator(line: std::fmt::Arguments) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if out.write_fmt(line).and_then(|()| out.write_all(b"\n")).and_then(|()| out.flush()).is_err() {
+        tracing::warn!("stdout is closed: a line for the operator was not shown there");
+    }
 }

@@ -38,3 +38,65 @@ fn a_store_cache_below_its_floor_fails_with_a_message() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// DESIGN.md: the listen addresses and the data dir may come from the
+/// environment instead of flags, as an operator's unit file sets them. And a
+/// host whose stdout and stderr nobody reads any more (this test closes
+/// stderr at once, and stops reading stdout after the addresses, before the
+/// demo token) keeps serving.
+#[test]
+fn serve_reads_its_settings_from_the_environment_and_outlives_its_output() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::Stdio;
+
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("from-env");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crm-host"))
+        .arg("serve")
+        .env("CRM_LISTEN", "127.0.0.1:0")
+        .env("CRM_ADMIN_LISTEN", "127.0.0.1:0")
+        .env("CRM_DATA_DIR", &data)
+        .env("CRM_ADMIN_TOKEN", "from-env-admin")
+        .env("CRM_CACHE_DIR", dir.path().join("cache"))
+        .env_remove("CRM_STORE_URL")
+        .env_remove("CRM_PLUGINS_DIR")
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let (mut api, mut admin) = (None, None);
+    for line in BufReader::new(child.stdout.take().unwrap()).lines().map_while(Result::ok) {
+        if let Some(a) = line.strip_prefix("crm-host: API listening on http://") {
+            api = Some(a.to_string());
+        } else if let Some(a) = line.strip_prefix("crm-host: admin API listening on http://") {
+            admin = Some(a.to_string());
+        }
+        if api.is_some() && admin.is_some() {
+            break;
+        }
+    }
+    let admin = admin.expect("the admin address was printed");
+    let list_orgs = || {
+        let mut stream = std::net::TcpStream::connect(&admin).unwrap();
+        let head =
+            "GET /admin/orgs HTTP/1.1\r\nhost: x\r\nauthorization: Bearer from-env-admin\r\nconnection: close\r\n\r\n";
+        stream.write_all(head.as_bytes()).unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    let first = list_orgs();
+    // By now the host has tried to print the demo token to the closed pipe.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let second = list_orgs();
+    let running = child.try_wait().unwrap().is_none();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(api.is_some_and(|a| a.starts_with("127.0.0.1:")));
+    assert!(first.starts_with("HTTP/1.1 200") && second.starts_with("HTTP/1.1 200"), "{first}\n{second}");
+    assert!(first.contains("Demo Organization"), "{first}");
+    assert!(running, "the host exited when its output closed");
+    assert!(std::fs::read_dir(&data).is_ok_and(|mut entries| entries.next().is_some()), "the store is in CRM_DATA_DIR");
+}
