@@ -243,9 +243,16 @@ impl Host {
     /// SIGTERM, then waits at most `limit` for the exit; `Some(success)` when
     /// it exited in time, `None` when it was still running (it is then killed).
     pub fn terminate_within(&mut self, limit: Duration) -> Option<bool> {
-        let mut child = self.child.take().expect("running");
+        let child = self.child.as_ref().expect("running");
         let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
         assert!(status.success());
+        self.exit_within(limit)
+    }
+
+    /// Waits at most `limit` for the host to exit on its own; `Some(success)`
+    /// when it did, `None` when it was still running (it is then killed).
+    pub fn exit_within(&mut self, limit: Duration) -> Option<bool> {
+        let mut child = self.child.take().expect("running");
         let until = std::time::Instant::now() + limit;
         while std::time::Instant::now() < until {
             if let Some(status) = child.try_wait().expect("wait") {

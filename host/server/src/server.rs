@@ -11,6 +11,7 @@ use tokio::sync::watch;
 use warp::Filter;
 
 use crm_runtime::{Runtime, loader};
+use crm_store::Store;
 
 use crate::admin::Admin;
 use crate::api::Api;
@@ -158,7 +159,13 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     app.set_ready(true);
     tracing::info!("ready");
 
-    shutdown_signal().await;
+    let failure = tokio::select! {
+        () = shutdown_signal() => None,
+        reason = lasting_failure(&store) => Some(reason),
+    };
+    if let Some(reason) = &failure {
+        tracing::error!(reason, "the store can no longer write: stopping, to be started again");
+    }
     tracing::info!(grace_ms = config.shutdown_grace_ms, "shutting down: finishing in-flight requests");
     app.set_ready(false);
     let _ = stop_tx.send(true);
@@ -167,9 +174,30 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     if !(public_done.unwrap_or(false) && admin_done.unwrap_or(false)) {
         tracing::warn!("requests still running after the grace period were abandoned");
     }
+    if let Some(reason) = failure {
+        return Err(
+            format!("the store can no longer write ({reason}); start the host again once its disk has room").into()
+        );
+    }
     store.durable().await?;
     tracing::info!("stopped; the store is flushed");
     Ok(())
+}
+
+/// Resolves once the store has failed for good ([`Store::lasting_failure`]:
+/// the embedded store after a full disk refuses every later write of the
+/// process). The host then stops as on SIGTERM and exits with an error, so
+/// that its supervisor starts it again: a new process recovers the store
+/// with every acknowledged write, as PostgreSQL restarts after a failed
+/// write to its log.
+async fn lasting_failure(store: &Arc<dyn Store>) -> String {
+    let mut every = tokio::time::interval(Duration::from_millis(200));
+    loop {
+        every.tick().await;
+        if let Some(reason) = store.lasting_failure() {
+            return reason;
+        }
+    }
 }
 
 /// Runs `handle` on a well-formed, admitted request, compresses the answer

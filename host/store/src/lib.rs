@@ -245,4 +245,13 @@ pub trait Store: Send + Sync + 'static {
 
     /// Resolves once every write made before the call is on disk.
     fn durable(&self) -> Pin<Box<dyn Future<Output = StoreResult<()>> + Send + '_>>;
+
+    /// Why this store can no longer write, when only a restart of the process
+    /// can mend it (the embedded store after its disk failed a write: sled
+    /// keeps that error for every later write, even once there is room
+    /// again); the host then stops. A backend whose failures pass on their
+    /// own (a database connection) answers `None`.
+    fn lasting_failure(&self) -> Option<String> {
+        None
+    }
 }

@@ -7,7 +7,7 @@ use std::future::Future;
 use std::ops::Bound;
 use std::path::Path;
 use std::pin::Pin;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::combine::{Combiner, CommitWindow, Conditional};
 use crate::group_commit::GroupCommit;
@@ -21,6 +21,27 @@ pub struct SledStore {
     db: sled::Db,
     group: Arc<GroupCommit>,
     combiner: Arc<Combiner>,
+    failure: Arc<LastingFailure>,
+}
+
+/// The first write sled failed for good ([`Store::lasting_failure`]): once its
+/// log cannot be written (a full disk, an I/O error), sled refuses every
+/// later write of this process, which only a restart mends.
+#[derive(Default)]
+struct LastingFailure(OnceLock<String>);
+
+impl LastingFailure {
+    /// `outcome` of a write, the failure kept if it is one sled keeps.
+    fn note<T>(&self, outcome: sled::Result<T>) -> StoreResult<T> {
+        outcome.map_err(|e| {
+            if matches!(e, sled::Error::Io(_) | sled::Error::Corruption { .. } | sled::Error::ReportableBug(_))
+                && self.0.set(e.to_string()).is_ok()
+            {
+                tracing::error!(error = %e, "the store failed a write and refuses every write until the host restarts");
+            }
+            err(e)
+        })
+    }
 }
 
 /// sled's own default page cache: 1 GiB.
@@ -45,16 +66,18 @@ impl SledStore {
             .flush_every_ms(None)
             .open()
             .map_err(err)?;
-        let flusher = db.clone();
-        let group = GroupCommit::start(move || flusher.flush().map(|_| ()).map_err(|e| e.to_string()));
-        let committer = db.clone();
+        let failure = Arc::new(LastingFailure::default());
+        let (flusher, flush_failure) = (db.clone(), failure.clone());
+        let group =
+            GroupCommit::start(move || flush_failure.note(flusher.flush()).map(|_| ()).map_err(|e| e.to_string()));
+        let (committer, commit_failure) = (db.clone(), failure.clone());
         let combiner = Combiner::start(
             Box::new(move |ns: &Namespace, batches: &[Conditional]| {
-                commit_together(&committer.open_tree(ns.as_str()).map_err(err)?, batches)
+                commit_together(&committer.open_tree(ns.as_str()).map_err(err)?, batches, &commit_failure)
             }),
             window,
         );
-        Ok(SledStore { db, group, combiner })
+        Ok(SledStore { db, group, combiner, failure })
     }
 
     fn tree(&self, ns: &Namespace) -> StoreResult<sled::Tree> {
@@ -103,7 +126,7 @@ fn split_range(tree: &sled::Tree, prefix: &[u8], parts: usize) -> StoreResult<Ve
 /// write lock and is sealed in the log as one unit. Each batch checks its
 /// conditions against the tree and the batches before it, and is applied
 /// whole only if they hold; the answer says which were.
-fn commit_together(tree: &sled::Tree, batches: &[Conditional]) -> StoreResult<Vec<bool>> {
+fn commit_together(tree: &sled::Tree, batches: &[Conditional], failure: &LastingFailure) -> StoreResult<Vec<bool>> {
     let outcome: Result<_, TransactionError<Infallible>> = tree.transaction(|tx: &TransactionalTree| {
         let mut applied = Vec::with_capacity(batches.len());
         for batch in batches {
@@ -115,7 +138,10 @@ fn commit_together(tree: &sled::Tree, batches: &[Conditional]) -> StoreResult<Ve
         }
         Ok(applied)
     });
-    outcome.map_err(err)
+    failure.note(outcome.map_err(|e| match e {
+        TransactionError::Storage(e) => e,
+        TransactionError::Abort(never) => match never {},
+    }))
 }
 
 type TxResult<T> = Result<T, UnabortableTransactionError>;
@@ -156,13 +182,13 @@ impl Store for SledStore {
 
     fn put(&self, ns: &Namespace, key: &[u8], value: &[u8]) -> StoreResult<()> {
         crate::count_operation("put");
-        self.tree(ns)?.insert(key, value).map_err(err)?;
+        self.failure.note(self.tree(ns)?.insert(key, value))?;
         Ok(())
     }
 
     fn delete(&self, ns: &Namespace, key: &[u8]) -> StoreResult<()> {
         crate::count_operation("delete");
-        self.tree(ns)?.remove(key).map_err(err)?;
+        self.failure.note(self.tree(ns)?.remove(key))?;
         Ok(())
     }
 
@@ -174,7 +200,7 @@ impl Store for SledStore {
         new: Option<&[u8]>,
     ) -> StoreResult<Result<(), Conflict>> {
         crate::count_operation("compare_and_swap");
-        let outcome = self.tree(ns)?.compare_and_swap(key, expected, new).map_err(err)?;
+        let outcome = self.failure.note(self.tree(ns)?.compare_and_swap(key, expected, new))?;
         Ok(outcome.map_err(|e| e.current.map(|v| v.to_vec())))
     }
 
@@ -262,12 +288,12 @@ impl Store for SledStore {
                 BatchOp::Add(..) => unreachable!("batches with counters run as transactions"),
             }
         }
-        self.tree(ns)?.apply_batch(batch).map_err(err)
+        self.failure.note(self.tree(ns)?.apply_batch(batch))
     }
 
     fn batch_if(&self, ns: &Namespace, conditions: Vec<Condition>, ops: Vec<BatchOp>) -> StoreResult<bool> {
         crate::count_operation("batch_if");
-        let applied = commit_together(&self.tree(ns)?, &[Conditional { conditions, ops }])?;
+        let applied = commit_together(&self.tree(ns)?, &[Conditional { conditions, ops }], &self.failure)?;
         Ok(applied[0])
     }
 
@@ -276,11 +302,15 @@ impl Store for SledStore {
     }
 
     fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()> {
-        self.db.drop_tree(ns.as_str()).map_err(err)?;
+        self.failure.note(self.db.drop_tree(ns.as_str()))?;
         Ok(())
     }
 
     fn durable(&self) -> Pin<Box<dyn Future<Output = StoreResult<()>> + Send + '_>> {
         Box::pin(self.group.wait_durable())
+    }
+
+    fn lasting_failure(&self) -> Option<String> {
+        self.failure.0.get().cloned()
     }
 }
