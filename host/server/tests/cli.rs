@@ -1,7 +1,14 @@
 //! The command line itself. (Having an integration test here also makes
 //! `cargo test --workspace` build the `crm-host` binary the black-box tests run.)
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// The compiled components' cache the black-box tests share (`crm-tests`):
+/// a fresh one would compile every component again, for seconds.
+fn component_cache() -> PathBuf {
+    Path::new(env!("CARGO_BIN_EXE_crm-host")).parent().expect("target/<profile>").join("component-cache")
+}
 
 #[test]
 fn help_lists_serve_and_admin() {
@@ -57,7 +64,7 @@ fn serve_reads_its_settings_from_the_environment_and_outlives_its_output() {
         .env("CRM_ADMIN_LISTEN", "127.0.0.1:0")
         .env("CRM_DATA_DIR", &data)
         .env("CRM_ADMIN_TOKEN", "from-env-admin")
-        .env("CRM_CACHE_DIR", dir.path().join("cache"))
+        .env("CRM_CACHE_DIR", component_cache())
         .env_remove("CRM_STORE_URL")
         .env_remove("CRM_PLUGINS_DIR")
         .env("RUST_LOG", "info")
@@ -99,4 +106,36 @@ fn serve_reads_its_settings_from_the_environment_and_outlives_its_output() {
     assert!(first.contains("Demo Organization"), "{first}");
     assert!(running, "the host exited when its output closed");
     assert!(std::fs::read_dir(&data).is_ok_and(|mut entries| entries.next().is_some()), "the store is in CRM_DATA_DIR");
+}
+
+/// Two hosts on one data dir: the second stops at once and says why.
+#[test]
+fn a_second_host_on_a_data_dir_in_use_says_so() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+
+    let dir = tempfile::tempdir().unwrap();
+    let serve = || {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_crm-host"));
+        command
+            .args(["serve", "--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--data-dir"])
+            .arg(dir.path())
+            .env("CRM_ADMIN_TOKEN", "in-use-admin")
+            .env("CRM_CACHE_DIR", component_cache())
+            .env_remove("CRM_STORE_URL")
+            .env_remove("CRM_PLUGINS_DIR");
+        command
+    };
+    let mut first = serve().stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+    let listening = BufReader::new(first.stdout.take().unwrap())
+        .lines()
+        .map_while(Result::ok)
+        .any(|line| line.starts_with("crm-host: admin API listening on"));
+    let second = serve().output().unwrap();
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert!(listening, "the first host started");
+    assert!(!second.status.success());
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(said.contains("cannot open the store in") && said.contains("in use by another process"), "{said}");
 }

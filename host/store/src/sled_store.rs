@@ -65,7 +65,14 @@ impl SledStore {
             // Durability comes from explicit group-committed flushes, not a timer.
             .flush_every_ms(None)
             .open()
-            .map_err(err)?;
+            .map_err(|e| match e {
+                // sled locks its files (and says so only in the text): another
+                // process has this store open.
+                sled::Error::Io(io) if io.to_string().starts_with("could not acquire lock") => {
+                    StoreError("it is in use by another process (another crm-host on this data dir?)".into())
+                }
+                e => err(e),
+            })?;
         let failure = Arc::new(LastingFailure::default());
         let (flusher, flush_failure) = (db.clone(), failure.clone());
         let group =
