@@ -151,12 +151,28 @@ fn compile_cached(runtime: &Runtime, cache_dir: &Path, bytes: &[u8], hash: &str)
         }
     }
     let compiled = runtime.engine.precompile_component(bytes)?;
-    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    if std::fs::write(&tmp, &compiled).and_then(|_| std::fs::rename(&tmp, &path)).is_err() {
+    if write_whole(&path, &compiled).is_err() {
         tracing::warn!(path = %path.display(), "cannot cache a compiled component");
     }
     // SAFETY: `compiled` was produced by this engine a moment ago.
     unsafe { Component::deserialize(&runtime.engine, &compiled) }
+}
+
+/// Writes `bytes` to `path` so that a reader finds all of them or no file:
+/// through a temporary file, on disk before it is renamed (a power cut must
+/// not leave a truncated file that `deserialize_file` would trust).
+fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    use std::io::Write;
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let written = std::fs::File::create(&tmp).and_then(|mut file| {
+        file.write_all(bytes)?;
+        file.sync_all()
+    });
+    let renamed = written.and_then(|()| std::fs::rename(&tmp, path));
+    if renamed.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    renamed
 }
 
 fn validate(info: &types::ModuleInfo) -> Result<(), String> {
