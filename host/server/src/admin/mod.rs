@@ -192,7 +192,14 @@ async fn serve(app: &Arc<App>, call: Call, req: &ApiRequest, params: &Params) ->
         Call::CreateOrg => orgs::create(app, req)?,
         Call::GetOrg => orgs::get(app, param("org"))?,
         Call::UpdateOrg => orgs::update(app, param("org"), req)?,
-        Call::DeleteOrg => orgs::delete(app, param("org"))?,
+        Call::DeleteOrg => {
+            // Dropping a namespace frees each of its pages: 0.4 s at 100,000
+            // contacts, so off the threads that serve requests.
+            let (app, org) = (app.clone(), param("org").to_string());
+            tokio::task::spawn_blocking(move || orgs::delete(&app, &org))
+                .await
+                .unwrap_or_else(|_| Err(ApiError::internal()))?
+        }
         Call::CreateUser => orgs::create_user(app, param("org"), req)?,
         Call::CreateToken => orgs::create_token(app, param("org"), req)?,
         Call::RevokeToken => orgs::revoke_token(app, param("org"), param("token"))?,
