@@ -454,6 +454,47 @@ async fn malformed_bodies_are_400() {
     assert_eq!(r.status, 400);
 }
 
+/// RFC 8259 lets a parser ignore a UTF-8 byte-order mark, which PowerShell
+/// and Notepad write first: every JSON door reads past it, component routes
+/// (a create, a form submit, an import) as the host's own (the admin API).
+#[tokio::test]
+async fn a_json_body_may_start_with_a_byte_order_mark() {
+    let (host, token) = setup().await;
+    let org = host.demo_org.clone().unwrap();
+    let with_bom = |json: &str| format!("\u{feff}{json}");
+    let post = |url: String, bearer: &str, body: String| {
+        host.client.post(url).bearer_auth(bearer).header("content-type", "application/json").body(body).send()
+    };
+    let r = post(format!("{}/api/contacts", host.api), &token, with_bom(r#"{"email":"bom@x.co"}"#)).await.unwrap();
+    assert_eq!(r.status(), 201);
+    assert_eq!(r.json::<Value>().await.unwrap()["data"]["email"], "bom@x.co");
+    let rows = with_bom(r#"[{"email":"bom-row@x.co"}]"#);
+    let r = post(format!("{}/api/import/contacts", host.api), &token, rows).await.unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(r.json::<Value>().await.unwrap()["data"]["created"], 1);
+    let form = host.admin(Method::POST, &format!("/admin/orgs/{org}/forms"), Some(&json!({ "name": "Web" }))).await;
+    let r = post(
+        format!("{}/api/forms/{}/submit", host.api, form.json()["id"].as_str().unwrap()),
+        &token,
+        with_bom(r#"{"correo":"bom-lead@x.co"}"#),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status(), 201);
+    let r = post(
+        format!("{}/admin/orgs/{org}/tokens", host.admin),
+        ADMIN_TOKEN,
+        with_bom(r#"{"name":"bom","permissions":["*"]}"#),
+    )
+    .await
+    .unwrap();
+    assert_eq!(r.status(), 201);
+    // Only one mark, and only first: a second is not JSON.
+    let r = post(format!("{}/api/contacts", host.api), &token, with_bom(&with_bom("{}"))).await.unwrap();
+    assert_eq!(r.status(), 400);
+    assert_eq!(r.json::<Value>().await.unwrap()["code"], "INVALID_JSON");
+}
+
 #[tokio::test]
 async fn a_body_not_declared_json_is_refused_on_component_routes_as_on_host_routes() {
     let (host, token) = setup().await;

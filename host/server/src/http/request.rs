@@ -47,10 +47,13 @@ impl ApiRequest {
                 "The request body must be JSON, sent with Content-Type: application/json",
             ));
         }
-        if self.body.iter().all(u8::is_ascii_whitespace) {
+        // Without the byte-order mark Windows tools put first (RFC 8259
+        // lets a parser ignore it), as components read JSON (`crm_sdk::http::json_text`).
+        let body = self.body.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&self.body);
+        if body.iter().all(u8::is_ascii_whitespace) {
             return Err(ApiError::new(StatusCode::BAD_REQUEST, "INVALID_JSON", "The request body is empty"));
         }
-        serde_json::from_slice(&self.body).map_err(|e| match e.classify() {
+        serde_json::from_slice(body).map_err(|e| match e.classify() {
             serde_json::error::Category::Data => {
                 ApiError::validation(format!("The request body has an invalid field: {e}"), e.to_string())
             }
