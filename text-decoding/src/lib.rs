@@ -17,6 +17,12 @@ use std::borrow::Cow;
 /// for Excel, which then reads it as UTF-8.
 pub const BOM: &[u8] = "\u{feff}".as_bytes();
 
+/// `bytes` without a leading byte-order mark (a JSON body from PowerShell or
+/// Notepad, a CSV from Excel), which no reader should take as text.
+pub fn without_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(BOM).unwrap_or(bytes)
+}
+
 /// The text of `bytes` (a file, a form's field), without its byte-order
 /// mark: UTF-8 as it is, anything else as Windows-1252.
 pub fn text(bytes: &[u8]) -> Cow<'_, str> {
@@ -41,7 +47,7 @@ pub fn text_in<'a>(bytes: &'a [u8], label: Option<&str>) -> Cow<'a, str> {
 /// caller bounding its memory never holds more. UTF-8 is never longer than
 /// its bytes.
 pub fn text_within(bytes: &[u8], most: usize) -> Option<Cow<'_, str>> {
-    let bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+    let bytes = without_bom(bytes);
     if let Ok(text) = std::str::from_utf8(bytes) {
         return Some(Cow::Borrowed(text));
     }

@@ -103,7 +103,7 @@ pub fn read(req: &mut Request) -> Result<Call, Error> {
     };
     // A bare array is the rows, its options in the query (as a CSV's). Read
     // as a struct, serde would take an array's items as the fields in order.
-    let call: JsonCall = match http::json_text(&body).iter().find(|b| !b.is_ascii_whitespace()) {
+    let call: JsonCall = match crm_text_decoding::without_bom(&body).iter().find(|b| !b.is_ascii_whitespace()) {
         Some(b'[') => JsonCall { rows: http::parse_json_or(&body, misfit)?, dry_run: None, location_mode: None },
         _ => http::parse_json_or(&body, misfit)?,
     };

@@ -187,7 +187,8 @@ pub fn parse_json_or<'a, T: Deserialize<'a>>(
     body: &'a [u8],
     misfit: impl FnOnce(serde_json::Error) -> Error,
 ) -> Result<T, Error> {
-    let body = json_text(body);
+    // RFC 8259 lets a parser ignore a byte-order mark; the host's routes do.
+    let body = crm_text_decoding::without_bom(body);
     if body.iter().all(u8::is_ascii_whitespace) {
         return Err(Error::new(400, "INVALID_JSON", "The request body is empty"));
     }
@@ -195,13 +196,6 @@ pub fn parse_json_or<'a, T: Deserialize<'a>>(
         serde_json::error::Category::Data => misfit(e),
         _ => Error::new(400, "INVALID_JSON", format!("The request body is not valid JSON: {e}")),
     })
-}
-
-/// A JSON body without the UTF-8 byte-order mark that Windows tools
-/// (PowerShell, Notepad) put first, which RFC 8259 lets a parser ignore; the
-/// host's own routes ignore it too.
-pub fn json_text(body: &[u8]) -> &[u8] {
-    body.strip_prefix("\u{feff}".as_bytes()).unwrap_or(body)
 }
 
 pub use crm_paging::MAX_PAGE;

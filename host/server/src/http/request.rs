@@ -47,9 +47,9 @@ impl ApiRequest {
                 "The request body must be JSON, sent with Content-Type: application/json",
             ));
         }
-        // Without the byte-order mark Windows tools put first (RFC 8259
-        // lets a parser ignore it), as components read JSON (`crm_sdk::http::json_text`).
-        let body = self.body.strip_prefix("\u{feff}".as_bytes()).unwrap_or(&self.body);
+        // RFC 8259 lets a parser ignore a byte-order mark, which Windows
+        // tools put first; components' JSON reading (`crm_sdk::http`) does too.
+        let body = crm_text_decoding::without_bom(&self.body);
         if body.iter().all(u8::is_ascii_whitespace) {
             return Err(ApiError::new(StatusCode::BAD_REQUEST, "INVALID_JSON", "The request body is empty"));
         }
