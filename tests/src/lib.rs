@@ -69,6 +69,28 @@ pub fn host_binary() -> PathBuf {
     bin
 }
 
+/// `crm-host serve` on `data_dir` (its store there, or the test database
+/// `backend` names for it), both listeners on free loopback ports, none of
+/// the caller's own `CRM_*` settings, the tests' admin token and the shared
+/// component cache. [`Host`] starts it; a test that expects it to fail runs it.
+pub fn serve_command(data_dir: &Path) -> Command {
+    let mut cmd = Command::new(host_binary());
+    cmd.args(["serve", "--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--data-dir"])
+        .arg(data_dir)
+        .env_remove("CRM_PLUGINS_DIR")
+        .env("CRM_ADMIN_TOKEN", ADMIN_TOKEN)
+        .env_remove("CRM_LISTEN")
+        .env_remove("CRM_ADMIN_LISTEN")
+        .env_remove("CRM_DATA_DIR")
+        .env_remove("CRM_STORE_URL")
+        .env("RUST_LOG", "warn")
+        .env("CRM_CACHE_DIR", shared_cache_dir());
+    if let Some(url) = backend::store_url_for(data_dir) {
+        cmd.env("CRM_STORE_URL", url);
+    }
+    cmd
+}
+
 /// One compiled-component cache for every test host: compiling takes seconds
 /// in a debug build, and entries are keyed by content, so sharing is safe.
 pub fn shared_cache_dir() -> PathBuf {
@@ -152,22 +174,8 @@ impl Host {
     }
 
     async fn launch(data_dir: &Path, env: &[(&str, &str)], stderr: Stdio) -> Host {
-        let mut cmd = Command::new(host_binary());
-        cmd.args(["serve", "--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--data-dir"])
-            .arg(data_dir)
-            .env_remove("CRM_PLUGINS_DIR")
-            .env("CRM_ADMIN_TOKEN", ADMIN_TOKEN)
-            .env_remove("CRM_LISTEN")
-            .env_remove("CRM_ADMIN_LISTEN")
-            .env_remove("CRM_DATA_DIR")
-            .env_remove("CRM_STORE_URL")
-            .env("RUST_LOG", "warn")
-            .env("CRM_CACHE_DIR", shared_cache_dir())
-            .stdout(Stdio::piped())
-            .stderr(stderr);
-        if let Some(url) = backend::store_url_for(data_dir) {
-            cmd.env("CRM_STORE_URL", url);
-        }
+        let mut cmd = serve_command(data_dir);
+        cmd.stdout(Stdio::piped()).stderr(stderr);
         for (k, v) in env {
             cmd.env(k, v);
         }

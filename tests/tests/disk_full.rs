@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use crm_tests::{Host, backend, host_binary};
+use crm_tests::{Host, backend, serve_command};
 use reqwest::Method;
 use serde_json::{Value, json};
 
@@ -74,13 +74,7 @@ async fn a_full_disk_stops_the_host_and_a_restart_keeps_what_was_acknowledged() 
     assert_eq!(host.exit_within(Duration::from_secs(20)), Some(false), "the host went on after its store failed");
 
     // Started on a disk still full, it says why and stops.
-    let out = Command::new(host_binary())
-        .args(["serve", "--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--data-dir"])
-        .arg(&data)
-        .env("CRM_ADMIN_TOKEN", "unused")
-        .env_remove("CRM_STORE_URL")
-        .output()
-        .unwrap();
+    let out = serve_command(&data).output().unwrap();
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("No space left on device"), "{out:?}");
 
