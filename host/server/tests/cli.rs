@@ -1,13 +1,21 @@
 //! The command line itself. (Having an integration test here also makes
 //! `cargo test --workspace` build the `crm-host` binary the black-box tests run.)
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-/// The compiled components' cache the black-box tests share (`crm-tests`):
+/// `crm-host serve`, without the caller's store and plugins settings, and
+/// with the compiled-component cache the black-box tests share (`crm-tests`):
 /// a fresh one would compile every component again, for seconds.
-fn component_cache() -> PathBuf {
-    Path::new(env!("CARGO_BIN_EXE_crm-host")).parent().expect("target/<profile>").join("component-cache")
+fn serve() -> Command {
+    let binary = Path::new(env!("CARGO_BIN_EXE_crm-host"));
+    let mut command = Command::new(binary);
+    command
+        .arg("serve")
+        .env("CRM_CACHE_DIR", binary.parent().expect("target/<profile>").join("component-cache"))
+        .env_remove("CRM_STORE_URL")
+        .env_remove("CRM_PLUGINS_DIR");
+    command
 }
 
 #[test]
@@ -58,15 +66,11 @@ fn serve_reads_its_settings_from_the_environment_and_outlives_its_output() {
 
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("from-env");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_crm-host"))
-        .arg("serve")
+    let mut child = serve()
         .env("CRM_LISTEN", "127.0.0.1:0")
         .env("CRM_ADMIN_LISTEN", "127.0.0.1:0")
         .env("CRM_DATA_DIR", &data)
         .env("CRM_ADMIN_TOKEN", "from-env-admin")
-        .env("CRM_CACHE_DIR", component_cache())
-        .env_remove("CRM_STORE_URL")
-        .env_remove("CRM_PLUGINS_DIR")
         .env("RUST_LOG", "info")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -115,23 +119,20 @@ fn a_second_host_on_a_data_dir_in_use_says_so() {
     use std::process::Stdio;
 
     let dir = tempfile::tempdir().unwrap();
-    let serve = || {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_crm-host"));
+    let serve_here = || {
+        let mut command = serve();
         command
-            .args(["serve", "--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--data-dir"])
+            .args(["--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--data-dir"])
             .arg(dir.path())
-            .env("CRM_ADMIN_TOKEN", "in-use-admin")
-            .env("CRM_CACHE_DIR", component_cache())
-            .env_remove("CRM_STORE_URL")
-            .env_remove("CRM_PLUGINS_DIR");
+            .env("CRM_ADMIN_TOKEN", "in-use-admin");
         command
     };
-    let mut first = serve().stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+    let mut first = serve_here().stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
     let listening = BufReader::new(first.stdout.take().unwrap())
         .lines()
         .map_while(Result::ok)
         .any(|line| line.starts_with("crm-host: admin API listening on"));
-    let second = serve().output().unwrap();
+    let second = serve_here().output().unwrap();
     first.kill().unwrap();
     first.wait().unwrap();
     assert!(listening, "the first host started");
