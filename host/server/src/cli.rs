@@ -40,6 +40,30 @@ enum Command {
 /// 16, with no throughput lost on any route.
 const EVENT_INTERVAL: u32 = 16;
 
+/// Writes a one-shot command's answer (`admin`, `import`, `store copy`) on
+/// stdout. A reader that has gone (`crm-host admin ... | head -1`) took what
+/// it wanted after the command's work was done, so that is not a failure,
+/// where `println!` would panic and exit 101; a write that fails otherwise
+/// (a full disk under `> file`) is.
+pub(crate) fn print_answer(text: std::fmt::Arguments) -> std::io::Result<()> {
+    match write_line(text) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e),
+        _ => Ok(()),
+    }
+}
+
+/// One line on stdout, flushed; a closed stdout is an error to decide on
+/// ([`print_answer`], `server::tell_operator`), not a panic as with `println!`.
+pub(crate) fn write_line(text: std::fmt::Arguments) -> std::io::Result<()> {
+    let mut out = std::io::stdout().lock();
+    out.write_fmt(text).and_then(|()| out.write_all(b"\n")).and_then(|()| out.flush())
+}
+
+/// A progress line on stderr, dropped when nobody reads stderr any more.
+pub(crate) fn note_progress(text: std::fmt::Arguments) {
+    let _ = writeln!(std::io::stderr(), "{text}");
+}
+
 pub fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let logs = tracing_subscriber::fmt()

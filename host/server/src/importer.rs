@@ -22,6 +22,8 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::Value;
 
+use crate::cli::{note_progress, print_answer};
+
 #[derive(Debug, Args)]
 pub struct ImportArgs {
     #[command(subcommand)]
@@ -108,12 +110,12 @@ pub async fn run(args: ImportArgs) -> Result<(), Box<dyn Error>> {
     progress.finish_and_clear();
     rejected.flush()?;
     let verb = if args.dry_run { "would be" } else { "were" };
-    println!(
+    print_answer(format_args!(
         "{total} rows: {} {verb} created, {} {verb} updated, {} warnings, {} rejected",
         summary.created, summary.updated, summary.warnings, summary.rejected
-    );
+    ))?;
     if summary.rejected > 0 {
-        println!("rejected rows: {}", rejected_path(&args.file).display());
+        print_answer(format_args!("rejected rows: {}", rejected_path(&args.file).display()))?;
     } else {
         std::fs::remove_file(rejected_path(&args.file)).ok();
     }
@@ -154,7 +156,7 @@ async fn send(
         match sent {
             Ok(r) if r.status().is_success() => return Ok(r.json().await?),
             Ok(r) if r.status().as_u16() == 429 || r.status().is_server_error() => {
-                eprintln!("crm-host: the host answered {} (try {attempt} of {TRIES})", r.status());
+                note_progress(format_args!("crm-host: the host answered {} (try {attempt} of {TRIES})", r.status()));
             }
             Ok(r) => {
                 let status = r.status();
@@ -163,7 +165,9 @@ async fn send(
             }
             // An untrusted certificate stays untrusted: no point trying again.
             Err(e) if is_tls_failure(&e) => return Err(format!("cannot reach {endpoint}: {}", with_causes(&e)).into()),
-            Err(e) => eprintln!("crm-host: no answer: {} (try {attempt} of {TRIES})", with_causes(&e)),
+            Err(e) => {
+                note_progress(format_args!("crm-host: no answer: {} (try {attempt} of {TRIES})", with_causes(&e)))
+            }
         }
         tokio::time::sleep(wait).await;
         wait *= 2;

@@ -256,9 +256,7 @@ async fn shutdown_signal() {
 /// the service, when nobody reads stdout any more (a pipe whose reader
 /// exited); a service keeps serving, and says so in its log.
 pub(crate) fn tell_operator(line: std::fmt::Arguments) {
-    use std::io::Write;
-    let mut out = std::io::stdout().lock();
-    if out.write_fmt(line).and_then(|()| out.write_all(b"\n")).and_then(|()| out.flush()).is_err() {
+    if crate::cli::write_line(line).is_err() {
         tracing::warn!("stdout is closed: a line for the operator was not shown there");
     }
 }

@@ -19,6 +19,7 @@ use crm_store_postgres::PostgresStore;
 use crm_tenancy::Tenancy;
 
 use crate::bootstrap;
+use crate::cli::print_answer;
 
 #[derive(Debug, Args)]
 pub struct StoreArgs {
@@ -49,7 +50,7 @@ pub async fn run(args: StoreArgs) -> Result<(), Box<dyn Error>> {
         tokio::task::spawn_blocking(move || copy(&from, &to)).await?.map_err(|e| e as Box<dyn Error>)?;
     // The embedded store writes to memory first: nothing is copied until flushed.
     destination.durable().await?;
-    println!("{report}");
+    print_answer(format_args!("{report}"))?;
     Ok(())
 }
 

@@ -140,3 +140,33 @@ fn a_second_host_on_a_data_dir_in_use_says_so() {
     let said = String::from_utf8_lossy(&second.stderr);
     assert!(said.contains("cannot open the store in") && said.contains("in use by another process"), "{said}");
 }
+
+/// A one-shot command whose reader has gone (`crm-host store copy ... | head
+/// -c 1`) has still done its work: it succeeds quietly rather than panic on
+/// the closed pipe. `store copy` needs no running host.
+#[test]
+fn a_one_shot_command_outlives_a_closed_stdout() {
+    let dir = tempfile::tempdir().unwrap();
+    let copy = |stdout: std::process::Stdio| {
+        Command::new(env!("CARGO_BIN_EXE_crm-host"))
+            .args(["store", "copy", "--from"])
+            .arg(format!("sled:{}", dir.path().join("from").display()))
+            .arg("--to")
+            .arg(format!("sled:{}", dir.path().join("to").display()))
+            .stdout(stdout)
+            .output()
+            .unwrap()
+    };
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let closed = copy(writer.into());
+    let stderr = String::from_utf8_lossy(&closed.stderr);
+    assert!(closed.status.success(), "{:?}: {stderr}", closed.status);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let read = copy(std::process::Stdio::piped());
+    assert!(read.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&read.stdout),
+        "crm-host: copied 0 organizations and 0 keys; every namespace's count verified\n"
+    );
+}

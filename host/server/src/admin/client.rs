@@ -9,6 +9,7 @@ use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
 use crate::bootstrap;
+use crate::cli::{note_progress, print_answer};
 
 #[derive(Debug, Args)]
 pub struct AdminArgs {
@@ -133,7 +134,7 @@ pub async fn run(args: AdminArgs) -> Result<(), Box<dyn std::error::Error>> {
     let (method, path, body) = request_of(args.command)?;
     let answer = admin.call(&method, &path, body).await?;
     if !answer.is_null() {
-        println!("{}", serde_json::to_string_pretty(&answer)?);
+        print_answer(format_args!("{}", serde_json::to_string_pretty(&answer)?))?;
     }
     Ok(())
 }
@@ -178,10 +179,10 @@ async fn reindex(admin: &Client, org: &str) -> Result<(), Box<dyn std::error::Er
         indexed += answer["indexed"].as_u64().unwrap_or(0);
         after = answer["next"].clone();
         if after.is_null() {
-            println!("{}", json!({ "success": true, "indexed": indexed }));
+            print_answer(format_args!("{}", json!({ "success": true, "indexed": indexed })))?;
             return Ok(());
         }
-        eprintln!("indexed {indexed} contacts");
+        note_progress(format_args!("indexed {indexed} contacts"));
     }
 }
 
