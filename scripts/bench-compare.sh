@@ -13,9 +13,6 @@ B=${2:?second crm-host binary}
 ROUNDS=${3:-3}
 SECS=${4:-5}
 CONNS=${CONNS:-64}
-cargo build --release -q -p crm-load
-LOAD=target/release/crm-load
-WORK=$(mktemp -d)
 PORT=${PORT:-18680}
 . scripts/bench-lib.sh
 

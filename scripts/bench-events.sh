@@ -23,11 +23,7 @@ ROUNDS=${2:-3}
 SINGLE=1000
 RATE=${RATE:-1000}
 PACED=$((RATE * 2))  # two seconds of it a round
-cargo build --release -q -p crm-host -p crm-load
 cargo build --release -q -p crm-tests --bin webhook-receiver
-HOST=${HOST:-target/release/crm-host}  # HOST=other/crm-host measures another build
-LOAD=target/release/crm-load
-WORK=$(mktemp -d)
 PORT=${PORT:-18790}
 RECEIVER_PORT=$((PORT + 7))
 . scripts/bench-lib.sh

@@ -14,12 +14,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS=${1:-8}
-cargo build --release -q -p crm-host -p crm-load
-HOST=target/release/crm-host
-LOAD=(target/release/crm-load)
-WORK=$(mktemp -d)
 PORT=${PORT:-18880}
 . scripts/bench-lib.sh
+LOAD=("$LOAD")  # an array: PIN=1 puts taskset before it
 if [ "${PIN:-0}" = 1 ]; then
   printf '#!/bin/sh\nexec taskset -c 0 %s "$@"\n' "$PWD/$HOST" >"$WORK/pinned-host"
   chmod +x "$WORK/pinned-host"

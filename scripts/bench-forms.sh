@@ -18,13 +18,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-10}
 ROUNDS=${2:-4}
-cargo build --release -q -p crm-host -p crm-load  # also builds plugins/, contacts_client.wasm included
-HOST=${HOST:-target/release/crm-host}  # HOST=other/crm-host compares another build
 # FORMS_WASM=some/forms.wasm measures a variant of the forms module in the
 # same host (a component named like a first-party one replaces it), without
 # relinking the release host (about 3.4 min with its LTO).
-LOAD=target/release/crm-load
-WORK=$(mktemp -d)
 PORT=${PORT:-18790}
 . scripts/bench-lib.sh
 mkdir -p "$WORK/plugins"

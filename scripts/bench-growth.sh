@@ -18,10 +18,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SIZES=("$@")
 [ ${#SIZES[@]} -gt 0 ] || SIZES=(10000 100000 1000000)
-cargo build --release -q -p crm-host -p crm-load
-HOST=target/release/crm-host
-LOAD=target/release/crm-load
-WORK=$(mktemp -d)
 PORT=${PORT:-18980}
 . scripts/bench-lib.sh
 API=http://127.0.0.1:$PORT/api

@@ -9,10 +9,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-5}
 ROUNDS=${2:-3}
-cargo build --release -q -p crm-host -p crm-load
-HOST=${HOST:-target/release/crm-host}
-LOAD=target/release/crm-load
-WORK=$(mktemp -d)
 PORT=${PORT:-18800}
 . scripts/bench-lib.sh
 start_host "$HOST" RUST_LOG=warn

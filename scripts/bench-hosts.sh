@@ -20,10 +20,6 @@ cd "$(dirname "$0")/.."
 HOST_CPU=${1:-0.5}
 ROUNDS=${2:-3}
 SECS=${3:-5}
-cargo build --release -q -p crm-host -p crm-load
-HOST=target/release/crm-host
-LOAD=target/release/crm-load
-WORK=$(mktemp -d)
 PORT=${PORT:-18980}
 PGPORT=${PGPORT:-18990}
 . scripts/bench-lib.sh

@@ -7,9 +7,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-3}
-cargo build --release -q -p crm-host
-HOST=${HOST:-target/release/crm-host}  # HOST=other/crm-host measures another build
-WORK=$(mktemp -d)
 PORT=${PORT:-18800}
 . scripts/bench-lib.sh
 start_host "$HOST" RUST_LOG=warn

@@ -13,7 +13,17 @@
 #                                   Debian's postgresql package (scripts/install-postgresql.sh)
 #   median "N N ..."                the median of space-separated numbers (the mean of the
 #                                   middle two when even)
-# Needs WORK and PORT set; uses CRM_ADMIN_TOKEN (set here to bench-admin).
+# Sourced from the checkout's root once the script has read its arguments:
+# builds the release host (its Wasm components too, contacts_client.wasm
+# included) and the load generator, and sets
+#   HOST  the host binary (HOST=other/crm-host measures another build)
+#   LOAD  the load generator
+#   WORK  a throw-away folder, deleted at exit
+# Needs PORT set; uses CRM_ADMIN_TOKEN (set here to bench-admin).
+cargo build --release -q -p crm-host -p crm-load
+HOST=${HOST:-target/release/crm-host}
+LOAD=target/release/crm-load
+WORK=$(mktemp -d)
 export CRM_ADMIN_TOKEN=${CRM_ADMIN_TOKEN:-bench-admin}
 PID=
 PGDIR=

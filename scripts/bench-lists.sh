@@ -8,9 +8,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-100000}
-cargo build --release -q -p crm-host -p crm-load
-HOST=${HOST:-target/release/crm-host}  # HOST=other/crm-host measures another build
-WORK=$(mktemp -d)
 PORT=${PORT:-18780}
 . scripts/bench-lib.sh
 DATA=$WORK

@@ -25,10 +25,6 @@ cd "$(dirname "$0")/.."
 N=${1:-100000}
 ROUNDS=${2:-3}
 SECS=${3:-5}
-cargo build --release -q -p crm-host -p crm-load
-HOST=target/release/crm-host
-LOAD=target/release/crm-load
-WORK=$(mktemp -d)
 PORT=${PORT:-18880}
 PGPORT=${PGPORT:-18890}
 . scripts/bench-lib.sh

@@ -10,9 +10,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${1:-100000}
 ROUNDS=${2:-3}
-cargo build --release -q -p crm-host
-HOST=${HOST:-target/release/crm-host}
-WORK=$(mktemp -d)
 PORT=${PORT:-18820}
 . scripts/bench-lib.sh
 start_host "$HOST" RUST_LOG=warn

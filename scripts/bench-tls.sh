@@ -10,10 +10,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-5}
 ROUNDS=${2:-3}
-cargo build --release -q -p crm-host -p crm-load
-HOST=${HOST:-target/release/crm-host}
-LOAD=target/release/crm-load
-WORK=$(mktemp -d)
 PORT=${PORT:-18810}
 . scripts/bench-lib.sh
 # An authority, and a certificate for 127.0.0.1 it signs (a self-signed one is a CA to rustls).
