@@ -59,8 +59,9 @@ pub(crate) fn write_line(text: std::fmt::Arguments) -> std::io::Result<()> {
     out.write_fmt(text).and_then(|()| out.write_all(b"\n")).and_then(|()| out.flush())
 }
 
-/// A progress line on stderr, dropped when nobody reads stderr any more.
-pub(crate) fn note_progress(text: std::fmt::Arguments) {
+/// A line on stderr (progress, the reason of a failure), dropped when nobody
+/// reads stderr any more.
+pub(crate) fn print_note(text: std::fmt::Arguments) {
     let _ = writeln!(std::io::stderr(), "{text}");
 }
 
@@ -98,7 +99,7 @@ pub fn main() -> std::process::ExitCode {
     match outcome {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
-            let _ = writeln!(std::io::stderr(), "crm-host: {e}");
+            print_note(format_args!("crm-host: {e}"));
             std::process::ExitCode::FAILURE
         }
     }

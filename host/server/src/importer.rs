@@ -22,7 +22,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::Value;
 
-use crate::cli::{note_progress, print_answer};
+use crate::cli::{print_answer, print_note};
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
@@ -156,7 +156,7 @@ async fn send(
         match sent {
             Ok(r) if r.status().is_success() => return Ok(r.json().await?),
             Ok(r) if r.status().as_u16() == 429 || r.status().is_server_error() => {
-                note_progress(format_args!("crm-host: the host answered {} (try {attempt} of {TRIES})", r.status()));
+                print_note(format_args!("crm-host: the host answered {} (try {attempt} of {TRIES})", r.status()));
             }
             Ok(r) => {
                 let status = r.status();
@@ -165,9 +165,7 @@ async fn send(
             }
             // An untrusted certificate stays untrusted: no point trying again.
             Err(e) if is_tls_failure(&e) => return Err(format!("cannot reach {endpoint}: {}", with_causes(&e)).into()),
-            Err(e) => {
-                note_progress(format_args!("crm-host: no answer: {} (try {attempt} of {TRIES})", with_causes(&e)))
-            }
+            Err(e) => print_note(format_args!("crm-host: no answer: {} (try {attempt} of {TRIES})", with_causes(&e))),
         }
         tokio::time::sleep(wait).await;
         wait *= 2;

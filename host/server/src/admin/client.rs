@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
 use crate::bootstrap;
-use crate::cli::{note_progress, print_answer};
+use crate::cli::{print_answer, print_note};
 
 #[derive(Debug, Args)]
 pub struct AdminArgs {
@@ -182,7 +182,7 @@ async fn reindex(admin: &Client, org: &str) -> Result<(), Box<dyn std::error::Er
             print_answer(format_args!("{}", json!({ "success": true, "indexed": indexed })))?;
             return Ok(());
         }
-        note_progress(format_args!("indexed {indexed} contacts"));
+        print_note(format_args!("indexed {indexed} contacts"));
     }
 }
 
