@@ -541,6 +541,43 @@ async fn concurrent_overlapping_imports_leave_one_contact_per_email() {
 }
 
 #[tokio::test]
+async fn an_import_commits_its_rows_a_hundred_at_a_time_and_every_count_stays_exact() {
+    let (host, _, token) = setup().await;
+    host.post("/api/contacts", &token, &json!({ "email": "r7@x.co", "firstName": "Antes" })).await;
+    // 1,000 rows: row 7's email exists already, row 500 repeats row 499's
+    // email and row 501 its mobile (each an update of what the row before
+    // made), and row 600 has no email nor mobile.
+    let rows: Vec<Value> = (0..1000)
+        .map(|i| match i {
+            500 => json!({ "email": "r499@x.co", "lastName": "Repetido" }),
+            501 => json!({ "mobile": "3100000499", "city": "Cali" }),
+            600 => json!({ "firstName": "Nadie" }),
+            i => json!({ "email": format!("r{i}@x.co"), "mobile": format!("310{i:07}"), "cityCode": "05001" }),
+        })
+        .collect();
+    let commits = host.store_operations("batch_if").await;
+    let r = import(&host, &token, &json!({ "rows": rows })).await;
+    assert_eq!(counts(&r), (json!(1000), json!(996), json!(3), json!(1)), "{}", r.text);
+    let commits = host.store_operations("batch_if").await - commits;
+    // A commit a row was 1,000. A chunk ends at 100 rows, and before a row
+    // that names a key an earlier row of it used (row 501); the import's
+    // history is one more.
+    assert!((10.0..=20.0).contains(&commits), "{commits} commits for 1,000 rows");
+
+    assert_eq!(contacts_total(&host, &token).await, 997);
+    let medellin = host.get("/api/contacts?cityCode=05001&limit=1", &token).await;
+    assert_eq!(medellin.json()["pagination"]["total"], 996, "the city's counter, added to by every chunk");
+    let repeated = contact_by_email(&host, &token, "r499@x.co").await;
+    assert_eq!(
+        (&repeated["lastName"], &repeated["city"], &repeated["mobile"]),
+        (&json!("Repetido"), &json!("Cali"), &json!("3100000499"))
+    );
+    assert_eq!(contact_by_email(&host, &token, "r7@x.co").await["firstName"], "Antes", "an update, not a second r7");
+    let found = host.get("/api/contacts?search=r999%40x.co", &token).await;
+    assert_eq!(found.json()["pagination"]["total"], 1, "the last chunk is searchable");
+}
+
+#[tokio::test]
 async fn the_command_line_importer_splits_a_file_and_writes_the_rejected_rows_beside_it() {
     let (host, _, token) = setup().await;
     let dir = tempfile::tempdir().unwrap();

@@ -3,7 +3,9 @@
 //! automation's trigger delivers one signed call, a draft's does not; failed
 //! attempts are retried with the same `webhook-id`; nothing is lost to a
 //! `kill -9`; a hanging receiver holds up nobody else; redirects are not
-//! followed; the deliveries are listed and a failed one is sent again.
+//! followed; the deliveries are listed and a failed one is sent again; an
+//! import announces each contact it creates once, even when a chunk of its
+//! rows runs again.
 
 use std::time::{Duration, Instant};
 
@@ -180,6 +182,74 @@ async fn contacts_and_submissions_trigger_their_automations_with_the_object() {
         (&json!("form.submitted"), &submission, &json!(form))
     );
     assert_eq!(event["data"]["fields"]["correo"], "pedro@acme.co");
+}
+
+#[tokio::test]
+async fn every_contact_an_import_creates_is_announced_once_while_requests_race_it() {
+    let receiver = Receiver::start().await;
+    // The contacts module says (at debug) when a chunk of an import found
+    // the store changed and ran its rows again one by one.
+    let logging = [ALLOW_PRIVATE[0], ("RUST_LOG", "warn,crm_runtime::imports::basics=debug")];
+    let host = Host::start_logging(&logging).await;
+    let (org, token) = host.org_with_token(json!({ "name": "Acme" })).await;
+    const ROWS: usize = 2000;
+    const RACED: usize = 20;
+    for k in 0..RACED {
+        host.post("/api/contacts", &token, &json!({ "email": format!("p{k}@acme.co") })).await;
+    }
+    automation(&host, &org, &token, json!({ "type": "contact.created" }), &format!("{}/contact", receiver.url), true)
+        .await;
+    // An import commits its rows a chunk at a time. One row in a hundred
+    // updates a contact that API calls keep updating meanwhile: one changed
+    // after its chunk read it makes that chunk's commit fail, and its rows
+    // run again, one commit each. Each contact the import creates is
+    // announced once, whether its chunk committed or ran again.
+    let rows: Vec<Value> = (0..ROWS)
+        .map(|i| match i % 100 {
+            50 => json!({ "email": format!("p{}@acme.co", i / 100), "lastName": "Importado" }),
+            _ => json!({ "email": format!("i{i}@acme.co") }),
+        })
+        .collect();
+    let (client, url, bearer) = (host.client.clone(), format!("{}/api/import/contacts", host.api), token.clone());
+    let import = tokio::spawn(async move {
+        client.post(url).bearer_auth(bearer).json(&json!({ "rows": rows })).send().await.unwrap().text().await.unwrap()
+    });
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let mut racers = Vec::new();
+    for k in 0..RACED {
+        let (api, client, token, done) = (host.api.clone(), host.client.clone(), token.clone(), done.clone());
+        racers.push(tokio::spawn(async move {
+            let mut round = 0;
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                let body = json!({ "email": format!("p{k}@acme.co"), "firstName": format!("Vuelta {round}") });
+                let r = client.post(format!("{api}/api/contacts")).bearer_auth(&token).json(&body).send().await;
+                assert_eq!(r.unwrap().status(), 200);
+                round += 1;
+            }
+        }));
+    }
+    let import: Value = serde_json::from_str(&import.await.unwrap()).unwrap();
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    for racer in racers {
+        racer.await.unwrap();
+    }
+    let d = &import["data"];
+    assert_eq!(
+        (&d["created"], &d["updated"], &d["rejected"]),
+        (&json!(ROWS - RACED), &json!(RACED), &json!(0)),
+        "{import}"
+    );
+    // About half the chunks meet a changed contact; none would make this test prove nothing.
+    assert!(host.log().contains("its rows run again alone"), "no chunk ran again");
+
+    assert!(receiver.wait_for("/contact", ROWS - RACED, Duration::from_secs(60)).await, "every creation announced");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let mut announced: Vec<String> =
+        receiver.received_at("/contact").iter().map(|r| r.json()["data"]["email"].to_string()).collect();
+    assert_eq!(announced.len(), ROWS - RACED, "one announcement a contact the import created");
+    announced.sort();
+    announced.dedup();
+    assert_eq!(announced.len(), ROWS - RACED, "none twice");
 }
 
 #[tokio::test]

@@ -33,6 +33,6 @@ pub fn put(req: &Request, id: &str) -> Result<Response, Error> {
             return Err(conversations::already_linked(&holder));
         }
     }
-    let updated = upsert::update(stored, &input, checked, None)?;
+    let updated = upsert::update(stored, &input, checked, None, &mut Default::default())?;
     Ok(json_response(200, &json!({ "success": true, "message": "Contact updated", "data": updated.flattened() })))
 }

@@ -40,14 +40,16 @@ fn entries(c: &Contact) -> Vec<Vec<u8>> {
     keys
 }
 
-/// Writes `new` (a create when `old` is `None`) with its index entries moved
-/// from those of `old`, its read model, its search projection, the unique
-/// keys it takes and gives back, and the counters lists take their totals
-/// from, in one atomic commit: a crash at any instant leaves every count
-/// exact. Refused (`false`, nothing written) when a key to take changed hands,
-/// for an update when the record is no longer as `old` read it, or for a
-/// create when the organization already holds `limit` contacts.
-pub fn save(old: Option<&Stored>, new: &Contact, limit: Option<u64>, claims: &Claims) -> Result<bool, Error> {
+/// What writing `new` (a create when `old` is `None`) takes: its index
+/// entries moved from those of `old`, its read model, its search projection,
+/// the unique keys it takes and gives back, and the counters lists take
+/// their totals from, all for one atomic commit, so a crash at any instant
+/// leaves every count exact. The commit is refused (nothing written) when a
+/// key to take changed hands, for an update when the record is no longer as
+/// `old` read it, or for a create when the organization already holds
+/// `limit` contacts. A create's `contact.created` event is staged for that
+/// commit.
+pub fn changes(old: Option<&Stored>, new: &Contact, limit: Option<u64>, claims: &Claims) -> Result<Changes, Error> {
     // Only what changed: an update that keeps a name rewrites none of its trigram keys.
     let fresh = entries(new);
     let before = old.map(|old| entries(&old.contact)).unwrap_or_default();
@@ -85,7 +87,13 @@ pub fn save(old: Option<&Stored>, new: &Contact, limit: Option<u64>, claims: &Cl
     if old.is_none() {
         crm_sdk::emit("contact.created", &new.flattened())?;
     }
-    Ok(store::commit(&conditions, &writes)?)
+    Ok(Changes { conditions, writes })
+}
+
+/// One save's part of a commit.
+pub struct Changes {
+    pub conditions: Vec<Condition>,
+    pub writes: Vec<Write>,
 }
 
 fn rendered_key(id: &str) -> String {

@@ -10,7 +10,7 @@
 //! - `g/<trigram><posting>`: one key per distinct three-character window
 //!   starting at an even position of a projection line, written and removed
 //!   in the contact's own commit with its other index entries
-//!   ([`crate::index::save`]). The trigram is its UTF-8 (three whole
+//!   ([`crate::index::changes`]). The trigram is its UTF-8 (three whole
 //!   characters, so no list's prefix is another's); the [`Posting`] is 18
 //!   bytes that sort as `ix/c/<createdAt>/<id>` does. Empty values: the key
 //!   says everything. Short keys on purpose: a contact has about twenty, and

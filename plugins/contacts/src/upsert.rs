@@ -26,7 +26,6 @@ use crate::batch::Batch;
 use crate::companies::{self, Company};
 use crate::conversations;
 use crate::identity;
-use crate::index;
 use crate::input::{self, ContactInput};
 use crate::location::{self, Location};
 use crate::record::{self, Contact, Stored};
@@ -150,12 +149,22 @@ pub struct Outcome {
 /// An upsert of a JSON body (the `contacts` export's); a batch of them
 /// shares `batch`.
 pub fn upsert(body: &[u8], options: &Options, batch: &mut Batch) -> Outcome {
-    outcome(http::parse_json(body).and_then(http::object).and_then(|body| run(&body, options, batch)), batch.compact)
+    upsert_input(read(body), options, batch)
 }
 
-/// [`upsert`] of a body already parsed (`POST /contacts`, a row of a bulk call).
+/// A JSON body as an upsert reads it.
+pub fn read(body: &[u8]) -> Result<ContactInput, Error> {
+    http::parse_json(body).and_then(http::object).and_then(|body| input::parse(&body))
+}
+
+/// [`upsert`] of a body already read.
+pub fn upsert_input(input: Result<ContactInput, Error>, options: &Options, batch: &mut Batch) -> Outcome {
+    outcome(input.and_then(|input| run(&input, options, batch)), batch.compact)
+}
+
+/// [`upsert`] of a body already parsed (`POST /contacts`).
 pub fn upsert_object(body: &Map<String, Value>, options: &Options) -> Outcome {
-    outcome(run(body, options, &mut Batch::default()), false)
+    upsert_input(input::parse(body), options, &mut Batch::default())
 }
 
 /// What an upsert did.
@@ -187,9 +196,9 @@ fn outcome(result: Result<Upserted, Error>, compact: bool) -> Outcome {
     Outcome { status: if created { 201 } else { 200 }, contact_id: Some(contact.id), body }
 }
 
-/// Upserts one body; a dry run keeps what it would write in `batch`.
-fn run(body: &Map<String, Value>, options: &Options, batch: &mut Batch) -> Result<Upserted, Error> {
-    let input = input::parse(body)?;
+/// Upserts one body: written through `batch` (at once, or with its import
+/// chunk), or kept there by a dry run.
+fn run(input: &ContactInput, options: &Options, batch: &mut Batch) -> Result<Upserted, Error> {
     if input.email.is_none() && input.mobile.is_none() && input.linked_conversation_id.is_none() {
         return Err(Error::text(
             400,
@@ -203,9 +212,9 @@ fn run(body: &Map<String, Value>, options: &Options, batch: &mut Batch) -> Resul
         return Err(unique::limit_reached(limit));
     }
     for _ in 0..8 {
-        let (found, claims) = lookup(&input, batch)?;
+        let (found, claims) = lookup(input, batch)?;
         let checked =
-            check(&input, found.as_ref().and_then(|c| c.contact.id_type.as_deref()), false, options.lenient_location)?;
+            check(input, found.as_ref().and_then(|c| c.contact.id_type.as_deref()), false, options.lenient_location)?;
         if let Some(conv) = &input.linked_conversation_id {
             let conversation = conversations::get(conv)?.ok_or_else(conversations::not_found)?;
             if let Some(holder) = conversation.contact_id.or_else(|| batch.linked_to(conv))
@@ -217,16 +226,16 @@ fn run(body: &Map<String, Value>, options: &Options, batch: &mut Batch) -> Resul
         let warnings = checked.warnings.clone();
         if options.dry_run {
             let found = found.map(|s| s.contact);
-            let (contact, created) = batch.simulate(found, &input, checked, options.attribution.as_ref())?;
+            let (contact, created) = batch.simulate(found, input, checked, options.attribution.as_ref())?;
             return Ok(Upserted { contact, created, warnings });
         }
         match found {
             Some(stored) => {
-                let contact = update(stored, &input, checked, options.attribution.as_ref())?;
+                let contact = update(stored, input, checked, options.attribution.as_ref(), batch)?;
                 return Ok(Upserted { contact, created: false, warnings });
             }
             None => {
-                if let Some(contact) = create(&input, checked, limit, options.attribution.as_ref(), claims)? {
+                if let Some(contact) = create(input, checked, limit, options.attribution.as_ref(), claims, batch)? {
                     return Ok(Upserted { contact, created: true, warnings });
                 }
                 // Lost a race for the email or mobile: the winner exists now.
@@ -273,6 +282,7 @@ fn create(
     limit: Option<u64>,
     attribution: Option<&Value>,
     claims: unique::Claims,
+    batch: &mut Batch,
 ) -> Result<Option<Contact>, Error> {
     let id = runtime::new_id();
     let now = runtime::now();
@@ -283,7 +293,7 @@ fn create(
     if let Some(conv) = &input.linked_conversation_id {
         conversations::link(conv, &id)?;
     }
-    let saved = index::save(None, &contact, limit, &claims);
+    let saved = batch.save(None, &contact, limit, &claims);
     if !matches!(saved, Ok(true))
         && let Some(conv) = &input.linked_conversation_id
     {
@@ -307,6 +317,7 @@ pub fn update(
     input: &ContactInput,
     checked: Checked,
     attribution: Option<&Value>,
+    batch: &mut Batch,
 ) -> Result<Contact, Error> {
     if let Some(conv) = &input.linked_conversation_id
         && stored.contact.linked_conversation_id.as_deref() != Some(conv)
@@ -328,7 +339,7 @@ pub fn update(
         contact.updated_at = runtime::now();
         record::check_bounds(&contact)?;
         let claims = update_claims(before, &contact, input)?;
-        if index::save(Some(&current), &contact, None, &claims)? {
+        if batch.save(Some(&current), &contact, None, &claims)? {
             return Ok(contact);
         }
         current = record::read(&contact.id)?.ok_or_else(|| Error::not_found("Contact"))?;
