@@ -2,7 +2,7 @@
 //!
 //! Layout: [`upsert`] holds the upsert rules (the one place forms, import and
 //! shipments reach through the `contacts` export; [`batch`] applies them to
-//! many bodies in one call, dry runs included, and [`bulk`] for the admin API), [`edit`] get and put by id,
+//! many bodies in one call, a chunk of rows to a commit, dry runs included, and [`bulk`] for the admin API), [`edit`] get and put by id,
 //! [`list`] the filters, [`input`] body parsing, [`location`] strict city
 //! resolution (shared with [`companies`]), [`identity`] DIAN document types
 //! and numbers, [`unique`] the compare-and-swap claims, [`conversations`]
