@@ -578,6 +578,47 @@ async fn an_import_commits_its_rows_a_hundred_at_a_time_and_every_count_stays_ex
 }
 
 #[tokio::test]
+async fn a_plan_limit_holds_when_creates_race_an_import() {
+    let host = Host::start().await;
+    let (_, token) = host.org_with_token(json!({ "name": "Justa", "limits": { "contacts": 300 } })).await;
+    // The import's chunks count their own creates against the limit; API
+    // creates land between a chunk's check and its commit, which must then
+    // still leave the organization at its limit, not past it.
+    let rows: Vec<Value> = (0..400).map(|i| json!({ "email": format!("fila{i}@x.co") })).collect();
+    let (client, url, bearer) = (host.client.clone(), format!("{}/api/import/contacts", host.api), token.clone());
+    let import = tokio::spawn(async move {
+        client.post(url).bearer_auth(bearer).json(&json!({ "rows": rows })).send().await.unwrap().text().await.unwrap()
+    });
+    let mut racers = Vec::new();
+    for racer in 0..4 {
+        let (api, client, token) = (host.api.clone(), host.client.clone(), token.clone());
+        racers.push(tokio::spawn(async move {
+            let mut created = 0;
+            for i in 0..50 {
+                let body = json!({ "email": format!("api{racer}-{i}@x.co") });
+                let r =
+                    client.post(format!("{api}/api/contacts")).bearer_auth(&token).json(&body).send().await.unwrap();
+                let status = r.status().as_u16();
+                let code = r.json::<Value>().await.unwrap()["code"].clone();
+                assert!(status == 201 || code == "PLAN_LIMIT_REACHED", "{status} {code}");
+                created += u64::from(status == 201);
+            }
+            created
+        }));
+    }
+    let mut by_api = 0;
+    for racer in racers {
+        by_api += racer.await.unwrap();
+    }
+    let import: Value = serde_json::from_str(&import.await.unwrap()).unwrap();
+    let (by_import, rejected) = (&import["data"]["created"], &import["data"]["rejected"]);
+    let by_import = by_import.as_u64().unwrap();
+    assert_eq!(by_import + by_api, 300, "import {by_import}, API {by_api}");
+    assert_eq!(rejected, &json!(400 - by_import));
+    assert_eq!(contacts_total(&host, &token).await, 300);
+}
+
+#[tokio::test]
 async fn the_command_line_importer_splits_a_file_and_writes_the_rejected_rows_beside_it() {
     let (host, _, token) = setup().await;
     let dir = tempfile::tempdir().unwrap();
