@@ -12,7 +12,10 @@
 //! unique key (email, mobile) an earlier row of the chunk looked up, took or
 //! gave back waits for that chunk's commit first; so does a row that links a
 //! conversation (its claim is not part of the commit). The count the plan
-//! limit checks adds the chunk's creates. The chunk's commit still checks
+//! limit checks adds the chunk's creates, and each create's condition on
+//! the stored count is lowered by those before it, so creates that land
+//! between a chunk's check and its commit cannot take the organization past
+//! its plan. The chunk's commit still checks
 //! every row's conditions (its record unchanged, its keys still free, the
 //! plan's room); when one fails (a concurrent request got there first)
 //! nothing of the chunk is written, and its rows run again one commit each,
