@@ -35,7 +35,7 @@ use serde_json::Value;
 use crate::index;
 use crate::input::ContactInput;
 use crate::record::{self, Contact, Stored};
-use crate::unique::{Claims, email_key, mobile_key};
+use crate::unique::{self, Claims};
 use crate::upsert::{self, Checked, Options, Outcome};
 
 /// Most rows one commit carries: a commit's events wait in the host, at
@@ -73,12 +73,12 @@ struct Chunk {
 
 /// The unique keys an input looks up.
 fn input_keys(input: &ContactInput) -> impl Iterator<Item = String> + '_ {
-    input.email.as_deref().map(email_key).into_iter().chain(input.mobile.as_deref().map(mobile_key))
+    unique::keys(input.email.as_deref(), input.mobile.as_deref())
 }
 
 /// The unique keys a contact holds.
 fn contact_keys(contact: &Contact) -> impl Iterator<Item = String> + '_ {
-    contact.email.as_deref().map(email_key).into_iter().chain(contact.mobile.as_deref().map(mobile_key))
+    unique::keys(contact.email.as_deref(), contact.mobile.as_deref())
 }
 
 impl Batch {

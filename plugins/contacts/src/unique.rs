@@ -17,6 +17,11 @@ pub fn mobile_key(mobile: &str) -> String {
     format!("u/mobile/{}", national_number(mobile))
 }
 
+/// The claims an email and a mobile name, email first (the lookup order).
+pub fn keys<'a>(email: Option<&'a str>, mobile: Option<&'a str>) -> impl Iterator<Item = String> + 'a {
+    email.map(email_key).into_iter().chain(mobile.map(mobile_key))
+}
+
 /// A Colombian number's ten national digits when `digits` carries the
 /// country code (`57` or `0057` before ten digits; every Colombian number
 /// has had ten digits since 2021); otherwise `digits` as they are.

@@ -251,7 +251,7 @@ fn run(input: &ContactInput, options: &Options, batch: &mut Batch) -> Result<Ups
 /// with the holder seen (none, or a contact that no longer exists), which
 /// must still hold it at the create's commit.
 fn lookup(input: &ContactInput, batch: &Batch) -> Result<(Option<Stored>, unique::Claims), Error> {
-    let keys = input.email.as_deref().map(email_key).into_iter().chain(input.mobile.as_deref().map(mobile_key));
+    let keys = unique::keys(input.email.as_deref(), input.mobile.as_deref());
     let mut claims = unique::Claims::default();
     for key in keys {
         if let Some(c) = batch.find(&key) {
