@@ -29,7 +29,7 @@ RECEIVER_PORT=$((PORT + 7))
 . scripts/bench-lib.sh
 target/release/webhook-receiver "127.0.0.1:$RECEIVER_PORT" >/dev/null &
 RECEIVER=$!
-trap 'kill $RECEIVER 2>/dev/null; stop_host' EXIT
+trap 'kill $RECEIVER 2>/dev/null; cleanup' EXIT
 start_host "$HOST" CRM_WEBHOOK_ALLOW_PRIVATE=true CRM_FORM_RATE_PER_MINUTE=0 RUST_LOG=warn
 API=http://127.0.0.1:$PORT
 ADMIN=http://127.0.0.1:$((PORT + 1))
@@ -92,9 +92,10 @@ for round in $(seq "$ROUNDS"); do
     P99[$kind]+="$(field p99 "$line") "
     if [ "$kind" = event ]; then
       until [ $(($(received) - before)) -ge "$PER_ROUND" ]; do sleep 0.05; done
-      rate=$(awk -v n="$PER_ROUND" -v a="$started" -v b="$(date +%s.%N)" 'BEGIN {printf "%.0f", n / (b - a)}')
+      took=$(seconds_since "$started" 3)
+      rate=$(awk -v n="$PER_ROUND" -v t="$took" 'BEGIN {printf "%.0f", n / t}')
       echo "round $round host CPU per event, moves and deliveries: $(cpu_per "$cpu_before" "$(host_cpu)") µs"
-      echo "round $round deliveries: $PER_ROUND in $(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}') s = $rate/s"
+      echo "round $round deliveries: $PER_ROUND in $took s = $rate/s"
       DELIVER+=("$rate")
     fi
     before=$(received)

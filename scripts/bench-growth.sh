@@ -27,14 +27,6 @@ measure() {
   "$LOAD" "$@" | awk '/^req\/s=/ {gsub(/[a-z0-9\/]+=|ms/, ""); print $1, $2, $4}'
 }
 
-# Seconds from now until /readyz answers 200.
-until_ready() {
-  local started
-  started=$(date +%s.%N)
-  until curl -fs -o /dev/null "http://127.0.0.1:$PORT/readyz"; do sleep 0.01; done
-  awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}'
-}
-
 ROWS=()
 for n in "${SIZES[@]}"; do
   # shellcheck disable=SC2086 # HOST_ENV is words on purpose
@@ -53,13 +45,12 @@ for n in "${SIZES[@]}"; do
   rss=$(($(awk '/VmRSS/ {print $2}' "/proc/$PID/status") / 1024))
   stopped=$(date +%s.%N)
   stop_host
-  stop=$(awk -v a="$stopped" -v b="$(date +%s.%N)" 'BEGIN {printf "%.2f", b - a}')
+  stop=$(seconds_since "$stopped")
   disk=$(du -sm "$WORK/data" | cut -f1)
+  restarted=$(date +%s.%N)
   # shellcheck disable=SC2086
-  env ${HOST_ENV:-} "$HOST" serve --listen 127.0.0.1:$PORT --admin-listen 127.0.0.1:$((PORT + 1)) --data-dir "$WORK/data" \
-    --tracking-refresh-ms 0 >>"$WORK/out.txt" 2>>"$WORK/err.txt" &
-  PID=$!
-  ready=$(until_ready)
+  restart_host "$HOST" ${HOST_ENV:-}
+  ready=$(seconds_since "$restarted")
   stop_host
   ROWS+=("$n $rate $p99 $page $rare $common $disk $rss $stop $ready")
   [ -z "${KEEP:-}" ] || { rm -rf "$KEEP"; mv "$WORK/data" "$KEEP"; }

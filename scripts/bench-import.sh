@@ -43,4 +43,4 @@ echo "dry run of the same 10,000 rows: median $(printf '%s\n' "${dry[@]}" | medi
 new_org ImportCli unlimited
 started=$(date +%s.%N)
 "$HOST" import contacts "$WORK/100k.csv" --url "$API" --token "$ORG_TOKEN"
-echo "100,000 rows through crm-host import: $(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
+echo "100,000 rows through crm-host import: $(seconds_since "$started" 1) s"

@@ -2,7 +2,11 @@
 # time on $PORT (admin on $PORT+1) with its data in $WORK/data.
 #   start_host BIN [NAME=VALUE...]  starts BIN on a fresh data dir with that
 #                                   environment; sets PID and TOKEN (the demo token)
+#   restart_host BIN [NAME=VALUE...]
+#                                   starts BIN on the data dir as the last host left it
 #   stop_host                       stops it
+#   seconds_since START [DECIMALS]  the seconds since START (a `date +%s.%N`), to DECIMALS
+#                                   places (default 2)
 #   new_org NAME [PLAN]             creates an organization; sets ORG and ORG_TOKEN (a `*` token)
 #   seed_contacts ORG N             writes N contacts into ORG through the admin bulk path (the
 #                                   rows of tests/tests/large_org.rs); prints how long it took
@@ -42,6 +46,8 @@ trap cleanup EXIT
 # number after `p50=` (`req/s`, `p50`, `p99`...).
 field() { sed -n "s|.*$1=\([0-9.]*\).*|\1|p" <<<"$2"; }
 
+seconds_since() { awk -v a="$1" -v b="$(date +%s.%N)" -v d="${2:-2}" 'BEGIN {printf "%." d "f", b - a}'; }
+
 median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 
 start_postgres() {
@@ -60,14 +66,27 @@ start_postgres() {
 }
 
 start_host() {
+  rm -rf "$WORK/data"
+  : >"$WORK/out.txt"
+  restart_host "$@"
+  TOKEN=$(grep -o 'crm_[0-9a-f_]*' "$WORK/out.txt" | head -1)
+}
+
+restart_host() {
   local bin=$1
   shift
-  rm -rf "$WORK/data"
   env "$@" "$bin" serve --listen 127.0.0.1:$PORT --admin-listen 127.0.0.1:$((PORT + 1)) --data-dir "$WORK/data" \
-    --tracking-refresh-ms 0 >"$WORK/out.txt" 2>>"$WORK/err.txt" &
+    --tracking-refresh-ms 0 >>"$WORK/out.txt" 2>>"$WORK/err.txt" &
   PID=$!
-  for _ in $(seq 400); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break; sleep 0.025; done
-  TOKEN=$(grep -o 'crm_[0-9a-f_]*' "$WORK/out.txt" | head -1)
+  # Polled every 10 ms: bench-growth.sh and bench-contacts.sh time restarts with it.
+  for _ in $(seq 6000); do
+    curl -fs -o /dev/null "http://127.0.0.1:$PORT/readyz" 2>/dev/null && return
+    kill -0 "$PID" 2>/dev/null || break
+    sleep 0.01
+  done
+  echo "the host did not become ready; the end of its log:" >&2
+  tail -20 "$WORK/err.txt" >&2
+  exit 1
 }
 
 stop_host() {
@@ -109,5 +128,5 @@ EOF
       "http://127.0.0.1:$((PORT + 1))/admin/orgs/$org/contacts/bulk" --data-binary @"$f"
     rm "$f"
   done
-  echo "seeded $n contacts through the bulk path in $(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
+  echo "seeded $n contacts through the bulk path in $(seconds_since "$started" 1) s"
 }

@@ -63,7 +63,7 @@ CREATE INDEX contacts_search ON contacts USING gin (search gin_trgm_ops);
 CREATE SEQUENCE new_email;
 VACUUM ANALYZE contacts;
 SQL
-echo "PostgreSQL: $N rows and indexes in $(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}') s"
+echo "PostgreSQL: $N rows and indexes in $(seconds_since "$started" 1) s"
 
 page_sql() { # WHERE clause -> the page and its total, as our API answers them
   printf "SELECT id, email, first_name, last_name, city_code, state_code, props, created_at FROM contacts WHERE org = 'r'%s ORDER BY created_at DESC, id DESC LIMIT 100;\nSELECT count(*) FROM contacts WHERE org = 'r'%s;\n" "$1" "$1"

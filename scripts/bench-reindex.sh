@@ -27,7 +27,7 @@ for round in $(seq "$ROUNDS"); do
     after=$(python3 -c 'import json,sys; print(json.dumps(json.load(sys.stdin)["next"]))' <<<"$answer")
     calls=$((calls + 1))
   done
-  took=$(awk -v s="$started" -v e="$(date +%s.%N)" 'BEGIN {printf "%.2f", e - s}')
+  took=$(seconds_since "$started")
   echo "round $round: $N contacts reindexed in $took s ($calls calls)"
   times="$times $took"
 done

@@ -7,34 +7,26 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS=${1:-10}
 CONNS=${CONNS:-64}
-cargo build --release -q -p crm-host -p crm-load
-cargo build --release -q -p crm-tests --bin envia-sim
-HOST=target/release/crm-host
-LOAD=target/release/crm-load
-DATA=$(mktemp -d)
 PORT=${PORT:-18680}
 SIM_PORT=$((PORT + 5))
+cargo build --release -q -p crm-tests --bin envia-sim
+. scripts/bench-lib.sh
 ADMIN=http://127.0.0.1:$((PORT + 1))
-export CRM_ADMIN_TOKEN=bench-admin
 J="content-type: application/json"
 A="Authorization: Bearer $CRM_ADMIN_TOKEN"
 
-target/release/envia-sim --listen 127.0.0.1:$SIM_PORT --rate-latency-ms 100 --generate-latency-ms 50 >"$DATA/sim.txt" 2>&1 &
+target/release/envia-sim --listen 127.0.0.1:$SIM_PORT --rate-latency-ms 100 --generate-latency-ms 50 >"$WORK/sim.txt" 2>&1 &
 SIM=$!
-CRM_TRACKING_REFRESH_MS=0 "$HOST" serve --listen 127.0.0.1:$PORT --admin-listen 127.0.0.1:$((PORT + 1)) \
-  --data-dir "$DATA/data" >"$DATA/out.txt" 2>"$DATA/err.txt" &
-PID=$!
-trap 'kill $PID $SIM 2>/dev/null; wait $PID $SIM 2>/dev/null || true; rm -rf "$DATA"' EXIT
-for _ in $(seq 400); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break; sleep 0.025; done
+trap 'kill $SIM 2>/dev/null; cleanup' EXIT
+start_host "$HOST"
 
-ORG=$(curl -fs -XPOST "$ADMIN/admin/orgs" -H "$A" -H "$J" -d '{"name":"bench","plan":"unlimited"}' | sed 's/.*"id":"\([0-9a-f]*\)".*/\1/')
-TOKEN=$(curl -fs -XPOST "$ADMIN/admin/orgs/$ORG/tokens" -H "$A" -H "$J" -d '{"name":"b","permissions":["*"]}' | sed 's/.*"token":"\([^"]*\)".*/\1/')
+new_org bench unlimited
 curl -fs -XPUT "$ADMIN/admin/orgs/$ORG/integrations/envia" -H "$A" -H "$J" \
   -d "{\"apiKey\":\"sim-envia-key\",\"baseUrl\":\"http://127.0.0.1:$SIM_PORT\"}" >/dev/null
 curl -fs -XPUT "$ADMIN/admin/orgs/$ORG/shipping/origin" -H "$A" -H "$J" \
   -d '{"name":"Bodega","phone":"3001234567","street":"Calle 10 # 20-30","cityCode":"11001"}' >/dev/null
 BASE=http://127.0.0.1:$PORT/api
-AUTH="Authorization: Bearer $TOKEN"
+AUTH="Authorization: Bearer $ORG_TOKEN"
 CONTACT=$(curl -fs -XPOST "$BASE/contacts" -H "$AUTH" -H "$J" \
   -d '{"email":"bench@x.co","firstName":"Ana","cityCode":"05001","address":"Cra 45 # 12-08"}' | sed 's/.*"id":"\([0-9a-f]*\)".*/\1/')
 PKG='{"content":"Ropa","weight":2,"dimensions":{"length":30,"width":20,"height":10},"declaredValue":150000}'

@@ -6,17 +6,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECS=${1:-10}
 CONNS=${CONNS:-64}
-cargo build --release -q -p crm-host -p crm-load
-HOST=target/release/crm-host
-LOAD=target/release/crm-load
-DATA=$(mktemp -d)
 PORT=${PORT:-18480}
-ADMIN_PORT=$((PORT + 1))
-"$HOST" serve --listen 127.0.0.1:$PORT --admin-listen 127.0.0.1:$ADMIN_PORT --data-dir "$DATA" >"$DATA/out.txt" 2>"$DATA/err.txt" &
-PID=$!
-trap 'kill $PID 2>/dev/null; wait $PID 2>/dev/null || true; rm -rf "$DATA"' EXIT
-for _ in $(seq 100); do curl -fs "http://127.0.0.1:$PORT/readyz" >/dev/null 2>&1 && break; sleep 0.1; done
-TOKEN=$(grep -o 'crm_[0-9a-f_]*' "$DATA/out.txt" | head -1)
+. scripts/bench-lib.sh
+start_host "$HOST"
 BASE=http://127.0.0.1:$PORT/api
 AUTH="Authorization: Bearer $TOKEN"
 
