@@ -13,6 +13,7 @@ pub const DEFAULT_MEMORY_CAP: usize = 64 << 20;
 /// Instances that may exist at once (requests beyond it wait for a slot).
 pub const POOL_INSTANCES: u32 = 256;
 
+/// The serving engine: [`compile_settings`] and the instance pool.
 pub fn new_engine(memory_cap: usize) -> wasmtime::Result<Engine> {
     let mut pool = PoolingAllocationConfig::default();
     pool.total_component_instances(POOL_INSTANCES)
@@ -27,12 +28,25 @@ pub fn new_engine(memory_cap: usize) -> wasmtime::Result<Engine> {
         // Reset only the pages an instance dirtied (Linux 6.7+), not the
         // first 2 MiB of every slot.
         .pagemap_scan(Enabled::Auto);
-    let mut config = Config::new();
-    config
-        .allocation_strategy(InstanceAllocationStrategy::Pooling(pool))
-        .epoch_interruption(true)
-        .wasm_component_model(true);
+    let mut config = compile_settings();
+    config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
     Engine::new(&config)
+}
+
+/// An engine to compile with, dropped when a load ends: wasmtime keeps each
+/// compiling thread's Cranelift buffers for the life of the engine that
+/// compiled, which in the serving engine would be for ever. Its code loads
+/// into the serving engine, whose compatibility hash it shares (a test below
+/// holds them equal).
+pub fn new_compiler() -> wasmtime::Result<Engine> {
+    Engine::new(&compile_settings())
+}
+
+/// The settings compiled code depends on.
+fn compile_settings() -> Config {
+    let mut config = Config::new();
+    config.epoch_interruption(true).wasm_component_model(true);
+    config
 }
 
 /// Advances the engine's epoch every [`EPOCH_TICK`] for the life of the process.
@@ -48,4 +62,23 @@ pub fn start_ticker(engine: &Engine) {
             }
         })
         .expect("spawn the epoch ticker");
+}
+
+#[cfg(test)]
+mod tests {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+
+    use super::*;
+
+    fn compatibility(engine: &Engine) -> u64 {
+        let mut hasher = DefaultHasher::new();
+        engine.precompile_compatibility_hash().hash(&mut hasher);
+        hasher.finish()
+    }
+
+    #[test]
+    fn the_compiler_makes_code_the_serving_engine_loads() {
+        let serving = new_engine(DEFAULT_MEMORY_CAP).unwrap();
+        assert_eq!(compatibility(&new_compiler().unwrap()), compatibility(&serving));
+    }
 }

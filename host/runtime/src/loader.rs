@@ -3,7 +3,10 @@
 //!
 //! Compiling a component takes tens of milliseconds; each is compiled once and
 //! the artifact cached in `<data-dir>/cache/`, keyed by the component's SHA-256
-//! and the engine's compatibility hash, so a restart only maps files.
+//! and the engine's compatibility hash, so a restart only maps files. A load
+//! that compiles does so with an engine of its own ([`engine::new_compiler`]),
+//! dropped when the load ends, and maps what it compiled from the cache as a
+//! restart would, so a first start holds no more memory than a restart.
 
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
@@ -13,6 +16,7 @@ use std::time::Duration;
 
 use crm_tenancy::{ids, permissions};
 use sha2::{Digest, Sha256};
+use wasmtime::Engine;
 use wasmtime::component::Component;
 
 use crate::bindings::contacts_provider::ContactsProviderPre;
@@ -20,6 +24,7 @@ use crate::bindings::platform::PlatformPre;
 use crate::bindings::platform::crm::plugin::types;
 use crate::bindings::provider_component::ProviderComponentPre;
 use crate::bindings::shipments_module::ShipmentsModulePre;
+use crate::engine;
 use crate::runtime::{Kind, LoadedModule, Runtime, Source};
 
 /// A component the binary carries: a label for messages and its bytes.
@@ -28,6 +33,15 @@ pub type Embedded = (&'static str, &'static [u8]);
 /// How long `describe` may take at load time.
 const DESCRIBE_DEADLINE: Duration = Duration::from_secs(2);
 
+/// What [`load_all`] loaded.
+pub struct Loaded {
+    pub modules: Vec<LoadedModule>,
+    /// Whether a component was compiled (it was not in the cache). The
+    /// compile's memory is free by then, but an allocator with per-thread
+    /// heaps still holds it on the threads that compiled.
+    pub compiled: bool,
+}
+
 /// Loads every component; an invalid one, or two with one name in the plugins
 /// dir, stops the start with a message naming the file.
 pub async fn load_all(
@@ -35,12 +49,13 @@ pub async fn load_all(
     embedded: &[Embedded],
     cache_dir: &Path,
     plugins_dir: Option<&Path>,
-) -> Result<Vec<LoadedModule>, String> {
+) -> Result<Loaded, String> {
     std::fs::create_dir_all(cache_dir).map_err(|e| format!("cannot create {}: {e}", cache_dir.display()))?;
+    let mut cache = Cache { dir: cache_dir, compiler: None };
     let mut by_name: BTreeMap<String, LoadedModule> = BTreeMap::new();
     for (label, bytes) in embedded {
         let module =
-            load_one(runtime, cache_dir, bytes, Source::Embedded).await.map_err(|e| format!("{label}: {e}"))?;
+            load_one(runtime, &mut cache, bytes, Source::Embedded).await.map_err(|e| format!("{label}: {e}"))?;
         by_name.insert(module.name.clone(), module);
     }
     let mut files: Vec<PathBuf> = match plugins_dir {
@@ -56,7 +71,7 @@ pub async fn load_all(
     let mut from_files: BTreeMap<String, PathBuf> = BTreeMap::new();
     for path in files {
         let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let module = load_one(runtime, cache_dir, &bytes, Source::File(path.clone()))
+        let module = load_one(runtime, &mut cache, &bytes, Source::File(path.clone()))
             .await
             .map_err(|e| format!("{}: {e}", path.display()))?;
         if let Some(other) = from_files.insert(module.name.clone(), path.clone()) {
@@ -67,18 +82,17 @@ pub async fn load_all(
         }
         by_name.insert(module.name.clone(), module);
     }
-    Ok(by_name.into_values().collect())
+    Ok(Loaded { modules: by_name.into_values().collect(), compiled: cache.compiler.is_some() })
 }
 
 async fn load_one(
     runtime: &Arc<Runtime>,
-    cache_dir: &Path,
+    cache: &mut Cache<'_>,
     bytes: &[u8],
     source: Source,
 ) -> Result<LoadedModule, String> {
     let hash = hex::encode(Sha256::digest(bytes));
-    let component =
-        compile_cached(runtime, cache_dir, bytes, &hash).map_err(|e| format!("not a valid component: {e:#}"))?;
+    let component = cache.component(runtime, bytes, &hash).map_err(|e| format!("not a valid component: {e:#}"))?;
     let instance_pre = runtime
         .linker
         .instantiate_pre(&component)
@@ -136,26 +150,43 @@ async fn load_one(
     })
 }
 
-/// Compiles `bytes`, or maps the artifact a previous start cached.
-fn compile_cached(runtime: &Runtime, cache_dir: &Path, bytes: &[u8], hash: &str) -> wasmtime::Result<Component> {
-    let mut compat = std::collections::hash_map::DefaultHasher::new();
-    runtime.engine.precompile_compatibility_hash().hash(&mut compat);
-    let path = cache_dir.join(format!("{hash}-{:016x}.cwasm", compat.finish()));
-    if path.exists() {
-        // SAFETY: the file was written by `precompile_component` of an engine with
-        // the same compatibility hash, into the host's own data dir, under the
-        // SHA-256 of its source; the data dir is trusted like the binary.
-        match unsafe { Component::deserialize_file(&runtime.engine, &path) } {
-            Ok(component) => return Ok(component),
-            Err(e) => tracing::warn!(error = %e, path = %path.display(), "recompiling a stale cached component"),
+/// The compiled components in `<data-dir>/cache/`, and the engine one load
+/// compiles with, made when a component is not there.
+struct Cache<'a> {
+    dir: &'a Path,
+    compiler: Option<Engine>,
+}
+
+impl Cache<'_> {
+    /// Maps the artifact of `bytes` cached by this load or an earlier one,
+    /// compiling it first when it is not there (or was made by another build).
+    fn component(&mut self, runtime: &Runtime, bytes: &[u8], hash: &str) -> wasmtime::Result<Component> {
+        let mut compat = std::collections::hash_map::DefaultHasher::new();
+        runtime.engine.precompile_compatibility_hash().hash(&mut compat);
+        let path = self.dir.join(format!("{hash}-{:016x}.cwasm", compat.finish()));
+        if path.exists() {
+            // SAFETY: the file was written by `precompile_component` of an engine with
+            // the same compatibility hash, into the host's own data dir, under the
+            // SHA-256 of its source; the data dir is trusted like the binary.
+            match unsafe { Component::deserialize_file(&runtime.engine, &path) } {
+                Ok(component) => return Ok(component),
+                Err(e) => tracing::warn!(error = %e, path = %path.display(), "recompiling a stale cached component"),
+            }
         }
-    }
-    let compiled = runtime.engine.precompile_component(bytes)?;
-    if write_whole(&path, &compiled).is_err() {
+        let compiler = match &mut self.compiler {
+            Some(compiler) => compiler,
+            empty => empty.insert(engine::new_compiler()?),
+        };
+        let compiled = compiler.precompile_component(bytes)?;
+        if write_whole(&path, &compiled).is_ok() {
+            drop(compiled);
+            // SAFETY: written a moment ago by an engine of the same compatibility hash.
+            return unsafe { Component::deserialize_file(&runtime.engine, &path) };
+        }
         tracing::warn!(path = %path.display(), "cannot cache a compiled component");
+        // SAFETY: `compiled` was produced a moment ago by an engine of the same compatibility hash.
+        unsafe { Component::deserialize(&runtime.engine, &compiled) }
     }
-    // SAFETY: `compiled` was produced by this engine a moment ago.
-    unsafe { Component::deserialize(&runtime.engine, &compiled) }
 }
 
 /// Writes `bytes` to `path` so that a reader finds all of them or no file:

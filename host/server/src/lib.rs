@@ -19,7 +19,7 @@
 //! (the admin API and its CLI client), [`shipping`] (the tracking webhook door,
 //! the scheduler, the HTTP client behind providers), [`bootstrap`] (first
 //! start), [`storage`] (which store backend a host runs on), [`store_copy`]
-//! (`crm-host store copy`), [`metrics`] (Prometheus, on the admin listener), [`importer`] (`crm-host import`, a client of the import API), [`ops`] (health), [`org_sweep`] (the deleted organizations' namespaces, dropped again), [`reindex_at_start`] (the search index an earlier version wrote, rewritten), [`embedded`] (the first-party components),
+//! (`crm-host store copy`), [`metrics`] (Prometheus, on the admin listener), [`importer`] (`crm-host import`, a client of the import API), [`ops`] (health), [`org_sweep`] (the deleted organizations' namespaces, dropped again), [`reindex_at_start`] (the search index an earlier version wrote, rewritten), [`embedded`] (the first-party components) and [`loading`] (them and the plugins dir's, loaded),
 //! [`config`] and [`cli`], and [`public`] (component routes served without a
 //! token, such as a form's public submit URL) with [`form_rate`], its rate limit.
 //!
@@ -43,6 +43,7 @@ pub mod form_rate;
 pub mod http;
 pub mod importer;
 pub mod listener;
+pub mod loading;
 pub mod metrics;
 pub mod ops;
 pub mod org_sweep;

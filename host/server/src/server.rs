@@ -10,7 +10,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use warp::Filter;
 
-use crm_runtime::{Runtime, loader};
+use crm_runtime::Runtime;
 use crm_store::Store;
 
 use crate::admin::Admin;
@@ -25,7 +25,7 @@ use crate::public::PublicDoor;
 use crate::public_routes::PublicRoutes;
 use crate::shipping::outbound::ReqwestClient;
 use crate::tls::Tls;
-use crate::{bootstrap, embedded, listener, storage};
+use crate::{bootstrap, listener, loading, storage};
 
 /// Most connections the admin listener holds at once.
 const ADMIN_MAX_CONNECTIONS: usize = 256;
@@ -58,14 +58,10 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     )
     .map_err(|e| format!("cannot start the Wasm runtime: {e:#}"))?;
     let loading = Instant::now();
-    let cache_dir = config.cache_dir();
-    let modules = loader::load_all(&runtime, embedded::COMPONENTS, &cache_dir, config.plugins_dir.as_deref())
-        .await
-        .map_err(|e| format!("cannot load the components: {e}"))?;
-    for m in &modules {
+    let loaded = loading::load(&runtime, &config).await.map_err(|e| format!("cannot load the components: {e}"))?;
+    for m in &loaded {
         tracing::info!(module = m.name, version = m.version, source = ?m.source, routes = m.routes.len(), "component loaded");
     }
-    let loaded: Vec<_> = modules.into_iter().map(Arc::new).collect();
     runtime.set_modules(&loaded);
     tracing::info!(millis = loading.elapsed().as_millis() as u64, "components ready");
     let deadline = Duration::from_millis(config.component_deadline_ms);

@@ -41,8 +41,12 @@ impl Bench {
             4,
             Default::default(),
         )?;
-        let modules: Vec<Arc<LoadedModule>> =
-            loader::load_all(&runtime, embedded::COMPONENTS, cache, plugins).await?.into_iter().map(Arc::new).collect();
+        let modules: Vec<Arc<LoadedModule>> = loader::load_all(&runtime, embedded::COMPONENTS, cache, plugins)
+            .await?
+            .modules
+            .into_iter()
+            .map(Arc::new)
+            .collect();
         runtime.set_modules(&modules);
         let org =
             Tenancy::new(store).create_org("bench".into(), plan.into(), Default::default(), Default::default())?;

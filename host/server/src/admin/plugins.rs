@@ -11,14 +11,14 @@
 
 use std::sync::Arc;
 
-use crm_runtime::{LoadedModule, Modules, Source, loader};
+use crm_runtime::{LoadedModule, Modules, Source};
 use http::StatusCode;
 use serde_json::{Value, json};
 
 use super::{Admin, module_table};
 use crate::app::App;
-use crate::embedded;
 use crate::http::{ApiError, Response};
+use crate::loading;
 
 /// `GET /admin/plugins`.
 pub fn list(app: &App) -> Response {
@@ -49,12 +49,7 @@ pub async fn reload(app: &App, admin: &Admin) -> Result<Response, ApiError> {
         tracing::warn!(reason, "plugin reload refused; the previous components keep serving");
         ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "PLUGIN_REFUSED", format!("Reload refused: {reason}"))
     };
-    let config = &app.config;
-    let loaded =
-        loader::load_all(&app.runtime, embedded::COMPONENTS, &config.cache_dir(), config.plugins_dir.as_deref())
-            .await
-            .map_err(refused)?;
-    let loaded: Vec<Arc<LoadedModule>> = loaded.into_iter().map(Arc::new).collect();
+    let loaded = loading::load(&app.runtime, &app.config).await.map_err(refused)?;
     let api_table = admin.api.table_for(&loaded).map_err(refused)?;
     let door_table = admin.door.table_for(&loaded).map_err(refused)?;
     let admin_table = module_table(&loaded, admin.default_deadline).map_err(refused)?;
