@@ -15,15 +15,20 @@ use crate::config::Config;
 use crate::embedded;
 
 /// Loads every component `config` names, and gives what compiling them
-/// freed back to the system.
+/// freed back to the system (after a refused load too: it may have compiled
+/// the components before the one it refused).
 pub async fn load(runtime: &Arc<Runtime>, config: &Config) -> Result<Vec<Arc<LoadedModule>>, String> {
     let loaded =
-        loader::load_all(runtime, embedded::COMPONENTS, &config.cache_dir(), config.plugins_dir.as_deref()).await?;
-    if loaded.compiled {
+        loader::load_all(runtime, embedded::COMPONENTS, &config.cache_dir(), config.plugins_dir.as_deref()).await;
+    let may_have_compiled = match &loaded {
+        Ok(loaded) => loaded.compiled,
+        Err(_) => true,
+    };
+    if may_have_compiled {
         rayon::broadcast(|_| give_back_freed());
         give_back_freed();
     }
-    Ok(loaded.modules.into_iter().map(Arc::new).collect())
+    Ok(loaded?.modules.into_iter().map(Arc::new).collect())
 }
 
 /// Returns the calling thread's free pages to the system.
