@@ -57,13 +57,13 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
         computing,
     )
     .map_err(|e| format!("cannot start the Wasm runtime: {e:#}"))?;
-    let loading = Instant::now();
+    let load_started = Instant::now();
     let loaded = loading::load(&runtime, &config).await.map_err(|e| format!("cannot load the components: {e}"))?;
     for m in &loaded {
         tracing::info!(module = m.name, version = m.version, source = ?m.source, routes = m.routes.len(), "component loaded");
     }
     runtime.set_modules(&loaded);
-    tracing::info!(millis = loading.elapsed().as_millis() as u64, "components ready");
+    tracing::info!(millis = load_started.elapsed().as_millis() as u64, "components ready");
     let deadline = Duration::from_millis(config.component_deadline_ms);
     let gate = Gate::new(
         config.org_max_in_flight as usize,
