@@ -1,5 +1,6 @@
 //! The wasmtime engine and the epoch ticker.
 
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Duration;
 
 use wasmtime::{Config, Enabled, Engine, InstanceAllocationStrategy, PoolingAllocationConfig};
@@ -42,6 +43,14 @@ pub fn new_compiler() -> wasmtime::Result<Engine> {
     Engine::new(&compile_settings())
 }
 
+/// What compiled code must match to load into `engine`, as a number (part of
+/// a cached artifact's file name).
+pub fn compatibility(engine: &Engine) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    engine.precompile_compatibility_hash().hash(&mut hasher);
+    hasher.finish()
+}
+
 /// The settings compiled code depends on.
 fn compile_settings() -> Config {
     let mut config = Config::new();
@@ -66,15 +75,7 @@ pub fn start_ticker(engine: &Engine) {
 
 #[cfg(test)]
 mod tests {
-    use std::hash::{DefaultHasher, Hash, Hasher};
-
     use super::*;
-
-    fn compatibility(engine: &Engine) -> u64 {
-        let mut hasher = DefaultHasher::new();
-        engine.precompile_compatibility_hash().hash(&mut hasher);
-        hasher.finish()
-    }
 
     #[test]
     fn the_compiler_makes_code_the_serving_engine_loads() {

@@ -9,7 +9,6 @@
 //! restart would, so a first start holds no more memory than a restart.
 
 use std::collections::BTreeMap;
-use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -161,9 +160,7 @@ impl Cache<'_> {
     /// Maps the artifact of `bytes` cached by this load or an earlier one,
     /// compiling it first when it is not there (or was made by another build).
     fn component(&mut self, runtime: &Runtime, bytes: &[u8], hash: &str) -> wasmtime::Result<Component> {
-        let mut compat = std::collections::hash_map::DefaultHasher::new();
-        runtime.engine.precompile_compatibility_hash().hash(&mut compat);
-        let path = self.dir.join(format!("{hash}-{:016x}.cwasm", compat.finish()));
+        let path = self.dir.join(format!("{hash}-{:016x}.cwasm", engine::compatibility(&runtime.engine)));
         if path.exists() {
             // SAFETY: the file was written by `precompile_component` of an engine with
             // the same compatibility hash, into the host's own data dir, under the
