@@ -606,6 +606,26 @@ async fn submits_are_rate_limited_per_form_and_client_address() {
 }
 
 #[tokio::test]
+async fn an_ipv6_client_is_limited_by_its_64_not_by_each_address_it_makes_up() {
+    let site = Site::open_with(&[("CRM_FORM_RATE_PER_MINUTE", "2"), ("CRM_TRUST_FORWARDED_FOR", "127.0.0.1")]).await;
+    let (id, key) = site.form(json!({ "name": "F" })).await;
+    let from = |client: &str, i: usize| {
+        site.host
+            .request(Method::POST, &site.public_url(&id, &key))
+            .header("x-forwarded-for", format!("{client}, 127.0.0.1"))
+            .json(&json!({ "email": format!("v6-{i}@x.co") }))
+    };
+    well_inside_a_minute().await;
+    let mut statuses = Vec::new();
+    for (i, client) in ["2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:abcd::3"].iter().enumerate() {
+        statuses.push(send(from(client, i)).await.status.as_u16());
+    }
+    assert_eq!(statuses, [201, 201, 429], "three addresses of one /64 are one client");
+    assert_eq!(send(from("2001:db8:1:3::1", 3)).await.status, 201, "the next /64 is another client");
+    assert_eq!(site.total("/api/contacts").await, 3);
+}
+
+#[tokio::test]
 async fn forwarded_for_is_ignored_from_untrusted_peers() {
     let site = Site::open_with(&[("CRM_FORM_RATE_PER_MINUTE", "2")]).await;
     let (id, key) = site.form(json!({ "name": "F" })).await;

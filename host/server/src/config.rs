@@ -110,8 +110,8 @@ pub struct Config {
     #[arg(long, env = "CRM_RATE_PER_SECOND", default_value_t = 0)]
     pub rate_per_second: u32,
 
-    /// Public form submits each client address may make to one form per
-    /// minute (429 past it); 0 turns the limit off.
+    /// Public form submits each client address (an IPv6 client: its /64)
+    /// may make to one form per minute (429 past it); 0 turns the limit off.
     #[arg(long, env = "CRM_FORM_RATE_PER_MINUTE", default_value_t = 60)]
     pub form_rate_per_minute: u32,
 

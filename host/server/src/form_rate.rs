@@ -1,6 +1,6 @@
 //! The public door's rate limit: at most `CRM_FORM_RATE_PER_MINUTE` calls a
-//! minute per public id (a form) and client address, answered 429
-//! `RATE_LIMITED` with `Retry-After` past it.
+//! minute per public id (a form) and client (an IPv4 address, an IPv6 /64:
+//! [`counted_as`]), answered 429 `RATE_LIMITED` with `Retry-After` past it.
 //!
 //! - One host (the embedded store): a token bucket in memory per id and
 //!   address (governor's GCRA: smooth, no burst at a minute's edge).
@@ -46,7 +46,7 @@ impl FormRate {
 
     /// Counts one call of public id `id` of organization `org` from `client`.
     pub fn check(&self, store: &dyn Store, org: &str, id: &str, client: Option<IpAddr>) -> Result<(), ApiError> {
-        let subject = format!("{id}/{}", client.map(|c| c.to_string()).unwrap_or_default());
+        let subject = format!("{id}/{}", client.map(counted_as).unwrap_or_default());
         match self {
             FormRate::Off => Ok(()),
             FormRate::Local { buckets, checks } => {
@@ -66,6 +66,25 @@ impl FormRate {
                 }
             }
         }
+    }
+}
+
+/// The client a call counts for. An IPv4 address is one client. An IPv6
+/// client counts by its /64: the block a home or office network gets, in
+/// which a device picks new addresses at will (privacy addresses, RFC 8981),
+/// so counting addresses one by one would give it a limit per address it
+/// makes up. An IPv4 address a dual-stack socket reports as IPv6
+/// (`::ffff:a.b.c.d`) is that IPv4 address.
+fn counted_as(client: IpAddr) -> String {
+    match client {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let network = u128::from(v6) & !((1u128 << 64) - 1);
+                format!("{}/64", std::net::Ipv6Addr::from(network))
+            }
+        },
     }
 }
 
@@ -95,6 +114,16 @@ mod tests {
     use crm_store::SledStore;
 
     use super::*;
+
+    #[test]
+    fn an_ipv6_client_counts_by_its_64_and_a_mapped_ipv4_as_itself() {
+        let as_ip = |text: &str| counted_as(text.parse().unwrap());
+        assert_eq!(as_ip("203.0.113.7"), "203.0.113.7");
+        assert_eq!(as_ip("::ffff:203.0.113.7"), "203.0.113.7");
+        assert_eq!(as_ip("2001:db8:1:2:aaaa:bbbb:cccc:dddd"), "2001:db8:1:2::/64");
+        assert_eq!(as_ip("2001:db8:1:2::1"), as_ip("2001:db8:1:2:ffff::9"));
+        assert_ne!(as_ip("2001:db8:1:2::1"), as_ip("2001:db8:1:3::1"));
+    }
 
     #[test]
     fn a_shared_counter_allows_the_limit_each_minute_and_forgets_past_minutes() {

@@ -10,10 +10,10 @@
 //! 2. the organization's plan module the route names (403
 //!    `PLAN_MODULE_REQUIRED`); the `api` module is not needed: a public form
 //!    is not the API;
-//! 3. per id and client address, at most `CRM_FORM_RATE_PER_MINUTE` calls a
-//!    minute (429 `RATE_LIMITED` with `Retry-After`; [`crate::form_rate`],
-//!    shared by every host on a shared store); a CORS preflight is not
-//!    counted. The client address is the peer's, or, from a proxy
+//! 3. per id and client address (an IPv6 client by its /64), at most
+//!    `CRM_FORM_RATE_PER_MINUTE` calls a minute (429 `RATE_LIMITED` with
+//!    `Retry-After`; [`crate::form_rate`], shared by every host on a shared
+//!    store); a CORS preflight is not counted. The client address is the peer's, or, from a proxy
 //!    `CRM_TRUST_FORWARDED_FOR` names, the last `X-Forwarded-For` hop that is
 //!    not one of those proxies;
 //! 4. the organization's fair share ([`crate::fairness`]).
