@@ -42,7 +42,9 @@ impl SearchError {
 /// A validated search: what the ETag is computed from and what runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Search {
-    /// Folded `q`; `None` when absent or empty.
+    /// Folded `q`; `None` when absent or empty. A `q` with no letter or
+    /// digit (`-`, an emoji) folds to `""`, which no name holds: it matches
+    /// nothing, rather than every municipality.
     pub query: Option<String>,
     pub state_code: Option<String>,
     pub limit: Option<usize>,
@@ -74,14 +76,11 @@ impl Search {
         Ok(Search { query, state_code, limit })
     }
 
-    /// A canonical text of the filters, for cache keys: equal searches give equal keys.
+    /// A canonical text of the filters, for cache keys: equal searches give
+    /// equal keys, and no query is told apart from one that folds to `""`.
     pub fn canonical(&self) -> String {
-        format!(
-            "q={}&state={}&limit={}",
-            self.query.as_deref().unwrap_or(""),
-            self.state_code.as_deref().unwrap_or(""),
-            self.effective_limit()
-        )
+        let query = self.query.as_deref().map(|q| format!("q={q}&")).unwrap_or_default();
+        format!("{query}state={}&limit={}", self.state_code.as_deref().unwrap_or(""), self.effective_limit())
     }
 
     fn effective_limit(&self) -> usize {
@@ -99,6 +98,9 @@ impl Search {
         let Some(query) = &self.query else {
             return catalog.municipalities.iter().filter(in_state).take(limit).collect();
         };
+        if query.is_empty() {
+            return Vec::new();
+        }
         let mut hits: Vec<(u8, &Municipality)> = catalog
             .municipalities
             .iter()
@@ -151,6 +153,17 @@ mod tests {
         assert_eq!(codes("MEDELLIN", None, None), codes("medellín", None, None));
         assert_eq!(codes("medellín", None, None)[0], "05001");
         assert_eq!(codes("bogota", None, None)[0], "11001");
+    }
+
+    #[test]
+    fn a_query_with_no_letter_or_digit_matches_nothing() {
+        for q in ["-", " ", "!!!", "😀", "´"] {
+            assert_eq!(codes(q, None, None), Vec::<String>::new(), "{q:?}");
+        }
+        let c = catalog();
+        let none = Search::parse(c, None, None, Some("1200")).unwrap();
+        let nothing = Search::parse(c, Some("-"), None, Some("1200")).unwrap();
+        assert_ne!(none.canonical(), nothing.canonical(), "their answers differ, so must their ETags");
     }
 
     #[test]

@@ -62,6 +62,22 @@ async fn search_is_accent_and_case_insensitive_with_capitals_first() {
 }
 
 #[tokio::test]
+async fn a_query_with_no_letter_or_digit_finds_nothing() {
+    let (host, token) = host_and_token().await;
+    for q in ["%F0%9F%98%80", "-", "%20", "!!!"] {
+        let r = host.get(&format!("/api/catalogs/municipalities?q={q}&limit=1200"), &token).await;
+        assert_eq!(
+            (r.status.as_u16(), r.json()["count"].clone(), r.json()["data"].clone()),
+            (200, json!(0), json!([])),
+            "{q}"
+        );
+    }
+    let everything = host.get("/api/catalogs/municipalities?limit=1200", &token).await;
+    let nothing = host.get("/api/catalogs/municipalities?q=-&limit=1200", &token).await;
+    assert_ne!(everything.header("etag"), nothing.header("etag"), "two answers, two tags");
+}
+
+#[tokio::test]
 async fn default_limit_is_20_with_q_and_explicit_limits_hold() {
     let (host, token) = host_and_token().await;
     assert_eq!(host.get("/api/catalogs/municipalities?q=a", &token).await.json()["count"], 20);
