@@ -42,9 +42,10 @@ impl SearchError {
 /// A validated search: what the ETag is computed from and what runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Search {
-    /// Folded `q`; `None` when absent or empty. A `q` with no letter or
-    /// digit (`-`, an emoji) folds to `""`, which no name holds: it matches
-    /// nothing, rather than every municipality.
+    /// Folded `q`; `None` when absent or blank (as a blank contact `search`
+    /// is none). A `q` with no letter or digit (`-`, an emoji) folds to
+    /// `""`, which no name holds: it matches nothing, rather than every
+    /// municipality.
     pub query: Option<String>,
     pub state_code: Option<String>,
     pub limit: Option<usize>,
@@ -72,7 +73,7 @@ impl Search {
                 _ => return Err(SearchError::LimitInvalid(raw.to_string())),
             },
         };
-        let query = q.filter(|q| !q.is_empty()).map(fold);
+        let query = q.filter(|q| !q.trim().is_empty()).map(fold);
         Ok(Search { query, state_code, limit })
     }
 
@@ -157,13 +158,15 @@ mod tests {
 
     #[test]
     fn a_query_with_no_letter_or_digit_matches_nothing() {
-        for q in ["-", " ", "!!!", "😀", "´"] {
+        for q in ["-", "!!!", "😀", "´"] {
             assert_eq!(codes(q, None, None), Vec::<String>::new(), "{q:?}");
         }
         let c = catalog();
         let none = Search::parse(c, None, None, Some("1200")).unwrap();
         let nothing = Search::parse(c, Some("-"), None, Some("1200")).unwrap();
         assert_ne!(none.canonical(), nothing.canonical(), "their answers differ, so must their ETags");
+        let blank = Search::parse(c, Some("  "), None, Some("1200")).unwrap();
+        assert_eq!(blank.canonical(), none.canonical(), "a blank query is no query");
     }
 
     #[test]
