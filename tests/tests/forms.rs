@@ -626,6 +626,26 @@ async fn an_ipv6_client_is_limited_by_its_64_not_by_each_address_it_makes_up() {
 }
 
 #[tokio::test]
+async fn a_proxy_may_be_trusted_by_its_network() {
+    let site =
+        Site::open_with(&[("CRM_FORM_RATE_PER_MINUTE", "1"), ("CRM_TRUST_FORWARDED_FOR", "10.0.0.0/8, 127.0.0.0/8")])
+            .await;
+    let (id, key) = site.form(json!({ "name": "F" })).await;
+    let from = |hops: &str, i: usize| {
+        site.host
+            .request(Method::POST, &site.public_url(&id, &key))
+            .header("x-forwarded-for", hops)
+            .json(&json!({ "email": format!("net-{i}@x.co") }))
+    };
+    well_inside_a_minute().await;
+    let mut statuses = Vec::new();
+    for (i, hops) in ["203.0.113.7, 10.2.3.4", "198.51.100.9, 10.2.3.4", "203.0.113.7, 10.9.9.9"].iter().enumerate() {
+        statuses.push(send(from(hops, i)).await.status.as_u16());
+    }
+    assert_eq!(statuses, [201, 201, 429], "each client behind the proxies has its own limit");
+}
+
+#[tokio::test]
 async fn forwarded_for_is_ignored_from_untrusted_peers() {
     let site = Site::open_with(&[("CRM_FORM_RATE_PER_MINUTE", "2")]).await;
     let (id, key) = site.form(json!({ "name": "F" })).await;

@@ -7,9 +7,6 @@ use std::path::PathBuf;
 use clap::Args;
 use clap::builder::BoolishValueParser;
 
-/// The parsed `CRM_TRUST_FORWARDED_FOR` (clap needs one value type).
-pub type TrustedProxies = Vec<std::net::IpAddr>;
-
 #[derive(Debug, Clone, Args)]
 pub struct Config {
     /// Address of the public API (`/api`, `/healthz`, `/readyz`). Port 0 picks a free port.
@@ -116,9 +113,10 @@ pub struct Config {
     pub form_rate_per_minute: u32,
 
     /// Proxies whose `X-Forwarded-For` names the client of a public form
-    /// submit: comma-separated IP addresses (default: none, the peer is the client).
-    #[arg(long, env = "CRM_TRUST_FORWARDED_FOR", default_value = "", value_parser = crate::public::parse_trusted_proxies)]
-    pub trust_forwarded_for: TrustedProxies,
+    /// submit: comma-separated IP addresses or networks (`10.0.0.0/8`)
+    /// (default: none, the peer is the client).
+    #[arg(long, env = "CRM_TRUST_FORWARDED_FOR", default_value = "", value_parser = crate::forwarded::TrustedProxies::parse)]
+    pub trust_forwarded_for: crate::forwarded::TrustedProxies,
 
     /// How long one component call may run, unless its route declares otherwise.
     #[arg(long, env = "CRM_COMPONENT_DEADLINE_MS", default_value_t = 5000)]

@@ -76,15 +76,9 @@ impl FormRate {
 /// makes up. An IPv4 address a dual-stack socket reports as IPv6
 /// (`::ffff:a.b.c.d`) is that IPv4 address.
 fn counted_as(client: IpAddr) -> String {
-    match client {
+    match client.to_canonical() {
         IpAddr::V4(v4) => v4.to_string(),
-        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
-            Some(v4) => v4.to_string(),
-            None => {
-                let network = u128::from(v6) & !((1u128 << 64) - 1);
-                format!("{}/64", std::net::Ipv6Addr::from(network))
-            }
-        },
+        IpAddr::V6(v6) => format!("{}/64", std::net::Ipv6Addr::from(u128::from(v6) & !((1u128 << 64) - 1))),
     }
 }
 

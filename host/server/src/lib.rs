@@ -21,7 +21,8 @@
 //! start), [`storage`] (which store backend a host runs on), [`store_copy`]
 //! (`crm-host store copy`), [`metrics`] (Prometheus, on the admin listener), [`importer`] (`crm-host import`, a client of the import API), [`ops`] (health), [`org_sweep`] (the deleted organizations' namespaces, dropped again), [`reindex_at_start`] (the search index an earlier version wrote, rewritten), [`embedded`] (the first-party components) and [`loading`] (them and the plugins dir's, loaded),
 //! [`config`] and [`cli`], and [`public`] (component routes served without a
-//! token, such as a form's public submit URL) with [`form_rate`], its rate limit.
+//! token, such as a form's public submit URL) with [`form_rate`], its rate
+//! limit, and [`forwarded`], who the client behind a proxy is.
 //!
 //! Below it, each in its own crate: `crm-store` (the store trait and sled),
 //! `crm-store-postgres` (the store on PostgreSQL-protocol databases),
@@ -40,6 +41,7 @@ pub mod config;
 pub mod embedded;
 pub mod fairness;
 pub mod form_rate;
+pub mod forwarded;
 pub mod http;
 pub mod importer;
 pub mod listener;

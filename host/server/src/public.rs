@@ -13,9 +13,9 @@
 //! 3. per id and client address (an IPv6 client by its /64), at most
 //!    `CRM_FORM_RATE_PER_MINUTE` calls a minute (429 `RATE_LIMITED` with
 //!    `Retry-After`; [`crate::form_rate`], shared by every host on a shared
-//!    store); a CORS preflight is not counted. The client address is the peer's, or, from a proxy
-//!    `CRM_TRUST_FORWARDED_FOR` names, the last `X-Forwarded-For` hop that is
-//!    not one of those proxies;
+//!    store); a CORS preflight is not counted. The client address is the
+//!    peer's, or behind a proxy `CRM_TRUST_FORWARDED_FOR` names, what its
+//!    `X-Forwarded-For` says ([`crate::forwarded`]);
 //! 4. the organization's fair share ([`crate::fairness`]).
 //!
 //! Everything else (the key, the origin, what a submission is) is the
@@ -23,7 +23,6 @@
 //! organization, still reaches the component, unbound, to answer its own
 //! not-found.
 
-use std::net::IpAddr;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
@@ -35,6 +34,7 @@ use crate::app::App;
 use crate::components::{self, Door};
 use crate::fairness::Gate;
 use crate::form_rate::FormRate;
+use crate::forwarded::TrustedProxies;
 use crate::http::extract::{Admission, BodyLimits};
 use crate::http::router::{Match, Params, Router};
 use crate::http::{ApiError, ApiRequest, Response};
@@ -70,7 +70,7 @@ pub struct PublicDoor {
     routes: RwLock<Arc<Table>>,
     default_deadline: Duration,
     rate: FormRate,
-    trusted_proxies: Vec<IpAddr>,
+    trusted_proxies: TrustedProxies,
     gate: Arc<Gate>,
 }
 
@@ -89,7 +89,7 @@ impl PublicDoor {
         modules: &[Arc<LoadedModule>],
         default_deadline: Duration,
         rate: FormRate,
-        trusted_proxies: Vec<IpAddr>,
+        trusted_proxies: TrustedProxies,
         gate: Arc<Gate>,
     ) -> Result<PublicDoor, String> {
         let routes = RwLock::new(Arc::new(table(modules, default_deadline)?));
@@ -149,7 +149,8 @@ impl PublicDoor {
             return Err(ApiError::plan_module_required(module));
         }
         if req.method != Method::OPTIONS {
-            self.rate.check(app.store.as_ref(), &org.id, id, self.client_address(req))?;
+            let client = req.peer.map(|peer| self.trusted_proxies.client(peer, &req.headers));
+            self.rate.check(app.store.as_ref(), &org.id, id, client)?;
         }
         admitted.org = Some(org);
         Ok(admitted)
@@ -171,31 +172,6 @@ impl PublicDoor {
         let answer = components::call(app, &route.module, Some(ctx), &req, module_path, params, route.deadline).await;
         pass.stamp(answer).served_by(pattern, Some(&org_id))
     }
-
-    /// The peer, or behind a trusted proxy the last `X-Forwarded-For` hop
-    /// that is not itself a trusted proxy.
-    fn client_address(&self, req: &ApiRequest) -> Option<IpAddr> {
-        let peer = req.peer?;
-        if !self.trusted_proxies.contains(&peer) {
-            return Some(peer);
-        }
-        let hops: Vec<IpAddr> = req
-            .headers
-            .get_all("x-forwarded-for")
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(','))
-            .filter_map(|hop| hop.trim().parse().ok())
-            .collect();
-        Some(
-            hops.iter()
-                .rev()
-                .copied()
-                .find(|hop| !self.trusted_proxies.contains(hop))
-                .or(hops.first().copied())
-                .unwrap_or(peer),
-        )
-    }
 }
 
 fn table(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Table, String> {
@@ -210,25 +186,4 @@ fn table(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Ta
         routes.try_add(method, &route.path, Arc::new(target))
     })?;
     Ok(routes)
-}
-
-/// `CRM_TRUST_FORWARDED_FOR`: comma-separated proxy addresses.
-pub fn parse_trusted_proxies(text: &str) -> Result<Vec<IpAddr>, String> {
-    text.split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| s.parse().map_err(|_| format!("CRM_TRUST_FORWARDED_FOR: {s:?} is not an IP address")))
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn trusted_proxies_are_ip_addresses() {
-        assert_eq!(parse_trusted_proxies(" 10.0.0.1, ::1 ,").unwrap().len(), 2);
-        assert_eq!(parse_trusted_proxies("").unwrap(), Vec::<IpAddr>::new());
-        assert!(parse_trusted_proxies("proxy.local").is_err());
-    }
 }
