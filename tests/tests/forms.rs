@@ -605,43 +605,40 @@ async fn submits_are_rate_limited_per_form_and_client_address() {
     assert_eq!(site.total("/api/contacts").await, 5, "the refused one wrote nothing");
 }
 
+/// The statuses of one public submit (a new email each) per
+/// `X-Forwarded-For` value, in order, inside one rate-limit minute.
+async fn statuses_forwarded_for(site: &Site, form: &str, key: &str, hops: &[&str]) -> Vec<u16> {
+    well_inside_a_minute().await;
+    let mut statuses = Vec::new();
+    for (i, hops) in hops.iter().enumerate() {
+        let r = site
+            .host
+            .request(Method::POST, &site.public_url(form, key))
+            .header("x-forwarded-for", *hops)
+            .json(&json!({ "email": format!("hop{i}@x.co") }));
+        statuses.push(send(r).await.status.as_u16());
+    }
+    statuses
+}
+
 #[tokio::test]
 async fn an_ipv6_client_is_limited_by_its_64_not_by_each_address_it_makes_up() {
     let site = Site::open_with(&[("CRM_FORM_RATE_PER_MINUTE", "2"), ("CRM_TRUST_FORWARDED_FOR", "127.0.0.1")]).await;
     let (id, key) = site.form(json!({ "name": "F" })).await;
-    let from = |client: &str, i: usize| {
-        site.host
-            .request(Method::POST, &site.public_url(&id, &key))
-            .header("x-forwarded-for", format!("{client}, 127.0.0.1"))
-            .json(&json!({ "email": format!("v6-{i}@x.co") }))
-    };
-    well_inside_a_minute().await;
-    let mut statuses = Vec::new();
-    for (i, client) in ["2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:abcd::3"].iter().enumerate() {
-        statuses.push(send(from(client, i)).await.status.as_u16());
-    }
-    assert_eq!(statuses, [201, 201, 429], "three addresses of one /64 are one client");
-    assert_eq!(send(from("2001:db8:1:3::1", 3)).await.status, 201, "the next /64 is another client");
+    let one_64 = ["2001:db8:1:2::1, 127.0.0.1", "2001:db8:1:2::2, 127.0.0.1", "2001:db8:1:2:abcd::3, 127.0.0.1"];
+    let next_64 = "2001:db8:1:3::1, 127.0.0.1";
+    let statuses = statuses_forwarded_for(&site, &id, &key, &[one_64[0], one_64[1], one_64[2], next_64]).await;
+    assert_eq!(statuses, [201, 201, 429, 201], "three addresses of one /64 are one client; the next /64 another");
     assert_eq!(site.total("/api/contacts").await, 3);
 }
 
 #[tokio::test]
 async fn a_proxy_may_be_trusted_by_its_network() {
-    let site =
-        Site::open_with(&[("CRM_FORM_RATE_PER_MINUTE", "1"), ("CRM_TRUST_FORWARDED_FOR", "10.0.0.0/8, 127.0.0.0/8")])
-            .await;
+    let trusted = [("CRM_FORM_RATE_PER_MINUTE", "1"), ("CRM_TRUST_FORWARDED_FOR", "10.0.0.0/8, 127.0.0.0/8")];
+    let site = Site::open_with(&trusted).await;
     let (id, key) = site.form(json!({ "name": "F" })).await;
-    let from = |hops: &str, i: usize| {
-        site.host
-            .request(Method::POST, &site.public_url(&id, &key))
-            .header("x-forwarded-for", hops)
-            .json(&json!({ "email": format!("net-{i}@x.co") }))
-    };
-    well_inside_a_minute().await;
-    let mut statuses = Vec::new();
-    for (i, hops) in ["203.0.113.7, 10.2.3.4", "198.51.100.9, 10.2.3.4", "203.0.113.7, 10.9.9.9"].iter().enumerate() {
-        statuses.push(send(from(hops, i)).await.status.as_u16());
-    }
+    let hops = ["203.0.113.7, 10.2.3.4", "198.51.100.9, 10.2.3.4", "203.0.113.7, 10.9.9.9"];
+    let statuses = statuses_forwarded_for(&site, &id, &key, &hops).await;
     assert_eq!(statuses, [201, 201, 429], "each client behind the proxies has its own limit");
 }
 
@@ -649,16 +646,7 @@ async fn a_proxy_may_be_trusted_by_its_network() {
 async fn forwarded_for_is_ignored_from_untrusted_peers() {
     let site = Site::open_with(&[("CRM_FORM_RATE_PER_MINUTE", "2")]).await;
     let (id, key) = site.form(json!({ "name": "F" })).await;
-    let mut statuses = Vec::new();
-    well_inside_a_minute().await;
-    for i in 0..3 {
-        let r = site
-            .host
-            .request(Method::POST, &site.public_url(&id, &key))
-            .header("x-forwarded-for", format!("198.51.100.{i}"))
-            .json(&json!({ "email": format!("f{i}@x.co") }));
-        statuses.push(send(r).await.status.as_u16());
-    }
+    let statuses = statuses_forwarded_for(&site, &id, &key, &["198.51.100.0", "198.51.100.1", "198.51.100.2"]).await;
     assert_eq!(statuses, [201, 201, 429], "a client cannot pick its own address");
 }
 
