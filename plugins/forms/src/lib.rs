@@ -21,6 +21,10 @@
 //! the open deal of a contact and form, `n/<id>` notifications,
 //! `dd/<formId>/<hash>` recent answers (double clicks), `meta/...` counters.
 
+/// One request per instance: see `crm_sdk::arena`.
+#[global_allocator]
+static ALLOCATOR: crm_sdk::arena::Arena = crm_sdk::arena::Arena::new();
+
 mod cors;
 mod deals;
 mod dedupe;

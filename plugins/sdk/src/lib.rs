@@ -1,5 +1,6 @@
 //! The guest-side SDK every CRM component shares.
 //!
+//! - [`arena`]: the allocator of a component whose instance serves one call.
 //! - [`bindings`]: the host imports (store, events, catalog, runtime, tenant) and the
 //!   shared types, generated from `wit/` once. A component generates bindings for
 //!   its own world with `with:` pointing at these (see `contacts/src/lib.rs`).
@@ -11,6 +12,7 @@
 //! - [`raw_text`]: a filter's necessary test on stored JSON bytes, so a scan
 //!   decodes only the records that may match.
 
+pub mod arena;
 pub mod contact_body;
 pub mod http;
 pub mod kv;
