@@ -461,13 +461,28 @@ async fn a_deal_moves_between_stages_and_winning_it_closes_it() {
     assert_eq!(site.get(&format!("/api/deals/{deal}")).await["data"]["stage"], "won");
 }
 
-/// The `at` of each double click's answer a stopped host keeps for the form.
-fn double_click_answers(data_dir: &std::path::Path, org: &str, form: &str) -> Vec<u64> {
+/// The hash and the `at` of each double click's answer a stopped host keeps for the form.
+fn double_click_answers(data_dir: &std::path::Path, org: &str, form: &str) -> Vec<(String, u64)> {
     let (ns, prefix) = (crm_store::Namespace::org(org), format!("m/forms/dd/{form}/"));
     backend::with_store(data_dir, move |store| {
         let entries = store.scan(&ns, prefix.as_bytes(), None, usize::MAX).unwrap();
-        entries.iter().map(|(_, v)| serde_json::from_slice::<Value>(v).unwrap()["at"].as_u64().unwrap()).collect()
+        entries
+            .iter()
+            .map(|(k, v)| (last_segment(k), serde_json::from_slice::<Value>(v).unwrap()["at"].as_u64().unwrap()))
+            .collect()
     })
+}
+
+/// The hashes of the answers a stopped host keeps queued for their sweep.
+fn double_click_queue(data_dir: &std::path::Path, org: &str, form: &str) -> Vec<String> {
+    let (ns, prefix) = (crm_store::Namespace::org(org), format!("m/forms/ddq/{form}/"));
+    backend::with_store(data_dir, move |store| {
+        store.scan(&ns, prefix.as_bytes(), None, usize::MAX).unwrap().iter().map(|(k, _)| last_segment(k)).collect()
+    })
+}
+
+fn last_segment(key: &[u8]) -> String {
+    String::from_utf8_lossy(key).rsplit('/').next().unwrap().to_string()
 }
 
 fn now_millis() -> u64 {
@@ -514,7 +529,15 @@ async fn expired_double_click_answers_are_swept_by_later_submissions() {
     assert!(host.terminate());
 
     let answers = double_click_answers(dir.path(), &org, &id);
-    let (fresh, expired): (Vec<u64>, Vec<u64>) = answers.iter().partition(|at| **at >= fresh_from);
+    let (fresh, expired): (Vec<u64>, Vec<u64>) = answers.iter().map(|(_, at)| *at).partition(|at| *at >= fresh_from);
     assert_eq!(fresh.len(), LEADS + 1, "every answer of the last minute is kept");
     assert!(expired.len() < LEADS / 2, "{} of {} expired answers are left", expired.len(), LEADS - 1);
+    // Each answer kept is queued for its sweep, and a swept one leaves no
+    // queue entry behind (the body posted again was queued twice, and its
+    // first entry may be waiting for a sweep).
+    let queue = double_click_queue(dir.path(), &org, &id);
+    assert!(queue.len() <= answers.len() + 1, "{} queued for {} answers", queue.len(), answers.len());
+    let queued: std::collections::BTreeSet<String> = queue.into_iter().collect();
+    let kept: std::collections::BTreeSet<String> = answers.into_iter().map(|(hash, _)| hash).collect();
+    assert_eq!(queued, kept, "the answers kept and the queue name the same bodies");
 }

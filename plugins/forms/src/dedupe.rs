@@ -11,12 +11,16 @@
 //! corrected retry is new.
 //!
 //! Answers are needed for [`WINDOW_MS`] only, so they are swept, not kept
-//! forever: one body in [`SWEEP_ONE_IN`] also deletes, in a commit of its
-//! own after its answer's, the expired answers among the [`SWEEP_SCAN`]
-//! entries that follow its own key. Under a steady flow the old answers
-//! settle at about a third as many as the last minute's; a form that goes
+//! forever. The same commit queues the answer by age, at
+//! `ddq/<formId>/<millis>/<hash>` (no value), and one body in
+//! [`SWEEP_ONE_IN`] also deletes, in a commit of its own after its answer's,
+//! up to [`SWEEP_SCAN`] of the oldest answers once they are expired, with
+//! their queue entries. So a sweep reads little more than what it deletes
+//! (one entry when nothing has expired), and sweeps delete up to twice what
+//! arrives between them: the expired answers do not pile up. A form that goes
 //! quiet keeps its last ones until it is posted to again; a sweep that fails
-//! only leaves its garbage to the next one.
+//! (a concurrent one deleted the same answers first) only leaves its work to
+//! the next one.
 
 use crm_sdk::http::Error;
 use crm_sdk::runtime;
@@ -31,23 +35,18 @@ pub const WINDOW_MS: u64 = 30_000;
 /// again, so a host whose clock runs ahead does not take a twin's answer
 /// from one whose clock is behind.
 const SWEEP_AFTER_MS: u64 = 2 * WINDOW_MS;
-/// One body in this many also sweeps, chosen by its hash's last byte: the
-/// key is the hash in hex, so a choice by the first byte would start every
-/// sweep in one sixteenth of the keys and never reach most of the others.
+/// One body in this many also sweeps, chosen by its hash.
 const SWEEP_ONE_IN: u8 = 16;
-/// Entries one sweep reads.
-const SWEEP_SCAN: u32 = 64;
+/// The most answers one sweep deletes: twice [`SWEEP_ONE_IN`], so sweeps
+/// keep up with a steady flow and catch up after a burst.
+const SWEEP_SCAN: u32 = 2 * SWEEP_ONE_IN as u32;
+/// Digits of the milliseconds in a queue key, so that keys sort by age.
+const MILLIS_DIGITS: usize = 13;
 
 #[derive(Serialize, Deserialize)]
 struct Entry {
     at: u64,
     answer: Answer,
-}
-
-/// An entry's age, read without its answer.
-#[derive(Deserialize)]
-struct Stamp {
-    at: u64,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -59,8 +58,9 @@ struct Answer {
 
 /// A body's slot: its key and what the key held when last read.
 pub struct Slot {
-    /// `dd/<formId>/`: where the form's answers are.
-    prefix: String,
+    form_id: String,
+    /// The body's hash, in hex.
+    hash: String,
     key: Vec<u8>,
     seen: Option<Vec<u8>>,
     sweeps: bool,
@@ -78,9 +78,10 @@ pub fn look(form_id: &str, door: &str, sent: &Map<String, Value>) -> Result<Seen
     hash.update([0]);
     hash.update(serde_json::to_vec(sent).map_err(Error::internal)?);
     let hash = hash.finalize();
-    let prefix = format!("dd/{form_id}/");
-    let key = format!("{prefix}{}", hex::encode(hash)).into_bytes();
-    let mut slot = Slot { prefix, key, seen: None, sweeps: hash[31] % SWEEP_ONE_IN == 0 };
+    let sweeps = hash[31] % SWEEP_ONE_IN == 0;
+    let hash = hex::encode(hash);
+    let key = answer_key(form_id, &hash).into_bytes();
+    let mut slot = Slot { form_id: form_id.to_string(), hash, key, seen: None, sweeps };
     Ok(match slot.twin()? {
         Some(answer) => Seen::Twin(answer),
         None => Seen::First(slot),
@@ -96,39 +97,81 @@ impl Slot {
         Ok(entry.filter(|e| runtime::now_millis().saturating_sub(e.at) <= WINDOW_MS).map(|e| e.answer.response()))
     }
 
-    /// The condition and the write that keep `response` as the answer to
-    /// twins, for the submission's commit.
-    pub fn finish(&self, response: &Response) -> Result<(Condition, Write), Error> {
+    /// The condition and the writes that keep `response` as the answer to
+    /// twins, and queue it for its sweep, for the submission's commit.
+    pub fn finish(&self, response: &Response) -> Result<(Condition, [Write; 2]), Error> {
         let answer = Answer {
             status: response.status,
             headers: response.headers.clone(),
             body: String::from_utf8_lossy(&response.body).into_owned(),
         };
-        let entry = serde_json::to_vec(&Entry { at: runtime::now_millis(), answer }).map_err(Error::internal)?;
-        Ok((Condition::Equals((self.key.clone(), self.seen.clone())), Write::Put((self.key.clone(), entry))))
+        let at = runtime::now_millis();
+        let entry = serde_json::to_vec(&Entry { at, answer }).map_err(Error::internal)?;
+        let queued = format!("{}{at:0MILLIS_DIGITS$}/{}", queue_prefix(&self.form_id), self.hash);
+        Ok((
+            Condition::Equals((self.key.clone(), self.seen.clone())),
+            [Write::Put((self.key.clone(), entry)), Write::Put((queued.into_bytes(), Vec::new()))],
+        ))
     }
 
     /// For one body in [`SWEEP_ONE_IN`], after its answer was committed:
-    /// deletes the expired answers among the entries from this slot's key
-    /// on, each only if it still holds what was read.
+    /// deletes up to [`SWEEP_SCAN`] of the oldest answers that expired, each
+    /// only if it still holds what was read (a body posted again since
+    /// has a new answer, which stays), with their queue entries.
     pub fn sweep(&self) -> Result<(), Error> {
         if !self.sweeps {
             return Ok(());
         }
-        let now = runtime::now_millis();
+        let prefix = queue_prefix(&self.form_id);
+        let expired_before = runtime::now_millis().saturating_sub(SWEEP_AFTER_MS);
+        let expired = |queued: &[u8]| queued_at(&queued[prefix.len()..]).is_some_and(|at| at < expired_before);
+        // The oldest first: when it has not expired, nothing has.
+        if !store::scan(prefix.as_bytes(), None, 1)?.first().is_some_and(|(queued, _)| expired(queued)) {
+            return Ok(());
+        }
+        let queued: Vec<Vec<u8>> = store::scan(prefix.as_bytes(), None, SWEEP_SCAN)?
+            .into_iter()
+            .map(|(queued, _)| queued)
+            .take_while(|queued| expired(queued))
+            .collect();
+        if queued.is_empty() {
+            return Ok(());
+        }
+        let answers: Vec<Vec<u8>> =
+            queued.iter().map(|q| answer_key(&self.form_id, queued_hash(&q[prefix.len()..])).into_bytes()).collect();
         let (mut unchanged, mut deletes) = (Vec::new(), Vec::new());
-        for (key, value) in store::scan(self.prefix.as_bytes(), Some(&self.key), SWEEP_SCAN)? {
-            let at = serde_json::from_slice::<Stamp>(&value).map_or(0, |s| s.at);
-            if now.saturating_sub(at) > SWEEP_AFTER_MS {
-                unchanged.push(Condition::Equals((key.clone(), Some(value))));
-                deletes.push(Write::Delete(key));
+        let values = store::get_many(&answers)?;
+        for (answer, value) in answers.into_iter().zip(values) {
+            let Some(value) = value else { continue };
+            if serde_json::from_slice::<Entry>(&value).map_or(0, |e| e.at) < expired_before {
+                unchanged.push(Condition::Equals((answer.clone(), Some(value))));
+                deletes.push(Write::Delete(answer));
             }
         }
-        if !deletes.is_empty() {
-            store::commit(&unchanged, &deletes)?;
-        }
+        deletes.extend(queued.into_iter().map(Write::Delete));
+        store::commit(&unchanged, &deletes)?;
         Ok(())
     }
+}
+
+/// Where the answer to a body with this hash is kept.
+fn answer_key(form_id: &str, hash: &str) -> String {
+    format!("dd/{form_id}/{hash}")
+}
+
+/// Where a form's answers are queued by age: `<millis>/<hash>` follows.
+fn queue_prefix(form_id: &str) -> String {
+    format!("ddq/{form_id}/")
+}
+
+/// The milliseconds of a queue entry (`<millis>/<hash>`).
+fn queued_at(entry: &[u8]) -> Option<u64> {
+    std::str::from_utf8(entry.get(..MILLIS_DIGITS)?).ok()?.parse().ok()
+}
+
+/// The hash of a queue entry (`<millis>/<hash>`).
+fn queued_hash(entry: &[u8]) -> &str {
+    std::str::from_utf8(entry.get(MILLIS_DIGITS + 1..).unwrap_or_default()).unwrap_or_default()
 }
 
 impl Answer {

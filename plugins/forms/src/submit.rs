@@ -105,7 +105,12 @@ fn run(req: &Request, form: &Form, door: Door) -> Result<Response, Error> {
         let Round { conditions, writes, response } = round(form, door, &fields, submission.clone())?;
         if commit(conditions, writes, &slot, &response)? {
             // The lead is committed; a sweep that fails leaves its garbage to the next.
-            let _ = slot.sweep();
+            if let Err(e) = slot.sweep() {
+                runtime::log(
+                    runtime::Level::Warn,
+                    &format!("the double click's sweep failed: {}", Value::Object(e.body)),
+                );
+            }
             return Ok(response);
         }
         if let Some(answer) = slot.twin()? {
@@ -177,9 +182,9 @@ fn commit(
     slot: &Slot,
     response: &Response,
 ) -> Result<bool, Error> {
-    let (condition, write) = slot.finish(response)?;
+    let (condition, answer_writes) = slot.finish(response)?;
     conditions.push(condition);
-    writes.push(write);
+    writes.extend(answer_writes);
     Ok(store::commit(&conditions, &writes)?)
 }
 
