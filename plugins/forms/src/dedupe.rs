@@ -124,7 +124,8 @@ impl Slot {
         }
         let prefix = queue_prefix(&self.form_id);
         let expired_before = runtime::now_millis().saturating_sub(SWEEP_AFTER_MS);
-        let expired = |queued: &[u8]| queued_at(&queued[prefix.len()..]).is_some_and(|at| at < expired_before);
+        // An entry that does not parse goes too, or it would hold the head for ever.
+        let expired = |queued: &[u8]| queued_at(&queued[prefix.len()..]).is_none_or(|at| at < expired_before);
         // The oldest first: when it has not expired, nothing has.
         if !store::scan(prefix.as_bytes(), None, 1)?.first().is_some_and(|(queued, _)| expired(queued)) {
             return Ok(());
