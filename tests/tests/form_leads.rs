@@ -461,28 +461,32 @@ async fn a_deal_moves_between_stages_and_winning_it_closes_it() {
     assert_eq!(site.get(&format!("/api/deals/{deal}")).await["data"]["stage"], "won");
 }
 
-/// The hash and the `at` of each double click's answer a stopped host keeps for the form.
-fn double_click_answers(data_dir: &std::path::Path, org: &str, form: &str) -> Vec<(String, u64)> {
+/// The double click's answers a stopped host keeps for the form.
+fn double_click_answers(data_dir: &std::path::Path, org: &str, form: &str) -> Vec<Kept> {
     let (ns, prefix) = (crm_store::Namespace::org(org), format!("m/forms/dd/{form}/"));
     backend::with_store(data_dir, move |store| {
         let entries = store.scan(&ns, prefix.as_bytes(), None, usize::MAX).unwrap();
         entries
             .iter()
-            .map(|(k, v)| (last_segment(k), serde_json::from_slice::<Value>(v).unwrap()["at"].as_u64().unwrap()))
+            .map(|(k, v)| {
+                let rest = String::from_utf8_lossy(&k[prefix.len()..]);
+                let (period, hash) = rest.split_once('/').unwrap();
+                Kept {
+                    hash: hash.to_string(),
+                    period: period.parse().unwrap(),
+                    at: serde_json::from_slice::<Value>(v).unwrap()["at"].as_u64().unwrap(),
+                }
+            })
             .collect()
     })
 }
 
-/// The hashes of the answers a stopped host keeps queued for their sweep.
-fn double_click_queue(data_dir: &std::path::Path, org: &str, form: &str) -> Vec<String> {
-    let (ns, prefix) = (crm_store::Namespace::org(org), format!("m/forms/ddq/{form}/"));
-    backend::with_store(data_dir, move |store| {
-        store.scan(&ns, prefix.as_bytes(), None, usize::MAX).unwrap().iter().map(|(k, _)| last_segment(k)).collect()
-    })
-}
-
-fn last_segment(key: &[u8]) -> String {
-    String::from_utf8_lossy(key).rsplit('/').next().unwrap().to_string()
+/// A double click's answer as a stopped host keeps it: the body's hash, the
+/// 30-second period its key names, and when it was committed.
+struct Kept {
+    hash: String,
+    period: u64,
+    at: u64,
 }
 
 fn now_millis() -> u64 {
@@ -490,8 +494,8 @@ fn now_millis() -> u64 {
 }
 
 /// A double click's answer outlives its 30 s window only until later
-/// submissions sweep it (after a minute, for hosts whose clocks differ); a
-/// fresh answer is never swept.
+/// submissions sweep it (a minute after the 30 s period of its commit ends,
+/// for hosts whose clocks differ); a fresh answer is never swept.
 #[tokio::test]
 async fn expired_double_click_answers_are_swept_by_later_submissions() {
     const LEADS: usize = 100;
@@ -512,7 +516,9 @@ async fn expired_double_click_answers_are_swept_by_later_submissions() {
     assert!(host.terminate());
     assert_eq!(double_click_answers(dir.path(), &org, &id).len(), LEADS, "kept while fresh");
 
-    tokio::time::sleep(Duration::from_millis((old_done + 61_000).saturating_sub(now_millis()))).await;
+    // Swept a minute after the end of the 30-second period they were committed in.
+    let sweepable_at = (old_done / 30_000 + 1) * 30_000 + 61_000;
+    tokio::time::sleep(Duration::from_millis(sweepable_at.saturating_sub(now_millis()))).await;
     host = Host::start_in(dir.path(), &no_rate).await;
     let site = Site { host, org, token };
     let fresh_from = now_millis();
@@ -529,15 +535,13 @@ async fn expired_double_click_answers_are_swept_by_later_submissions() {
     assert!(host.terminate());
 
     let answers = double_click_answers(dir.path(), &org, &id);
-    let (fresh, expired): (Vec<u64>, Vec<u64>) = answers.iter().map(|(_, at)| *at).partition(|at| *at >= fresh_from);
+    let (fresh, expired): (Vec<&Kept>, Vec<&Kept>) = answers.iter().partition(|kept| kept.at >= fresh_from);
     assert_eq!(fresh.len(), LEADS + 1, "every answer of the last minute is kept");
     assert!(expired.len() < LEADS / 2, "{} of {} expired answers are left", expired.len(), LEADS - 1);
-    // Each answer kept is queued for its sweep, and a swept one leaves no
-    // queue entry behind (the body posted again was queued twice, and its
-    // first entry may be waiting for a sweep).
-    let queue = double_click_queue(dir.path(), &org, &id);
-    assert!(queue.len() <= answers.len() + 1, "{} queued for {} answers", queue.len(), answers.len());
-    let queued: std::collections::BTreeSet<String> = queue.into_iter().collect();
-    let kept: std::collections::BTreeSet<String> = answers.into_iter().map(|(hash, _)| hash).collect();
-    assert_eq!(queued, kept, "the answers kept and the queue name the same bodies");
+    // Each answer is kept under the 30-second period it was committed in,
+    // which is what the sweep reads; the body posted again has a fresh one.
+    for kept in &answers {
+        assert_eq!(kept.period, kept.at / 30_000, "{} committed at {}", kept.hash, kept.at);
+    }
+    assert_eq!(fresh.iter().map(|kept| &kept.hash).collect::<std::collections::BTreeSet<_>>().len(), LEADS + 1);
 }

@@ -19,8 +19,8 @@
 //! `f/<id>` forms, `s/<formId>/<id>` submissions, `d/<id>` deals with their
 //! indexes `dc/<contactId>/<id>` and `ds/<stage>/<id>`, `open/<contactId>/<formId>`
 //! the open deal of a contact and form, `n/<id>` notifications,
-//! `dd/<formId>/<hash>` recent answers (double clicks) and `ddq/<formId>/<millis>/<hash>`
-//! their queue by age, `meta/...` counters.
+//! `dd/<formId>/<period>/<hash>` recent answers (double clicks) by the 30 s
+//! period of their commit, `meta/...` counters.
 
 /// One request per instance: see `crm_sdk::arena`.
 #[global_allocator]

@@ -182,9 +182,9 @@ fn commit(
     slot: &Slot,
     response: &Response,
 ) -> Result<bool, Error> {
-    let (condition, answer_writes) = slot.finish(response)?;
-    conditions.push(condition);
-    writes.extend(answer_writes);
+    let (unchanged, answer) = slot.finish(response)?;
+    conditions.extend(unchanged);
+    writes.push(answer);
     Ok(store::commit(&conditions, &writes)?)
 }
 
