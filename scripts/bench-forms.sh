@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Public form submits beside POST /api/contacts, in one run, interleaved
 # (contacts, form, contacts, form...), against a release host: every request
-# creates a new contact with a city, durably, at 64 connections. A third line
+# creates a new contact, durably, at 64 connections, and every contact is the
+# same but for its email (a first and a last name, a city), so that a submit
+# is measured by what the form adds to it. A third line
 # measures a form that also opens a deal and notifies two addresses; a fourth
 # a module that only forwards the body to contacts.upsert (the
 # contacts-client test component): the cost of a nested call alone.
@@ -60,9 +62,9 @@ for round in $(seq "$ROUNDS"); do
   if [ $((round % 2)) -eq 0 ]; then kinds="nested form_deal form contacts"; fi
   for kind in $kinds; do
     case $kind in
-      contacts) line=$(run contacts "$API/api/contacts" "{\"email\":\"c$round-{n}@bench.co\",\"firstName\":\"Bench\",\"cityCode\":\"{city}\"}" "Authorization: Bearer $ORG_TOKEN") ;;
+      contacts) line=$(run contacts "$API/api/contacts" "{\"email\":\"c$round-{n}@bench.co\",\"firstName\":\"Bench\",\"lastName\":\"User\",\"cityCode\":\"{city}\"}" "Authorization: Bearer $ORG_TOKEN") ;;
       form) line=$(run form "$API/api/v1/forms/submit/$PLAIN?key=$PLAIN_KEY" "{\"correo\":\"f$round-{n}@bench.co\",\"nombre\":\"Bench User\",\"cityCode\":\"{city}\",\"utm_source\":\"bench\"}") ;;
-      nested) line=$(run nested "$API/api/contacts-client/upsert" "{\"email\":\"n$round-{n}@bench.co\",\"firstName\":\"Bench\",\"cityCode\":\"{city}\"}" "Authorization: Bearer $ORG_TOKEN") ;;
+      nested) line=$(run nested "$API/api/contacts-client/upsert" "{\"email\":\"n$round-{n}@bench.co\",\"firstName\":\"Bench\",\"lastName\":\"User\",\"cityCode\":\"{city}\"}" "Authorization: Bearer $ORG_TOKEN") ;;
       form_deal) line=$(run form_deal "$API/api/v1/forms/submit/$DEAL?key=$DEAL_KEY" "{\"correo\":\"d$round-{n}@bench.co\",\"nombre\":\"Bench User\",\"cityCode\":\"{city}\",\"utm_source\":\"bench\"}") ;;
     esac
     echo "round $round: $line"
