@@ -153,6 +153,10 @@ impl Slot {
             .take_while(|key| expired(key))
             .map(Write::Delete)
             .collect();
+        // A concurrent sweep may have taken them all since the first look.
+        if deletes.is_empty() {
+            return Ok(());
+        }
         store::commit(&[], &deletes)?;
         Ok(())
     }
