@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Public form submits beside POST /api/contacts, in one run, interleaved
 # (contacts, form, contacts, form...), against a release host: every request
-# creates a new contact, durably, at 64 connections, and every contact is the
-# same but for its email (a first and a last name, a city), so that a submit
-# is measured by what the form adds to it. A third line
+# creates a new contact, durably, at 64 connections, and every line makes the
+# same kind of contact (a new email, a first and a last name, a city), so
+# that a submit is measured by what the form adds to it. A third line
 # measures a form that also opens a deal and notifies two addresses; a fourth
 # a module that only forwards the body to contacts.upsert (the
 # contacts-client test component): the cost of a nested call alone.
