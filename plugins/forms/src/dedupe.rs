@@ -138,7 +138,7 @@ impl Slot {
         if !self.sweeps {
             return Ok(());
         }
-        let prefix = format!("dd/{}/", self.form_id);
+        let prefix = answers_prefix(&self.form_id);
         // Periods before this one ended at least SWEEP_AFTER_MS ago.
         let expired_before = period(runtime::now_millis().saturating_sub(SWEEP_AFTER_MS));
         // A key whose period does not parse goes too, or it would hold the head for ever.
@@ -167,9 +167,14 @@ fn period(millis: u64) -> u64 {
     millis / WINDOW_MS
 }
 
+/// Where a form's answers are kept: `<period>/<hash>` follows.
+fn answers_prefix(form_id: &str) -> String {
+    format!("dd/{form_id}/")
+}
+
 /// Where the answer to a body with this hash, committed in `period`, is kept.
 fn answer_key(form_id: &str, period: u64, hash: &str) -> String {
-    format!("dd/{form_id}/{period:0PERIOD_DIGITS$}/{hash}")
+    format!("{}{period:0PERIOD_DIGITS$}/{hash}", answers_prefix(form_id))
 }
 
 /// The period of an answer's key, after its form's prefix (`<period>/<hash>`).
