@@ -420,6 +420,48 @@ async fn get_and_put_by_id() {
     );
 }
 
+/// A sync that sends what is stored changes nothing: no commit, and
+/// `updatedAt` (and so `sortBy=updatedAt`) keeps the time of the last change.
+#[tokio::test]
+async fn an_update_that_changes_nothing_writes_nothing() {
+    let (host, token) = setup().await;
+    let ana =
+        json!({ "email": "ana@acme.co", "firstName": "Ana", "cityCode": "05001", "plan": "gold", "tags": ["vip"] });
+    let created = upsert(&host, &token, ana.clone()).await.json()["data"].clone();
+    let id = created["id"].as_str().unwrap().to_string();
+    assert_eq!(upsert(&host, &token, json!({ "email": "bruno@acme.co", "firstName": "Bruno" })).await.status, 201);
+    let newest_change = || async {
+        let listed = host.get("/api/contacts?sortBy=updatedAt", &token).await.json();
+        listed["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["firstName"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(newest_change().await, ["Bruno", "Ana"]);
+    let put = |body: Value| {
+        let (host, token, id) = (&host, &token, &id);
+        async move { host.call(Method::PUT, &format!("/api/contacts/{id}"), Some(token), Some(&body)).await }
+    };
+
+    let commits = host.store_operations("batch_if").await;
+    let again = upsert(&host, &token, ana.clone()).await;
+    assert_eq!(again.status, 200, "{}", again.text);
+    assert_eq!(again.json()["contact"]["updatedAt"], created["updatedAt"], "the same body again");
+    let r = put(json!({ "firstName": "Ana", "city": "Medellín", "email": "" })).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json()["data"], created, "the stored values again, and a blank email (not sent)");
+    assert_eq!(host.store_operations("batch_if").await, commits, "neither wrote");
+    assert_eq!(newest_change().await, ["Bruno", "Ana"]);
+
+    let r = put(json!({ "plan": "silver" })).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_ne!(r.json()["data"]["updatedAt"], created["updatedAt"], "a change moves updatedAt");
+    assert_eq!(r.json()["data"]["plan"], "silver");
+    assert_eq!(newest_change().await, ["Ana", "Bruno"]);
+}
+
 #[tokio::test]
 async fn contact_routes_need_their_permissions() {
     let host = Host::start().await;

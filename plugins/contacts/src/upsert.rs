@@ -311,7 +311,8 @@ const UPDATE_ROUNDS: usize = 128;
 
 /// Updates a found contact. A new email must not belong to another contact
 /// (409); a new mobile that does is stored without its claim (see the top).
-/// `attribution` is set only when the contact has none.
+/// `attribution` is set only when the contact has none. An update that
+/// changes nothing writes nothing.
 pub fn update(
     stored: Stored,
     input: &ContactInput,
@@ -335,6 +336,12 @@ pub fn update(
         apply(&mut contact, input, checked.clone());
         if contact.attribution.is_none() {
             contact.attribution = attribution.cloned();
+        }
+        if contact == *before {
+            // Nothing changes: nothing is written, and `updatedAt` stays the
+            // time of the last change (a sync that sends what is stored
+            // does not bring every contact to the front of `sortBy=updatedAt`).
+            return Ok(contact);
         }
         contact.updated_at = runtime::now();
         record::check_bounds(&contact)?;
