@@ -75,13 +75,14 @@ async fn long_campaign_values_are_cut_in_the_first_touch_not_refused() {
         .public(
             &id,
             &key,
-            &json!({ "email": "long@x.co", "utm_source": source, "utm_medium": medium, "pageUri": page }),
+            &json!({ "email": "long@x.co", "utm_source": source, "utm_medium": medium, "utm_campaign": "ñ".repeat(600), "pageUri": page }),
         )
         .await;
     assert_eq!(r.status, 201, "{}", r.text);
     let a = &site.get("/api/contacts?email=long@x.co&matchMode=exact").await["data"][0]["attribution"];
     assert_eq!(a["utmSource"], "s".repeat(500));
     assert_eq!(a["utmMedium"], "m".repeat(500));
+    assert_eq!(a["utmCampaign"], "ñ".repeat(500), "cut at a character, not a byte");
     assert_eq!(a["landingPage"].as_str().unwrap(), &page[..2000]);
     let submission = &site.get(&format!("/api/forms/{id}/submissions")).await["data"][0];
     assert_eq!(submission["fields"]["utm_source"], source, "the submission keeps the fields as sent");

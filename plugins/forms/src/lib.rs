@@ -3,7 +3,8 @@
 //! Layout: [`form`] the form records and the app's calls on them (create,
 //! read, change, rotate the public key) and the API's reads; [`fields`] what
 //! a site posts (JSON or an HTML form's urlencoded or multipart body) read
-//! into a contact body, the first touch and the extra fields; [`submit`] the
+//! into a contact body, the first touch and the extra fields; [`first_touch`]
+//! the attribution a submission gives its contact; [`submit`] the
 //! one submission rule behind both doors (the token door
 //! `POST /forms/{id}/submit` and the public door
 //! `POST /api/v1/forms/submit/{id}?key=`); [`dedupe`] the double click;
@@ -30,6 +31,7 @@ mod cors;
 mod deals;
 mod dedupe;
 mod fields;
+mod first_touch;
 mod form;
 mod notifications;
 mod submissions;

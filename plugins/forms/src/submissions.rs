@@ -14,6 +14,7 @@ use crm_sdk::kv;
 use crm_sdk::store::Write;
 use crm_sdk::types::{Request, Response};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use crate::form;
@@ -22,15 +23,18 @@ pub const ACCEPTED: &str = "accepted";
 pub const REJECTED: &str = "rejected";
 pub const SPAM: &str = "spam";
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// A submission as it is stored and emitted (`form.submitted`); it borrows
+/// the fields and the first touch, which stay the same through the rounds
+/// of its commit.
+#[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Submission {
+pub struct Submission<'a> {
     pub id: String,
-    pub form_id: String,
-    pub status: String,
+    pub form_id: &'a str,
+    pub status: &'static str,
     /// The fields as sent.
-    pub fields: Map<String, Value>,
-    pub attribution: Value,
+    pub fields: &'a Map<String, Value>,
+    pub attribution: &'a RawValue,
     pub contact_id: Option<String>,
     pub deal_id: Option<String>,
     /// Why a rejected submission made no contact (`{code, message}`).
@@ -57,7 +61,7 @@ fn key(form_id: &str, id: &str) -> String {
 
 /// The writes that record `submission`, for its commit.
 pub fn writes(submission: &Submission) -> Result<Vec<Write>, Error> {
-    let (form_id, status) = (&submission.form_id, submission.status.as_str());
+    let (form_id, status) = (submission.form_id, submission.status);
     let mut writes = vec![
         Write::Put((
             key(form_id, &submission.id).into_bytes(),

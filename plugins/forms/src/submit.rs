@@ -20,6 +20,8 @@ use crm_sdk::http::{self, Error, json_response, query_first};
 use crm_sdk::runtime;
 use crm_sdk::store::{self, Condition, Write};
 use crm_sdk::types::{Request, Response};
+use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
 use crate::bindings::crm::plugin::{contacts, contacts_joined};
@@ -27,7 +29,7 @@ use crate::dedupe::{self, Seen, Slot};
 use crate::fields::{self, Fields};
 use crate::form::{self, Form};
 use crate::submissions::{self, Submission};
-use crate::{cors, deals, notifications};
+use crate::{cors, deals, first_touch, notifications};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Door {
@@ -85,12 +87,13 @@ fn run(req: &Request, form: &Form, door: Door) -> Result<Response, Error> {
         ));
     }
     let now = runtime::now();
+    let first_touch = first_touch::of(form, &fields, req, &now)?;
     let submission = Submission {
         id: runtime::new_id(),
-        form_id: form.id.clone(),
-        status: submissions::SPAM.into(),
-        fields: fields.sent.clone(),
-        attribution: attribution(form, &fields, req, &now),
+        form_id: &form.id,
+        status: submissions::SPAM,
+        fields: &fields.sent,
+        attribution: &first_touch,
         contact_id: None,
         deal_id: None,
         reason: None,
@@ -136,23 +139,25 @@ fn round(form: &Form, door: Door, fields: &Fields, mut submission: Submission) -
         let response = accepted(form, door, fields, 201, &submission);
         return Ok(Round { conditions: Vec::new(), writes: submissions::writes(&submission)?, response });
     }
-    let outcome = upsert(fields, &submission.attribution);
-    let body: Map<String, Value> = serde_json::from_str(&outcome.body).unwrap_or_default();
-    let code = body.get("code").and_then(Value::as_str).unwrap_or("");
-    match (outcome.status, code) {
-        (200 | 201, _) => {}
-        (403, "PLAN_LIMIT_REACHED") => {
-            submission.status = submissions::REJECTED.into();
-            submission.reason = Some(json!({ "code": code, "message": body.get("message") }));
-            let response = json_response(403, &body);
-            return Ok(Round { conditions: Vec::new(), writes: submissions::writes(&submission)?, response });
-        }
-        (_, "CITY_UNRESOLVED" | "INVALID_CITY_CODE") => return Err(city_unresolved(&body)),
-        (400..=499, _) => return Err(contact_refusal(outcome.status, body, door)),
-        _ => return Err(Error::internal(format!("the contacts module answered {}", outcome.status))),
+    let outcome = upsert(fields, submission.attribution);
+    if !matches!(outcome.status, 200 | 201) {
+        // Only a refusal's body is read: a success's says nothing more.
+        let body: Map<String, Value> = serde_json::from_str(&outcome.body).unwrap_or_default();
+        let code = body.get("code").and_then(Value::as_str).unwrap_or("");
+        return match (outcome.status, code) {
+            (403, "PLAN_LIMIT_REACHED") => {
+                submission.status = submissions::REJECTED;
+                submission.reason = Some(json!({ "code": code, "message": body.get("message") }));
+                let response = json_response(403, &body);
+                Ok(Round { conditions: Vec::new(), writes: submissions::writes(&submission)?, response })
+            }
+            (_, "CITY_UNRESOLVED" | "INVALID_CITY_CODE") => Err(city_unresolved(&body)),
+            (400..=499, _) => Err(contact_refusal(outcome.status, body, door)),
+            _ => Err(Error::internal(format!("the contacts module answered {}", outcome.status))),
+        };
     }
     let contact_id = outcome.contact_id.ok_or_else(|| Error::internal("an upsert without a contact id"))?;
-    submission.status = submissions::ACCEPTED.into();
+    submission.status = submissions::ACCEPTED;
     submission.contact_id = Some(contact_id.clone());
     let mut conditions = Vec::new();
     let mut writes = notifications::writes(form, &submission.id, Some(&contact_id), &submission.created_at)?;
@@ -193,56 +198,56 @@ fn commit(
 /// status and the id). A contact that cannot hold the form's extra fields
 /// (its bounds) is written without them: they stay on the submission, and
 /// the lead is not lost to them.
-fn upsert(fields: &Fields, attribution: &Value) -> contacts::UpsertOutcome {
-    let options =
-        contacts::UpsertOptions { attribution: Some(attribution.to_string()), lenient_location: false, dry_run: false };
-    let joined = |body: Map<String, Value>| contacts_joined::upsert(&Value::Object(body).to_string(), &options);
-    let outcome = joined(fields.contact.clone());
+fn upsert(fields: &Fields, first_touch: &RawValue) -> contacts::UpsertOutcome {
+    let options = contacts::UpsertOptions {
+        attribution: Some(first_touch.get().to_string()),
+        lenient_location: false,
+        dry_run: false,
+    };
+    // Written straight to a buffer: `Value`'s `Display` goes through the
+    // formatter a piece at a time.
+    let joined =
+        |body: &Map<String, Value>| contacts_joined::upsert(&serde_json::to_string(body).unwrap_or_default(), &options);
+    let outcome = joined(&fields.contact);
     let hit_bounds = outcome.status == 400
         && serde_json::from_str::<Value>(&outcome.body).is_ok_and(|b| b["details"]["limit"].is_string());
     if !hit_bounds {
         return outcome;
     }
-    joined(fields.contact_without_custom())
+    joined(&fields.contact_without_custom())
 }
 
-/// The longest page address kept in a first touch, in characters.
-const MAX_ORIGIN_URL: usize = 2000;
-/// The longest campaign value (`utm_*`, `gclid`, `fbclid`) kept, in
-/// characters; analytics tools keep 100.
-const MAX_ORIGIN_TEXT: usize = 500;
+/// The answer to a lead: `{success: true, message, data}`.
+#[derive(Serialize)]
+struct Thanks<D> {
+    success: bool,
+    message: &'static str,
+    data: D,
+}
 
-/// The first touch: the form's channel and id, the campaign keys sent, and
-/// the page (a `pageUri` / `page_url` field, else the `Referer`). Values are
-/// cut to [`MAX_ORIGIN_URL`] or [`MAX_ORIGIN_TEXT`] characters rather than
-/// refused: they come from hidden fields and tracking scripts, which the
-/// visitor cannot correct, and uncut they could take a contact past its
-/// size and lose the lead. The submission's fields keep them as sent.
-fn attribution(form: &Form, fields: &Fields, req: &Request, now: &str) -> Value {
-    let cut = |value: &Value, max: usize| match value.as_str() {
-        Some(text) if text.chars().count() > max => Value::String(text.chars().take(max).collect()),
-        _ => value.clone(),
-    };
-    let mut a = json!({
-        "firstTouchAt": now, "channel": "form", "formId": form.id,
-        "utmSource": null, "utmMedium": null, "utmCampaign": null, "utmTerm": null, "utmContent": null,
-        "referrer": null, "landingPage": http::header(req, "referer").map(|r| cut(&json!(r), MAX_ORIGIN_URL)),
-        "gclid": null, "fbclid": null, "landingPageId": null, "landingPageName": null,
-    });
-    for (k, v) in &fields.origin {
-        let max = if matches!(k.as_str(), "referrer" | "landingPage") { MAX_ORIGIN_URL } else { MAX_ORIGIN_TEXT };
-        a[k] = cut(v, max);
-    }
-    a
+/// The token door's `data`: the ids the integrator may follow.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Ids<'a> {
+    submission_id: &'a str,
+    contact_id: Option<&'a str>,
+    deal_id: Option<&'a str>,
+}
+
+/// The public door's `data`: no internal id for an anonymous visitor.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Received<'a> {
+    submission_id: &'a str,
 }
 
 /// A submission that made (or updated) a contact, or was kept as spam.
 fn accepted(form: &Form, door: Door, fields: &Fields, status: u16, s: &Submission) -> Response {
     match door {
-        Door::Token => json_response(
-            status,
-            &json!({ "success": true, "message": THANKS, "data": { "submissionId": s.id, "contactId": s.contact_id, "dealId": s.deal_id } }),
-        ),
+        Door::Token => {
+            let ids = Ids { submission_id: &s.id, contact_id: s.contact_id.as_deref(), deal_id: s.deal_id.as_deref() };
+            json_response(status, &Thanks { success: true, message: THANKS, data: ids })
+        }
         Door::Public => match (&form.redirect_url, fields.redirectable) {
             (Some(url), true) => Response {
                 status: 303,
@@ -253,7 +258,8 @@ fn accepted(form: &Form, door: Door, fields: &Fields, status: u16, s: &Submissio
                 body: THANKS.as_bytes().to_vec(),
             },
             _ => {
-                json_response(status, &json!({ "success": true, "message": THANKS, "data": { "submissionId": s.id } }))
+                let received = Received { submission_id: &s.id };
+                json_response(status, &Thanks { success: true, message: THANKS, data: received })
             }
         },
     }
