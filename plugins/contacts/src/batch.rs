@@ -30,11 +30,10 @@ use std::collections::{HashMap, HashSet};
 use crm_sdk::http::Error;
 use crm_sdk::runtime;
 use crm_sdk::store::{self, Condition, Write};
-use serde_json::Value;
 
 use crate::index;
 use crate::input::ContactInput;
-use crate::record::{self, Contact, Stored};
+use crate::record::{self, Attribution, Contact, Stored};
 use crate::unique::{self, Claims};
 use crate::upsert::{self, Checked, Options, Outcome};
 
@@ -136,7 +135,7 @@ impl Batch {
         found: Option<Contact>,
         input: &ContactInput,
         checked: Checked,
-        attribution: Option<&Value>,
+        attribution: Option<&Attribution>,
     ) -> Result<(Contact, bool), Error> {
         let created = found.is_none();
         let mut contact = found.unwrap_or_else(|| {

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use crm_sdk::http::Error;
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 /// A stored contact. Known fields are typed; other client keys are `custom`.
@@ -28,11 +29,32 @@ pub struct Contact {
     pub id_number: Option<String>,
     pub linked_conversation_id: Option<String>,
     pub lead_score: i64,
-    pub attribution: Option<Value>,
+    pub attribution: Option<Attribution>,
     pub tags: Vec<String>,
     pub custom: BTreeMap<String, Value>,
     pub created_at: String,
     pub updated_at: String,
+}
+
+/// A contact's first touch (a calling module's `upsert-options.attribution`,
+/// a JSON object), kept as the text it came as: it is only ever written out
+/// again, so it is never parsed into a map nor serialised key by key.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Attribution(Box<RawValue>);
+
+impl Attribution {
+    /// `text` when it is a JSON object.
+    pub fn from_json(text: &str) -> Option<Attribution> {
+        let raw = serde_json::from_str::<Box<RawValue>>(text).ok()?;
+        raw.get().starts_with('{').then_some(Attribution(raw))
+    }
+}
+
+impl PartialEq for Attribution {
+    fn eq(&self, other: &Attribution) -> bool {
+        self.0.get() == other.0.get()
+    }
 }
 
 /// The flattened contact. Custom keys never collide with these: the body
@@ -58,7 +80,7 @@ pub struct Flat<'a> {
     id_number: Option<&'a str>,
     linked_conversation_id: Option<&'a str>,
     lead_score: i64,
-    attribution: Option<&'a Value>,
+    attribution: Option<&'a Attribution>,
     tags: &'a [String],
     #[serde(flatten)]
     custom: &'a BTreeMap<String, Value>,

@@ -28,7 +28,7 @@ use crate::conversations;
 use crate::identity;
 use crate::input::{self, ContactInput};
 use crate::location::{self, Location};
-use crate::record::{self, Contact, Stored};
+use crate::record::{self, Attribution, Contact, Stored};
 use crate::unique::{self, email_key, mobile_key};
 
 /// What the checks produced, ready to apply.
@@ -119,7 +119,7 @@ pub fn apply(c: &mut Contact, input: &ContactInput, checked: Checked) {
 #[derive(Debug, Default)]
 pub struct Options {
     /// The first touch, kept only on a contact that has none.
-    pub attribution: Option<Value>,
+    pub attribution: Option<Attribution>,
     /// Keep a city the catalog cannot confirm as text, with a warning.
     pub lenient_location: bool,
     /// Check everything, write nothing (see [`crate::batch`]).
@@ -128,12 +128,12 @@ pub struct Options {
 
 impl Options {
     pub fn from_wit(options: crate::bindings::exports::crm::plugin::contacts::UpsertOptions) -> Options {
-        let attribution = options.attribution.and_then(|text| match serde_json::from_str::<Value>(&text) {
-            Ok(value @ Value::Object(_)) => Some(value),
-            _ => {
+        let attribution = options.attribution.and_then(|text| {
+            let attribution = Attribution::from_json(&text);
+            if attribution.is_none() {
                 runtime::log(runtime::Level::Warn, "upsert-options.attribution is not a JSON object: ignored");
-                None
             }
+            attribution
         });
         Options { attribution, lenient_location: options.lenient_location, dry_run: options.dry_run }
     }
@@ -280,7 +280,7 @@ fn create(
     input: &ContactInput,
     checked: Checked,
     limit: Option<u64>,
-    attribution: Option<&Value>,
+    attribution: Option<&Attribution>,
     claims: unique::Claims,
     batch: &mut Batch,
 ) -> Result<Option<Contact>, Error> {
@@ -317,7 +317,7 @@ pub fn update(
     stored: Stored,
     input: &ContactInput,
     checked: Checked,
-    attribution: Option<&Value>,
+    attribution: Option<&Attribution>,
     batch: &mut Batch,
 ) -> Result<Contact, Error> {
     if let Some(conv) = &input.linked_conversation_id
