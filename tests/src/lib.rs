@@ -39,6 +39,47 @@ pub struct Host {
     pub client: reqwest::Client,
 }
 
+/// How long a host may take to print its addresses: a debug host's first
+/// start compiles every component (about 11 s with the Python partner).
+const START_WAIT: Duration = Duration::from_secs(120);
+
+/// How many of the host's last log lines a failed start shows.
+const LOG_TAIL_LINES: usize = 40;
+
+/// The last lines a host logged, kept while they are forwarded to the
+/// test's output, so that a start that fails says what the host was doing.
+#[derive(Clone, Default)]
+struct LogTail(std::sync::Arc<std::sync::Mutex<std::collections::VecDeque<String>>>);
+
+impl LogTail {
+    fn forward(&self, stderr: std::process::ChildStderr) {
+        let tail = self.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                eprintln!("{line}");
+                let mut lines = tail.0.lock().unwrap();
+                if lines.len() == LOG_TAIL_LINES {
+                    lines.pop_front();
+                }
+                lines.push_back(line);
+            }
+        });
+    }
+
+    fn text(&self) -> String {
+        // What the host wrote just before it was killed has had a moment to arrive.
+        std::thread::sleep(Duration::from_millis(100));
+        self.0.lock().unwrap().iter().cloned().collect::<Vec<_>>().join("\n")
+    }
+}
+
+/// The last [`LOG_TAIL_LINES`] lines of a log file.
+fn last_lines_of(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(LOG_TAIL_LINES)..].join("\n")
+}
+
 /// A response, read whole.
 #[derive(Debug)]
 pub struct Reply {
@@ -142,8 +183,7 @@ impl Host {
     /// back with [`Host::log`].
     pub async fn start_logging(env: &[(&str, &str)]) -> Host {
         let temp = tempfile::tempdir().expect("temp dir");
-        let log = std::fs::File::create(temp.path().join("stderr.log")).expect("log file");
-        let mut host = Host::launch(&temp.path().join("data"), env, Stdio::from(log)).await;
+        let mut host = Host::launch(&temp.path().join("data"), env, Some(&temp.path().join("stderr.log"))).await;
         host._temp = Some(temp);
         host
     }
@@ -170,16 +210,25 @@ impl Host {
 
     /// A host on `data_dir` (which the caller keeps), e.g. to restart on the same data.
     pub async fn start_in(data_dir: &Path, env: &[(&str, &str)]) -> Host {
-        Host::launch(data_dir, env, Stdio::inherit()).await
+        Host::launch(data_dir, env, None).await
     }
 
-    async fn launch(data_dir: &Path, env: &[(&str, &str)], stderr: Stdio) -> Host {
+    /// Starts the host with its log going to `log_file`, or forwarded to the
+    /// test's own output; returns once it answers `/readyz`.
+    async fn launch(data_dir: &Path, env: &[(&str, &str)], log_file: Option<&Path>) -> Host {
         let mut cmd = serve_command(data_dir);
-        cmd.stdout(Stdio::piped()).stderr(stderr);
+        let log_tail = LogTail::default();
+        cmd.stdout(Stdio::piped()).stderr(match log_file {
+            Some(path) => Stdio::from(std::fs::File::create(path).expect("log file")),
+            None => Stdio::piped(),
+        });
         for (k, v) in env {
             cmd.env(k, v);
         }
         let mut child = cmd.spawn().expect("start crm-host");
+        if let Some(stderr) = child.stderr.take() {
+            log_tail.forward(stderr);
+        }
         let stdout = child.stdout.take().expect("stdout");
         let (tx, rx) = mpsc::channel::<String>();
         std::thread::spawn(move || {
@@ -192,7 +241,19 @@ impl Host {
         let mut demo_token = None;
         let mut demo_org = None;
         while api.is_none() || admin.is_none() {
-            let line = rx.recv_timeout(Duration::from_secs(120)).expect("crm-host printed its addresses");
+            let line = match rx.recv_timeout(START_WAIT) {
+                Ok(line) => line,
+                Err(waited) => {
+                    let what = match waited {
+                        mpsc::RecvTimeoutError::Timeout => format!("did not print its addresses within {START_WAIT:?}"),
+                        mpsc::RecvTimeoutError::Disconnected => "exited before it printed its addresses".into(),
+                    };
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    let log = log_file.map_or_else(|| log_tail.text(), last_lines_of);
+                    panic!("crm-host {what}; its last lines:\n-- stdout --\n{}\n-- log --\n{log}", lines.join("\n"));
+                }
+            };
             if let Some(url) = line.strip_prefix("crm-host: API listening on ") {
                 api = Some(url.to_string());
             } else if let Some(url) = line.strip_prefix("crm-host: admin API listening on ") {

@@ -167,6 +167,21 @@ async fn an_invalid_component_stops_the_start_with_its_name() {
 }
 
 #[tokio::test]
+async fn a_host_that_does_not_start_fails_its_test_with_its_own_last_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let plugins = dir.path().join("plugins");
+    std::fs::create_dir_all(&plugins).unwrap();
+    std::fs::write(plugins.join("broken.wasm"), b"not wasm at all").unwrap();
+    let plugins_text = plugins.display().to_string();
+    let data = dir.path().join("data");
+    let start = tokio::spawn(async move { Host::start_in(&data, &[("CRM_PLUGINS_DIR", &plugins_text)]).await });
+    let failed = start.await.err().expect("the harness refuses a host that exits").into_panic();
+    let message = failed.downcast_ref::<String>().expect("a formatted panic message");
+    assert!(message.starts_with("crm-host exited before it printed its addresses; its last lines:"), "{message}");
+    assert!(message.contains("broken.wasm: not a valid component"), "the host's own words: {message}");
+}
+
+#[tokio::test]
 async fn a_module_reaches_the_contacts_rules_through_the_contacts_interface() {
     let host = Host::start_with_plugins(&["contacts_client"], &[]).await;
     let token = host.demo_token.clone().unwrap();

@@ -1,9 +1,10 @@
 //! Loading components: the first-party ones the binary embeds, and any in
 //! `--plugins-dir` (which add modules, or replace a first-party one by name).
 //!
-//! Compiling a component takes tens of milliseconds; each is compiled once and
-//! the artifact cached in `<data-dir>/cache/`, keyed by the component's SHA-256
-//! and the engine's compatibility hash, so a restart only maps files. A load
+//! Compiling a component takes from tens of milliseconds to seconds (the
+//! 18 MB Python partner); each is compiled once and the artifact cached in
+//! `<data-dir>/cache/`, keyed by the component's SHA-256 and the engine's
+//! compatibility hash, so a restart only maps files. A load
 //! that compiles does so with an engine of its own ([`engine::new_compiler`]),
 //! dropped when the load ends, and maps what it compiled from the cache as a
 //! restart would, so a first start holds no more memory than a restart.
@@ -41,6 +42,11 @@ pub struct Loaded {
     pub compiled: bool,
 }
 
+/// Told, before a component is compiled, which one and how big: the one slow
+/// step of a load (seconds for a large component, minutes in a debug build),
+/// which an operator watching a first start should not mistake for a hang.
+pub type CompileNotice<'a> = &'a (dyn Fn(&str) + Sync);
+
 /// Loads every component; an invalid one, or two with one name in the plugins
 /// dir, stops the start with a message naming the file.
 pub async fn load_all(
@@ -48,13 +54,14 @@ pub async fn load_all(
     embedded: &[Embedded],
     cache_dir: &Path,
     plugins_dir: Option<&Path>,
+    notice: CompileNotice<'_>,
 ) -> Result<Loaded, String> {
     std::fs::create_dir_all(cache_dir).map_err(|e| format!("cannot create {}: {e}", cache_dir.display()))?;
-    let mut cache = Cache { dir: cache_dir, compiler: None };
+    let mut cache = Cache { dir: cache_dir, compiler: None, notice };
     let mut by_name: BTreeMap<String, LoadedModule> = BTreeMap::new();
     for (label, bytes) in embedded {
         let module =
-            load_one(runtime, &mut cache, bytes, Source::Embedded).await.map_err(|e| format!("{label}: {e}"))?;
+            load_one(runtime, &mut cache, label, bytes, Source::Embedded).await.map_err(|e| format!("{label}: {e}"))?;
         by_name.insert(module.name.clone(), module);
     }
     let mut files: Vec<PathBuf> = match plugins_dir {
@@ -70,7 +77,8 @@ pub async fn load_all(
     let mut from_files: BTreeMap<String, PathBuf> = BTreeMap::new();
     for path in files {
         let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let module = load_one(runtime, &mut cache, &bytes, Source::File(path.clone()))
+        let label = path.display().to_string();
+        let module = load_one(runtime, &mut cache, &label, &bytes, Source::File(path.clone()))
             .await
             .map_err(|e| format!("{}: {e}", path.display()))?;
         if let Some(other) = from_files.insert(module.name.clone(), path.clone()) {
@@ -87,11 +95,13 @@ pub async fn load_all(
 async fn load_one(
     runtime: &Arc<Runtime>,
     cache: &mut Cache<'_>,
+    label: &str,
     bytes: &[u8],
     source: Source,
 ) -> Result<LoadedModule, String> {
     let hash = hex::encode(Sha256::digest(bytes));
-    let component = cache.component(runtime, bytes, &hash).map_err(|e| format!("not a valid component: {e:#}"))?;
+    let component =
+        cache.component(runtime, label, bytes, &hash).map_err(|e| format!("not a valid component: {e:#}"))?;
     let instance_pre = runtime
         .linker
         .instantiate_pre(&component)
@@ -154,12 +164,13 @@ async fn load_one(
 struct Cache<'a> {
     dir: &'a Path,
     compiler: Option<Engine>,
+    notice: CompileNotice<'a>,
 }
 
 impl Cache<'_> {
     /// Maps the artifact of `bytes` cached by this load or an earlier one,
     /// compiling it first when it is not there (or was made by another build).
-    fn component(&mut self, runtime: &Runtime, bytes: &[u8], hash: &str) -> wasmtime::Result<Component> {
+    fn component(&mut self, runtime: &Runtime, label: &str, bytes: &[u8], hash: &str) -> wasmtime::Result<Component> {
         let path = self.dir.join(format!("{hash}-{:016x}.cwasm", engine::compatibility(&runtime.engine)));
         if path.exists() {
             // SAFETY: the file was written by `precompile_component` of an engine with
@@ -174,6 +185,7 @@ impl Cache<'_> {
             Some(compiler) => compiler,
             empty => empty.insert(engine::new_compiler()?),
         };
+        (self.notice)(&format!("compiling {label} ({:.1} MB; cached for later starts)", bytes.len() as f64 / 1e6));
         let compiled = compiler.precompile_component(bytes)?;
         if write_whole(&path, &compiled).is_ok() {
             drop(compiled);

@@ -41,7 +41,7 @@ impl Bench {
             4,
             Default::default(),
         )?;
-        let modules: Vec<Arc<LoadedModule>> = loader::load_all(&runtime, embedded::COMPONENTS, cache, plugins)
+        let modules: Vec<Arc<LoadedModule>> = loader::load_all(&runtime, embedded::COMPONENTS, cache, plugins, &|_| {})
             .await?
             .modules
             .into_iter()
