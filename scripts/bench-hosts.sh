@@ -5,7 +5,7 @@
 # 32 each, at once).
 #
 # This machine has two cores for everything, so hosts sharing them cannot
-# show what a second machine adds (BENCHMARKS.md, "The store on
+# show what a second machine adds (docs/bench-log/2026-11.md, "The store on
 # PostgreSQL"). Here each host runs in its own cgroup with a CPU quota of
 # HOST_CPU cores, the stand-in for a machine of its own of that size; the
 # database and the load generator use what is left. Each run prints what was

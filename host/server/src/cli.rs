@@ -35,7 +35,7 @@ enum Command {
 /// requests is the compute turns' (see `crm_runtime::turns`), which serve
 /// organizations in turn; a request only joins it once read, so reading
 /// sooner is what lets a quiet organization's request reach its turn while
-/// another floods. Measured in BENCHMARKS.md (fairness), the host on one
+/// another floods. Measured in docs/bench-log/2026-11.md (fairness), the host on one
 /// core: a quiet organization's p50 under a flood 8.6 ms at 61, 4.1 ms at
 /// 16, with no throughput lost on any route.
 const EVENT_INTERVAL: u32 = 16;

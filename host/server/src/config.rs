@@ -1,5 +1,6 @@
 //! `crm-host serve` configuration: every flag is also read from its environment
-//! variable (the README's configuration table lists them).
+//! variable (`docs/operators.md`'s configuration table is made from
+//! them: `config_table` below).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -9,13 +10,17 @@ use clap::builder::BoolishValueParser;
 
 #[derive(Debug, Clone, Args)]
 pub struct Config {
-    /// Address of the public API (`/api`, `/healthz`, `/readyz`). Port 0 picks a free port.
+    /// Address of the public API (`/api`, `/webhooks`, `/healthz`, `/readyz`). Port 0 picks a free port.
     #[arg(long, env = "CRM_LISTEN", default_value = "127.0.0.1:8080")]
     pub listen: SocketAddr,
 
     /// The public listener's certificate chain (PEM, leaf first, as certbot's
     /// `fullchain.pem`): with `--tls-key`, the API is served over TLS only
     /// (HTTP/2 and HTTP/1.1). A renewed file is served without a restart.
+    ///
+    /// Default: none, plain HTTP. A renewed pair is served within 5 s; a pair
+    /// that does not load leaves the previous one in service (at start it
+    /// stops the host). The admin listener stays plain unless `--admin-tls`.
     #[arg(long, env = "CRM_TLS_CERT", requires = "tls_key")]
     pub tls_cert: Option<PathBuf>,
 
@@ -23,7 +28,7 @@ pub struct Config {
     #[arg(long, env = "CRM_TLS_KEY", requires = "tls_cert")]
     pub tls_key: Option<PathBuf>,
 
-    /// Address of the admin API.
+    /// Address of the admin API (keep it private: `/metrics` needs no token).
     #[arg(long, env = "CRM_ADMIN_LISTEN", default_value = "127.0.0.1:8081")]
     pub admin_listen: SocketAddr,
 
@@ -32,13 +37,17 @@ pub struct Config {
     #[arg(long, env = "CRM_ADMIN_TLS", default_value = "false", requires = "tls_cert", value_parser = BoolishValueParser::new(), action = clap::ArgAction::Set)]
     pub admin_tls: bool,
 
-    /// Where the store and the generated admin token live.
+    /// Where the store and the generated admin token live (with `--store-url`:
+    /// only the host's name, the component cache and the admin token).
     #[arg(long, env = "CRM_DATA_DIR", default_value = "./data")]
     pub data_dir: PathBuf,
 
     /// The store on a PostgreSQL-protocol database (`postgres://user:password@host:port/db`:
     /// PostgreSQL, YugabyteDB, CockroachDB), shared by every host pointed at it. Unset:
     /// the embedded store in the data dir.
+    ///
+    /// TLS to the database is read from the URL's `sslmode` and `sslrootcert`,
+    /// as libpq reads them (`docs/operators.md`, "Running several hosts").
     #[arg(long, env = "CRM_STORE_URL", hide_env_values = true)]
     pub store_url: Option<String>,
 
@@ -52,6 +61,8 @@ pub struct Config {
     pub cache_dir: Option<PathBuf>,
 
     /// A folder of extra Wasm components (added, or replacing a first-party one by name).
+    ///
+    /// Default: none. `POST /admin/plugins/reload` loads it again without a restart.
     #[arg(long, env = "CRM_PLUGINS_DIR")]
     pub plugins_dir: Option<PathBuf>,
 
@@ -59,18 +70,20 @@ pub struct Config {
     #[arg(long, env = "CRM_ENFORCE_API_MODULE", default_value = "true", value_parser = BoolishValueParser::new(), action = clap::ArgAction::Set)]
     pub enforce_api_module: bool,
 
-    /// Largest request body accepted, in bytes (larger ones get 413).
+    /// Largest request body accepted, in bytes (larger ones get 413
+    /// `PAYLOAD_TOO_LARGE`), unless the route sets its own (an import: 16 MiB).
     #[arg(long, env = "CRM_MAX_BODY_BYTES", default_value_t = 1 << 20)]
     pub max_body_bytes: usize,
 
     /// Most request body bytes the public listener holds at once, in MiB (at
     /// least `--max-body-bytes`; a route's own larger limit is held to it):
-    /// past it a body is refused with 503 `SERVER_BUSY`.
+    /// past it a body is refused with 503 `SERVER_BUSY` and `Retry-After: 1`.
     #[arg(long, env = "CRM_MAX_BODY_MEMORY_MB", default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub max_body_memory_mb: u64,
 
-    /// Most connections the public listener holds at once (clamped below the
-    /// open-files limit); past it new ones wait in the kernel's backlog.
+    /// Most connections the public listener holds at once (clamped 1,024 below
+    /// the open-files limit, which is raised to its hard limit at start); past
+    /// it new ones wait in the kernel's backlog.
     #[arg(long, env = "CRM_MAX_CONNECTIONS", default_value_t = 10_000)]
     pub max_connections: usize,
 
@@ -79,7 +92,8 @@ pub struct Config {
     #[arg(long, env = "CRM_HEADER_TIMEOUT_MS", default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub header_timeout_ms: u64,
 
-    /// How long a request's body may take to arrive, in milliseconds (408 past it).
+    /// How long a request's body may take to arrive, in milliseconds (408
+    /// `REQUEST_TIMEOUT` past it).
     #[arg(long, env = "CRM_BODY_TIMEOUT_MS", default_value_t = 30_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub body_timeout_ms: u64,
 
@@ -88,14 +102,23 @@ pub struct Config {
     #[arg(long, env = "CRM_SHUTDOWN_GRACE_MS", default_value_t = 10_000)]
     pub shutdown_grace_ms: u64,
 
-    /// Most API requests of one organization in flight at once; the next ones
-    /// wait in a short queue, then get 429 `RATE_LIMITED`.
+    /// Most API requests of one organization in flight at once, each until its
+    /// answer is written; the next ones wait in a queue as long for
+    /// `--org-queue-ms`, then get 429 `RATE_LIMITED`.
     #[arg(long, env = "CRM_ORG_MAX_IN_FLIGHT", default_value_t = 128, value_parser = clap::value_parser!(u64).range(1..))]
     pub org_max_in_flight: u64,
 
-    /// How many requests compute at once, handed out in turn between
-    /// organizations (see `crm_runtime::turns`); 0 picks from the cores and
-    /// the store: a remote store's round trips keep calls waiting, not computing.
+    /// How many requests compute at once (a component call, a catalog match),
+    /// handed out in turn between organizations (see `crm_runtime::turns`); 0
+    /// picks from the cores and the store: a remote store's round trips keep
+    /// calls waiting, not computing.
+    ///
+    /// 0 is two per core on the embedded store, 64 per core with `--store-url`.
+    /// A request waiting for a turn yields to the organizations waiting in
+    /// turn, one request each, so a quiet organization's request goes ahead
+    /// of a flooding one's queue. A call waiting on a shipping provider gives
+    /// its turn back meanwhile, and a long one (an import) passes it on at
+    /// every 10 ms tick while another request waits.
     #[arg(long, env = "CRM_COMPUTE_TURNS", default_value_t = 0)]
     pub compute_turns: usize,
 
@@ -103,18 +126,24 @@ pub struct Config {
     #[arg(long, env = "CRM_ORG_QUEUE_MS", default_value_t = 250)]
     pub org_queue_ms: u64,
 
-    /// Requests per second each token may make (burst: twice that); 0 is no quota.
+    /// Requests per second each token may make (burst: twice that); 0 is no
+    /// quota. Past it: 429 `RATE_LIMITED` with `RateLimit-Limit`,
+    /// `RateLimit-Remaining` and `RateLimit-Reset`.
     #[arg(long, env = "CRM_RATE_PER_SECOND", default_value_t = 0)]
     pub rate_per_second: u32,
 
     /// Public form submits each client address (an IPv6 client: its /64)
     /// may make to one form per minute (429 past it); 0 turns the limit off.
+    /// On a shared store (`--store-url`) it is counted per calendar minute in
+    /// the database, across every host.
     #[arg(long, env = "CRM_FORM_RATE_PER_MINUTE", default_value_t = 60)]
     pub form_rate_per_minute: u32,
 
     /// Proxies whose `X-Forwarded-For` names the client of a public form
-    /// submit: comma-separated IP addresses or networks (`10.0.0.0/8`)
-    /// (default: none, the peer is the client).
+    /// submit: comma-separated IP addresses or networks (`10.0.0.0/8`, as a
+    /// cloud load balancer's addresses change within its subnet); the client
+    /// is the last hop that is not one of them. Default: none, the peer is
+    /// the client.
     #[arg(long, env = "CRM_TRUST_FORWARDED_FOR", default_value = "", value_parser = crate::forwarded::TrustedProxies::parse)]
     pub trust_forwarded_for: crate::forwarded::TrustedProxies,
 
@@ -128,7 +157,8 @@ pub struct Config {
     pub component_memory_mb: u64,
 
     /// How long one provider call (a label, a quote, a cancel) may take before
-    /// its outcome counts as unknown. At most 55000: the shipments routes run 60 s.
+    /// its outcome counts as unknown (a label: 409 `SHIPMENT_NEEDS_REVIEW`).
+    /// At most 55000: the shipments routes run 60 s.
     #[arg(long, env = "CRM_PROVIDER_TIMEOUT_MS", default_value_t = 25_000, value_parser = clap::value_parser!(u64).range(1..=55_000))]
     pub provider_timeout_ms: u64,
 
@@ -144,12 +174,14 @@ pub struct Config {
     pub commit_window_us: u64,
 
     /// The embedded store's page cache, in MiB: most of the host's memory on a
-    /// large store; reads past it go to disk.
+    /// large store; reads past it go to disk. With the default, 1,000,000
+    /// contacts take about 1.5 GB of resident memory (`docs/operators.md`, "Memory").
     #[arg(long, env = "CRM_STORE_CACHE_MB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
     pub store_cache_mb: u64,
 
     /// Let webhooks go to private addresses and plain http (tests, private
-    /// deployments); off, only public https addresses are allowed.
+    /// deployments); off, only `https` URLs to addresses that are all public
+    /// are allowed (400 `WEBHOOK_URL_NOT_ALLOWED`).
     #[arg(long, env = "CRM_WEBHOOK_ALLOW_PRIVATE", default_value = "false", value_parser = BoolishValueParser::new(), action = clap::ArgAction::Set)]
     pub webhook_allow_private: bool,
 
@@ -163,6 +195,17 @@ pub struct Config {
     #[arg(long, env = "CRM_TRACKING_REFRESH_BATCH", default_value_t = 50)]
     pub tracking_refresh_batch: u32,
 }
+
+/// What `crm-host` reads from the environment alone, beside its flags.
+pub const ENVIRONMENT_ONLY: &[(&str, &str, &str)] = &[
+    ("CRM_ADMIN_TOKEN", "generated", "the admin API's bearer token"),
+    (
+        "RUST_LOG",
+        "`info`",
+        "log filter; `info,crm_host::access=debug` adds a line for every request (route pattern, organization, status, latency, request id)",
+    ),
+    ("CRM_LOG_FORMAT", "text", "`json`: one JSON object a line"),
+];
 
 impl Config {
     /// Where compiled components are cached.
@@ -180,5 +223,57 @@ impl Config {
             (0, Some(_)) => 64 * cores,
             (turns, _) => turns,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where the guide's table sits, between two markers.
+    const GUIDE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/operators.md");
+    const BEGIN: &str = "<!-- configuration table: made by `config_table` in host/server/src/config.rs -->\n";
+    const END: &str = "<!-- end of the configuration table -->";
+
+    /// The operators' table of every flag, made from the flags themselves so
+    /// that the two cannot differ.
+    fn config_table() -> String {
+        let command = Config::augment_args(clap::Command::new("serve"));
+        let mut table = String::from("| flag | environment | default | meaning |\n|---|---|---|---|\n");
+        let cell = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ").replace('|', "\\|");
+        for arg in command.get_arguments() {
+            let (Some(long), Some(env)) = (arg.get_long(), arg.get_env()) else { continue };
+            let defaults: Vec<String> =
+                arg.get_default_values().iter().map(|v| v.to_string_lossy().into_owned()).collect();
+            let default = match defaults.join(",").as_str() {
+                "" => "none".to_string(),
+                value => format!("`{value}`"),
+            };
+            let help = arg.get_long_help().or(arg.get_help()).map(|h| h.to_string()).unwrap_or_default();
+            table += &format!("| `--{long}` | `{}` | {default} | {} |\n", env.to_string_lossy(), cell(&help));
+        }
+        for (env, default, meaning) in ENVIRONMENT_ONLY {
+            table += &format!("| | `{env}` | {default} | {meaning} |\n");
+        }
+        table
+    }
+
+    #[test]
+    fn the_operators_guide_lists_every_flag_as_it_is() {
+        let guide = std::fs::read_to_string(GUIDE).expect("docs/operators.md");
+        let start = guide.find(BEGIN).expect("the table's first marker") + BEGIN.len();
+        let end = start + guide[start..].find(END).expect("the table's last marker");
+        let table = config_table();
+        if guide[start..end] == table {
+            return;
+        }
+        if std::env::var_os("CRM_WRITE_DOCS").is_some() {
+            std::fs::write(GUIDE, format!("{}{table}{}", &guide[..start], &guide[end..])).unwrap();
+            return;
+        }
+        panic!(
+            "docs/operators.md's configuration table differs from the flags; \
+             CRM_WRITE_DOCS=1 cargo test -p crm-host the_operators_guide rewrites it. The flags say:\n{table}"
+        );
     }
 }

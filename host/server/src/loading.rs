@@ -5,7 +5,7 @@
 //! `main.rs`) keeps a freed page in the heap of the thread that freed it
 //! until that thread allocates again, and wasmtime compiles on rayon's
 //! threads, which then sleep. A first start held about 100 MB more than a
-//! restart of the same host (BENCHMARKS.md, "A first start's memory").
+//! restart of the same host (docs/bench-log/2026-11.md, "A first start's memory").
 
 use std::sync::Arc;
 

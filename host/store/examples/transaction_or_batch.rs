@@ -13,7 +13,7 @@
 //!
 //! Run: `cargo run --release -p crm-store --example transaction_or_batch [commits a round]`;
 //! `RECORD_BYTES=90` makes the record and read model a tenth of their size
-//! (BENCHMARKS.md, "What a sled commit costs").
+//! (docs/bench-log/2026-11.md, "What a sled commit costs").
 
 use std::collections::BTreeMap;
 use std::sync::Mutex;

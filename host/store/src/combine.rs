@@ -2,7 +2,7 @@
 //!
 //! sled seals each transaction in its log on its own: it writes out the log
 //! buffer before and after, two writes handed to its I/O threads. Under load
-//! that was a third of the cost of a contact create (`BENCHMARKS.md`,
+//! that was a third of the cost of a contact create (`docs/bench-log/2026-11.md`,
 //! "Commit combining"). So a caller that can wait without holding anything
 //! scarce ([`crate::Store::batch_if_shared`]) queues its batch instead, and
 //! one combiner thread commits everything queued in one transaction per

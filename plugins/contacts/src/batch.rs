@@ -5,7 +5,7 @@
 //! and prepared exactly as alone, but its writes wait, and up to
 //! [`CHUNK_ROWS`] rows go in one commit. A commit per row cost a store
 //! transaction per row, and the store seals each one in its log on its own:
-//! two device writes a row, most of an import's time (`BENCHMARKS.md`,
+//! two device writes a row, most of an import's time (`docs/bench-log/2026-11.md`,
 //! "Where an import's time goes").
 //!
 //! A row reads the store as it was before its chunk, so a row that names a

@@ -5,7 +5,7 @@
 //! decomposed accents is one value; an email with an invisible or control
 //! character (a zero-width space, a byte-order mark) is refused rather than
 //! stored as a look-alike of another. Every size a client controls is
-//! bounded here (the limits table of the README lists them); the size of a
+//! bounded here (the limits table of `docs/integrators.md` lists them); the size of a
 //! whole contact is bounded in `record.rs`.
 
 use std::collections::BTreeMap;
