@@ -2,7 +2,7 @@
 //! instance of the contacts component and call its handler, for a request that
 //! touches no store (`GET /contacts/not-an-id` → 404). Median of 10,000.
 //!
-//! Run: `cargo run --release -p crm-host --example instantiate`
+//! Run: `cargo run --release -p crm-server --example instantiate`
 
 mod common;
 

@@ -11,7 +11,7 @@
 //! BENCHMARKS.md). Its ratios are as noisy as a 64-connection run's on this
 //! machine. `FORMS_WASM=...` runs another build of the forms module.
 //!
-//! Run: `cargo run --release -p crm-host --example request_cost [calls per round] [rounds]`
+//! Run: `cargo run --release -p crm-server --example request_cost [calls per round] [rounds]`
 //! (`CONTACTS_CLIENT_WASM` defaults to the one the plugins' build leaves in `target/plugins`).
 
 mod common;

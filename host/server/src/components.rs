@@ -13,46 +13,46 @@ use http::{HeaderName, HeaderValue, Method, StatusCode};
 use crm_runtime::bindings::platform::crm::plugin::types;
 use crm_runtime::{CallContext, LoadedModule};
 
-use crate::app::App;
 use crate::http::router::Params;
 use crate::http::{ApiError, ApiRequest, Response};
+use crate::state::ServerState;
 
 /// Headers a component never sees: the caller's credentials.
 const WITHHELD: &[&str] = &["authorization", "x-api-key", "cookie", "proxy-authorization"];
 
-/// Which door serves a component route, from its path (see the WIT's `route`).
+/// Which route table serves a component route, from its path (see the WIT's `route`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Door {
+pub enum RouteTable {
     /// `/...`: the external API under `/api`, behind a token.
     Api,
     /// `/admin/...`: the admin API, as `/admin/orgs/{org}/...`.
     Admin,
     /// `/public/...`: the public listener without a token, as `/api/v1/...`.
-    Public,
+    Tokenless,
 }
 
-impl Door {
-    pub fn of(path: &str) -> Door {
+impl RouteTable {
+    pub fn of(path: &str) -> RouteTable {
         if path == "/admin" || path.starts_with("/admin/") {
-            Door::Admin
+            RouteTable::Admin
         } else if path.starts_with("/public/") {
-            Door::Public
+            RouteTable::Tokenless
         } else {
-            Door::Api
+            RouteTable::Api
         }
     }
 }
 
-/// Hands `add` every module route of one door with its method and call
+/// Hands `add` every module route of one table with its method and call
 /// deadline; an error names the module.
 pub fn for_each_route(
     modules: &[Arc<LoadedModule>],
-    door: Door,
+    table: RouteTable,
     default_deadline: Duration,
     mut add: impl FnMut(Method, &types::Route, &Arc<LoadedModule>, Duration) -> Result<(), String>,
 ) -> Result<(), String> {
     for module in modules {
-        for route in module.routes.iter().filter(|r| Door::of(&r.path) == door) {
+        for route in module.routes.iter().filter(|r| RouteTable::of(&r.path) == table) {
             let method = route.method.parse::<Method>().map_err(|e| format!("module {}: {e}", module.name))?;
             let deadline = route.deadline_ms.map_or(default_deadline, |ms| Duration::from_millis(ms.into()));
             add(method, route, module, deadline).map_err(|e| format!("module {}: {e}", module.name))?;
@@ -63,7 +63,7 @@ pub fn for_each_route(
 
 /// Calls `module` and makes its writes durable before answering.
 pub async fn call(
-    app: &Arc<App>,
+    app: &Arc<ServerState>,
     module: &LoadedModule,
     ctx: Option<CallContext>,
     req: &ApiRequest,

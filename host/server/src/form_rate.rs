@@ -1,4 +1,4 @@
-//! The public door's rate limit: at most `CRM_FORM_RATE_PER_MINUTE` calls a
+//! The token-less routes' rate limit: at most `CRM_FORM_RATE_PER_MINUTE` calls a
 //! minute per public id (a form) and client (an IPv4 address, an IPv6 /64:
 //! [`counted_as`]), answered 429 `RATE_LIMITED` with `Retry-After` past it.
 //!

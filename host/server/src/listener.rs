@@ -33,26 +33,18 @@ use tokio::sync::{Semaphore, watch};
 use tokio_rustls::TlsAcceptor;
 use tower_service::Service;
 
+use crate::http::request::{Peer, Protocol};
 use crate::http::response::HeldUntilWritten;
-use crate::tls::Tls;
+use crate::listener::tls::Tls;
 use activity::Activity;
 
 mod activity;
+pub mod tls;
 
 /// An HTTP/1.1 connection's read buffer, and so the largest request head
 /// (431 past it): hyper's default of 408 KiB let 10,000 connections hold
 /// 4 GiB of headers. Browsers and proxies send a few KiB (nginx takes 32).
 const HTTP1_BUFFER: usize = 64 << 10;
-
-/// The address a request's connection came from, in its extensions.
-#[derive(Debug, Clone, Copy)]
-pub struct Peer(pub std::net::SocketAddr);
-
-/// The HTTP version a request came in, in its extensions (warp has no
-/// filter for it): a body is waited for behind `Expect: 100-continue` only
-/// in HTTP/1.1.
-#[derive(Debug, Clone, Copy)]
-pub struct Protocol(pub http::Version);
 
 /// The bounds of one listener.
 #[derive(Debug, Clone, Copy)]

@@ -18,7 +18,7 @@ use crate::embedded;
 /// freed back to the system (after a refused load too: it may have compiled
 /// the components before the one it refused).
 pub async fn load(runtime: &Arc<Runtime>, config: &Config) -> Result<Vec<Arc<LoadedModule>>, String> {
-    let tell = |what: &str| crate::server::tell_operator(format_args!("crm-host: {what}"));
+    let tell = |what: &str| crate::console::tell_operator(format_args!("crm-host: {what}"));
     let loaded =
         loader::load_all(runtime, embedded::COMPONENTS, &config.cache_dir(), config.plugins_dir.as_deref(), &tell)
             .await;

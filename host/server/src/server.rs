@@ -15,17 +15,18 @@ use crm_store::Store;
 
 use crate::admin::Admin;
 use crate::api::Api;
-use crate::app::App;
 use crate::config::Config;
+use crate::console::tell_operator;
 use crate::fairness::Gate;
 use crate::http::body_budget::BodyBudget;
 use crate::http::extract::{BodyLimits, Extracted};
 use crate::http::{ApiRequest, Response, encoding, extract};
-use crate::public::PublicDoor;
-use crate::public_routes::PublicRoutes;
+use crate::listener::tls::Tls;
+use crate::public_listener::PublicListener;
 use crate::shipping::outbound::ReqwestClient;
-use crate::tls::Tls;
-use crate::{bootstrap, listener, loading, storage};
+use crate::state::ServerState;
+use crate::tokenless::Tokenless;
+use crate::{admin_token, bootstrap, listener, loading, storage};
 
 /// Most connections the admin listener holds at once.
 const ADMIN_MAX_CONNECTIONS: usize = 256;
@@ -42,7 +43,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let computing = crm_store::combine::Computing::default();
     let store = storage::open(&config, computing.clone())?;
     let host_id = bootstrap::host_id(&config.data_dir)?;
-    let admin_token_digest = bootstrap::admin_token_digest(&config.data_dir, &*store, config.store_url.is_some())?;
+    let admin_token_digest = admin_token::digest(&config.data_dir, &*store, config.store_url.is_some())?;
     let provider_timeout = Duration::from_millis(config.provider_timeout_ms);
     let http = Arc::new(ReqwestClient::new(provider_timeout));
     let webhooks = crm_events::webhook_url::Policy { allow_private: config.webhook_allow_private };
@@ -72,15 +73,15 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     );
     let gate = Arc::new(gate);
     let api = Arc::new(Api::new(&loaded, deadline, gate.clone())?);
-    let public_door = Arc::new(PublicDoor::new(
+    let tokenless = Arc::new(Tokenless::new(
         &loaded,
         deadline,
         crate::form_rate::FormRate::new(config.form_rate_per_minute, config.store_url.is_some()),
         config.trust_forwarded_for.clone(),
         gate,
     )?);
-    let admin_api = Arc::new(Admin::new(&loaded, deadline, api.clone(), public_door.clone())?);
-    let app = Arc::new(App::new(config.clone(), store.clone(), runtime, outbox, admin_token_digest, metrics));
+    let admin_api = Arc::new(Admin::new(&loaded, deadline, api.clone(), tokenless.clone())?);
+    let app = Arc::new(ServerState::new(config.clone(), store.clone(), runtime, outbox, admin_token_digest, metrics));
 
     let public =
         TcpListener::bind(config.listen).await.map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
@@ -111,10 +112,10 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let body_timeout = Duration::from_millis(config.body_timeout_ms);
     // The admin listener's bodies are bounded by its few connections instead.
     let body_memory = usize::try_from(config.max_body_memory_mb << 20).unwrap_or(usize::MAX).max(max_body);
-    let routes = Arc::new(PublicRoutes {
+    let routes = Arc::new(PublicListener {
         app: app.clone(),
         api,
-        door: public_door,
+        tokenless,
         limits: BodyLimits { default: max_body, ceiling: body_memory },
     });
     let admitting = routes.clone();
@@ -148,9 +149,9 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let shared = config.store_url.is_some();
     crate::shipping::scheduler::start(app.clone(), stop_tx.subscribe(), &host_id);
     let deliveries = crm_events::Worker::start(app.outbox.clone(), app.tenancy.clone(), &host_id, shared);
-    crate::org_sweep::start(app.tenancy.clone());
+    crate::jobs::org_sweep::start(app.tenancy.clone());
     if config.reindex_at_start {
-        crate::reindex_at_start::start(app.clone(), reindexing);
+        crate::jobs::reindex_at_start::start(app.clone(), reindexing);
     }
     app.set_ready(true);
     tracing::info!("ready");
@@ -246,13 +247,4 @@ async fn shutdown_signal() {
     }
     #[cfg(not(unix))]
     let _ = ctrl_c.await;
-}
-
-/// Writes a line for the operator on stdout. `println!` would panic, and stop
-/// the service, when nobody reads stdout any more (a pipe whose reader
-/// exited); a service keeps serving, and says so in its log.
-pub(crate) fn tell_operator(line: std::fmt::Arguments) {
-    if crate::cli::write_line(line).is_err() {
-        tracing::warn!("stdout is closed: a line for the operator was not shown there");
-    }
 }

@@ -5,9 +5,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crm_host::embedded;
-use crm_host::shipping::outbound::ReqwestClient;
 use crm_runtime::{CallContext, LoadedModule, Runtime, loader};
+use crm_server::embedded;
+use crm_server::shipping::outbound::ReqwestClient;
 use crm_store::{SledStore, Store};
 use crm_tenancy::Tenancy;
 

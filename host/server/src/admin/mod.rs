@@ -1,9 +1,9 @@
 //! The admin API: a separate listener that stands in for "the app" (creating
 //! organizations, users and tokens). Every call needs `Authorization: Bearer
 //! <admin token>`, checked on the request's head, before its body is read
-//! ([`Admin::admit`]); [`client`] is the `crm-host admin` command's side of it.
+//! ([`Admin::admit`]). The `crm-host admin` command is its client (crate
+//! `crm-host`, `host/cli/`).
 
-pub mod client;
 mod modules;
 mod orgs;
 mod plugins;
@@ -16,12 +16,12 @@ use crm_tenancy::secrets;
 use http::Method;
 
 use crate::api::Api;
-use crate::app::App;
-use crate::components::{Door, for_each_route};
+use crate::components::{RouteTable, for_each_route};
 use crate::http::extract::Admission;
 use crate::http::router::{Match, Params, Router};
 use crate::http::{ApiError, ApiRequest, Response};
-use crate::public::PublicDoor;
+use crate::state::ServerState;
+use crate::tokenless::Tokenless;
 
 #[derive(Clone, Copy)]
 enum Call {
@@ -69,12 +69,12 @@ pub struct ModuleRoute {
 
 /// The admin API: its own routes and the component routes under `/admin/`,
 /// served as `/admin/orgs/{org}/...` (built at start, replaced by a plugin
-/// reload, which also replaces the API's and the public door's tables).
+/// reload, which also replaces the API's and the token-less routes' tables).
 pub struct Admin {
     module_routes: RwLock<Arc<Router<ModuleRoute>>>,
     default_deadline: Duration,
     api: Arc<Api>,
-    door: Arc<PublicDoor>,
+    tokenless: Arc<Tokenless>,
     /// One reload at a time.
     reloading: tokio::sync::Mutex<()>,
 }
@@ -84,10 +84,10 @@ impl Admin {
         modules: &[Arc<LoadedModule>],
         default_deadline: Duration,
         api: Arc<Api>,
-        door: Arc<PublicDoor>,
+        tokenless: Arc<Tokenless>,
     ) -> Result<Admin, String> {
         let module_routes = RwLock::new(Arc::new(module_table(modules, default_deadline)?));
-        Ok(Admin { module_routes, default_deadline, api, door, reloading: Default::default() })
+        Ok(Admin { module_routes, default_deadline, api, tokenless, reloading: Default::default() })
     }
 
     /// `GET /admin/routes`: what the public listener serves now under `/api`,
@@ -95,7 +95,7 @@ impl Admin {
     /// checked against it).
     fn routes(&self) -> Response {
         let mut listed = self.api.listed();
-        listed.extend(self.door.listed());
+        listed.extend(self.tokenless.listed());
         listed.sort_by(|a, b| (&a.1, a.0.as_str()).cmp(&(&b.1, b.0.as_str())));
         let data: Vec<_> = listed
             .iter()
@@ -106,13 +106,13 @@ impl Admin {
 
     /// Calls a component's admin route for the host itself (`req.path` as
     /// `/admin/orgs/{org}/...`): no admin token, since no network is crossed.
-    pub async fn call_module(&self, app: &Arc<App>, req: &ApiRequest) -> Result<Response, ApiError> {
+    pub async fn call_module(&self, app: &Arc<ServerState>, req: &ApiRequest) -> Result<Response, ApiError> {
         let table = self.module_routes.read().expect("routes lock").clone();
         modules::forward(app, &table, req).await
     }
 
     /// Checks the admin token on a request's head (health and metrics need none).
-    pub fn admit(app: &App, req: &ApiRequest, max_body: usize) -> Admission<Admitted> {
+    pub fn admit(app: &ServerState, req: &ApiRequest, max_body: usize) -> Admission<Admitted> {
         let verdict = match (req.method == Method::GET, req.path.as_str()) {
             (_, "/healthz") => Ok(Admitted::Healthz),
             (true, "/metrics") => Ok(Admitted::Metrics),
@@ -122,9 +122,9 @@ impl Admin {
     }
 
     /// Serves one admitted request on the admin listener.
-    pub async fn dispatch(&self, app: &Arc<App>, admitted: Admitted, req: ApiRequest) -> Response {
+    pub async fn dispatch(&self, app: &Arc<ServerState>, admitted: Admitted, req: ApiRequest) -> Response {
         match admitted {
-            Admitted::Healthz => return crate::ops::healthz(),
+            Admitted::Healthz => return crate::health::healthz(),
             Admitted::Metrics => return crate::metrics::render(&app.metrics),
             Admitted::Authorized => {}
         }
@@ -157,13 +157,13 @@ pub enum Admitted {
 /// The component routes under `/admin/` of `modules`.
 fn module_table(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Router<ModuleRoute>, String> {
     let mut table = Router::default();
-    for_each_route(modules, Door::Admin, default_deadline, |method, route, module, deadline| {
+    for_each_route(modules, RouteTable::Admin, default_deadline, |method, route, module, deadline| {
         table.try_add(method, &route.path, ModuleRoute { module: module.clone(), deadline })
     })?;
     Ok(table)
 }
 
-fn authorized(app: &App, req: &ApiRequest) -> Result<(), ApiError> {
+fn authorized(app: &ServerState, req: &ApiRequest) -> Result<(), ApiError> {
     if req.headers.get_all("authorization").iter().count() > 1 {
         return Err(ApiError::validation(
             "Ambiguous credentials: the Authorization header is sent more than once",
@@ -185,7 +185,7 @@ fn authorized(app: &App, req: &ApiRequest) -> Result<(), ApiError> {
     }
 }
 
-async fn serve(app: &Arc<App>, call: Call, req: &ApiRequest, params: &Params) -> Result<Response, ApiError> {
+async fn serve(app: &Arc<ServerState>, call: Call, req: &ApiRequest, params: &Params) -> Result<Response, ApiError> {
     let param = |name: &str| params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()).unwrap_or("");
     let response = match call {
         Call::ListOrgs => orgs::list(app)?,

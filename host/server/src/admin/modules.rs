@@ -13,14 +13,19 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::ModuleRoute;
-use crate::app::App;
 use crate::components;
 use crate::http::router::{Match, Router};
 use crate::http::{ApiError, ApiRequest, Response};
+use crate::state::ServerState;
 
 /// `PUT /admin/orgs/{org}/integrations/{provider}`: an organization's settings
 /// for a loaded provider (the API key, URLs); answers without the key.
-pub fn put_integration(app: &App, org_id: &str, provider: &str, req: &ApiRequest) -> Result<Response, ApiError> {
+pub fn put_integration(
+    app: &ServerState,
+    org_id: &str,
+    provider: &str,
+    req: &ApiRequest,
+) -> Result<Response, ApiError> {
     app.tenancy.org(org_id)?.ok_or_else(|| ApiError::not_found("Organization"))?;
     let loaded = app.runtime.provider(provider).ok_or_else(|| {
         ApiError::new(StatusCode::NOT_FOUND, "PROVIDER_NOT_FOUND", format!("No provider named {provider:?} is loaded"))
@@ -76,7 +81,11 @@ fn admin_view(integration: &Integration) -> Value {
 }
 
 /// `/admin/orgs/{org}/<rest>` → the component route `/admin/<rest>`.
-pub async fn forward(app: &Arc<App>, routes: &Router<ModuleRoute>, req: &ApiRequest) -> Result<Response, ApiError> {
+pub async fn forward(
+    app: &Arc<ServerState>,
+    routes: &Router<ModuleRoute>,
+    req: &ApiRequest,
+) -> Result<Response, ApiError> {
     let not_found = || ApiError::not_found(&format!("Route {} {}", req.method, req.path));
     let rest = req.path.strip_prefix("/admin/orgs/").ok_or_else(not_found)?;
     let (org_id, tail) = rest.split_once('/').ok_or_else(not_found)?;

@@ -9,8 +9,8 @@ use serde_json::{Map, Value, json};
 use crm_tenancy::orgs::LimitOverrides;
 use crm_tenancy::{Org, clock, ids, permissions, plans, users};
 
-use crate::app::App;
 use crate::http::{ApiError, ApiRequest, Response};
+use crate::state::ServerState;
 
 const MAX_NAME: usize = 200;
 const MAX_PERMISSIONS: usize = 100;
@@ -26,12 +26,12 @@ struct OrgInput {
     limits: Option<Map<String, Value>>,
 }
 
-pub fn list(app: &App) -> Result<Response, ApiError> {
+pub fn list(app: &ServerState) -> Result<Response, ApiError> {
     let orgs: Vec<Value> = app.tenancy.list_orgs()?.iter().map(Org::to_admin_json).collect();
     Ok(Response::json(StatusCode::OK, &json!({ "data": orgs })))
 }
 
-pub fn create(app: &App, req: &ApiRequest) -> Result<Response, ApiError> {
+pub fn create(app: &ServerState, req: &ApiRequest) -> Result<Response, ApiError> {
     let input: OrgInput = req.json()?;
     let name = valid_name(input.name.as_deref(), "name")?;
     let plan = valid_plan(input.plan.as_deref().unwrap_or(plans::DEFAULT_PLAN))?;
@@ -43,13 +43,13 @@ pub fn create(app: &App, req: &ApiRequest) -> Result<Response, ApiError> {
     Ok(Response::json(StatusCode::CREATED, &org.to_admin_json()))
 }
 
-pub fn get(app: &App, org_id: &str) -> Result<Response, ApiError> {
+pub fn get(app: &ServerState, org_id: &str) -> Result<Response, ApiError> {
     Ok(Response::json(StatusCode::OK, &existing(app, org_id)?.to_admin_json()))
 }
 
 /// Applied to the organization as it is at the write, so two updates at
 /// once both land and one racing a delete does not bring it back.
-pub fn update(app: &App, org_id: &str, req: &ApiRequest) -> Result<Response, ApiError> {
+pub fn update(app: &ServerState, org_id: &str, req: &ApiRequest) -> Result<Response, ApiError> {
     existing(app, org_id)?; // 404 before the body's 400, as the other admin routes
     let input: OrgInput = req.json()?;
     let updated = app.tenancy.update_org(org_id, |org| -> Result<(), ApiError> {
@@ -68,7 +68,7 @@ pub fn update(app: &App, org_id: &str, req: &ApiRequest) -> Result<Response, Api
     Ok(Response::json(StatusCode::OK, &org.to_admin_json()))
 }
 
-pub fn delete(app: &App, org_id: &str) -> Result<Response, ApiError> {
+pub fn delete(app: &ServerState, org_id: &str) -> Result<Response, ApiError> {
     if !app.tenancy.delete_org(org_id)? {
         return Err(ApiError::not_found("Organization"));
     }
@@ -84,7 +84,7 @@ struct UserInput {
     role: Option<String>,
 }
 
-pub fn create_user(app: &App, org_id: &str, req: &ApiRequest) -> Result<Response, ApiError> {
+pub fn create_user(app: &ServerState, org_id: &str, req: &ApiRequest) -> Result<Response, ApiError> {
     let org = existing(app, org_id)?;
     let input: UserInput = req.json()?;
     let email = input.email.as_deref().map(str::trim).unwrap_or("");
@@ -112,7 +112,7 @@ struct TokenInput {
     user_id: Option<String>,
 }
 
-pub fn create_token(app: &App, org_id: &str, req: &ApiRequest) -> Result<Response, ApiError> {
+pub fn create_token(app: &ServerState, org_id: &str, req: &ApiRequest) -> Result<Response, ApiError> {
     let org = existing(app, org_id)?;
     let input: TokenInput = req.json()?;
     let name = valid_name(input.name.as_deref(), "name")?;
@@ -158,7 +158,7 @@ pub fn create_token(app: &App, org_id: &str, req: &ApiRequest) -> Result<Respons
     ))
 }
 
-pub fn revoke_token(app: &App, org_id: &str, token_id: &str) -> Result<Response, ApiError> {
+pub fn revoke_token(app: &ServerState, org_id: &str, token_id: &str) -> Result<Response, ApiError> {
     let org = existing(app, org_id)?;
     let record =
         app.tenancy.token(token_id)?.filter(|t| t.org_id == org.id).ok_or_else(|| ApiError::not_found("Token"))?;
@@ -168,21 +168,21 @@ pub fn revoke_token(app: &App, org_id: &str, token_id: &str) -> Result<Response,
 
 /// `GET /admin/orgs/{org}/webhook-secret`: 200 the signing secret (made on
 /// first use), and the previous one while it still signs after a rotation.
-pub fn webhook_secret(app: &App, org_id: &str) -> Result<Response, ApiError> {
+pub fn webhook_secret(app: &ServerState, org_id: &str) -> Result<Response, ApiError> {
     let org = existing(app, org_id)?;
     Ok(Response::json(StatusCode::OK, &app.tenancy.webhook_secret(&org.id)?))
 }
 
 /// `POST /admin/orgs/{org}/webhook-secret/rotate`: 200 the new secret; the
 /// old one keeps signing beside it for 24 hours.
-pub fn rotate_webhook_secret(app: &App, org_id: &str) -> Result<Response, ApiError> {
+pub fn rotate_webhook_secret(app: &ServerState, org_id: &str) -> Result<Response, ApiError> {
     let org = existing(app, org_id)?;
     Ok(Response::json(StatusCode::OK, &app.tenancy.rotate_webhook_secret(&org.id)?))
 }
 
 // --- validation helpers ------------------------------------------------------------
 
-fn existing(app: &App, org_id: &str) -> Result<Org, ApiError> {
+fn existing(app: &ServerState, org_id: &str) -> Result<Org, ApiError> {
     app.tenancy.org(org_id)?.ok_or_else(|| ApiError::not_found("Organization"))
 }
 

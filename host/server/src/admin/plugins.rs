@@ -4,7 +4,7 @@
 //!
 //! A reload is all or nothing: every component must load, link and describe
 //! itself, and the new set must give route tables without a conflict; then
-//! the runtime's set and the three route tables (API, admin, public door)
+//! the runtime's set and the three route tables (API, admin, token-less)
 //! are replaced. A request already running keeps the component it started
 //! on; new ones use the new. A refusal (422 `PLUGIN_REFUSED`, with the
 //! reason naming the file) changes nothing: the previous set keeps serving.
@@ -16,12 +16,12 @@ use http::StatusCode;
 use serde_json::{Value, json};
 
 use super::{Admin, module_table};
-use crate::app::App;
 use crate::http::{ApiError, Response};
 use crate::loading;
+use crate::state::ServerState;
 
 /// `GET /admin/plugins`.
-pub fn list(app: &App) -> Response {
+pub fn list(app: &ServerState) -> Response {
     let plugins: Vec<Value> = app.runtime.modules().values().map(|m| describe(m)).collect();
     Response::json(StatusCode::OK, &json!({ "data": plugins }))
 }
@@ -43,7 +43,7 @@ fn describe(m: &LoadedModule) -> Value {
 
 /// `POST /admin/plugins/reload`: 200 `{added, replaced, removed, unchanged}`
 /// (component names), or 422 `PLUGIN_REFUSED` and nothing changed.
-pub async fn reload(app: &App, admin: &Admin) -> Result<Response, ApiError> {
+pub async fn reload(app: &ServerState, admin: &Admin) -> Result<Response, ApiError> {
     let _one_at_a_time = admin.reloading.lock().await;
     let refused = |reason: String| {
         tracing::warn!(reason, "plugin reload refused; the previous components keep serving");
@@ -51,13 +51,13 @@ pub async fn reload(app: &App, admin: &Admin) -> Result<Response, ApiError> {
     };
     let loaded = loading::load(&app.runtime, &app.config).await.map_err(refused)?;
     let api_table = admin.api.table_for(&loaded).map_err(refused)?;
-    let door_table = admin.door.table_for(&loaded).map_err(refused)?;
+    let tokenless_table = admin.tokenless.table_for(&loaded).map_err(refused)?;
     let admin_table = module_table(&loaded, admin.default_deadline).map_err(refused)?;
 
     let before = app.runtime.modules();
     let after = app.runtime.set_modules(&loaded);
     admin.api.replace_table(api_table);
-    admin.door.replace_table(door_table);
+    admin.tokenless.replace_table(tokenless_table);
     *admin.module_routes.write().expect("routes lock") = Arc::new(admin_table);
     let changes = changes(&before, &after);
     tracing::info!(changes = %changes, "plugins reloaded");

@@ -18,10 +18,10 @@ use http::StatusCode;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use crate::app::App;
 use crate::auth::Caller;
 use crate::http::router::Params;
 use crate::http::{ApiError, ApiRequest, Response, encoding};
+use crate::state::ServerState;
 
 const CACHE_CONTROL: &str = "public, max-age=86400";
 
@@ -47,7 +47,7 @@ struct Answer {
     gzipped: Option<Bytes>,
 }
 
-pub fn municipalities(_: &App, _: &Caller, req: &ApiRequest, _: &Params) -> Result<Response, ApiError> {
+pub fn municipalities(_: &ServerState, _: &Caller, req: &ApiRequest, _: &Params) -> Result<Response, ApiError> {
     let cat = catalog();
     let search = Search::parse(cat, req.query_first("q"), req.query_first("state"), req.query_first("limit"))
         .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, e.code(), e.message()))?;
@@ -57,7 +57,7 @@ pub fn municipalities(_: &App, _: &Caller, req: &ApiRequest, _: &Params) -> Resu
     })
 }
 
-pub fn states(_: &App, _: &Caller, req: &ApiRequest, _: &Params) -> Result<Response, ApiError> {
+pub fn states(_: &ServerState, _: &Caller, req: &ApiRequest, _: &Params) -> Result<Response, ApiError> {
     let cat = catalog();
     cached(
         req,
@@ -71,7 +71,7 @@ pub fn states(_: &App, _: &Caller, req: &ApiRequest, _: &Params) -> Result<Respo
 /// 200 `{success, status, data?, candidates}` where `status` is `resolved`,
 /// `foreign`, `absent`, or an unresolved status; 400 `VALIDATION_ERROR` for a
 /// field longer than the catalog compares.
-pub fn resolve(_: &App, _: &Caller, req: &ApiRequest, _: &Params) -> Result<Response, ApiError> {
+pub fn resolve(_: &ServerState, _: &Caller, req: &ApiRequest, _: &Params) -> Result<Response, ApiError> {
     for field in ["city", "state", "cityCode", "country"] {
         if req.query_first(field).is_some_and(|v| v.chars().nth(crm_catalog::MAX_CITY_CHARS).is_some()) {
             return Err(ApiError::validation(

@@ -10,15 +10,15 @@ use crm_paging::Paging;
 use http::StatusCode;
 use serde_json::json;
 
-use crate::app::App;
 use crate::auth::Caller;
 use crate::http::router::Params;
 use crate::http::{ApiError, ApiRequest, Response};
+use crate::state::ServerState;
 
 const DEFAULT_LIMIT: usize = 20;
 const MAX_LIMIT: usize = 100;
 
-pub fn list(app: &App, caller: &Caller, req: &ApiRequest, _: &Params) -> Result<Response, ApiError> {
+pub fn list(app: &ServerState, caller: &Caller, req: &ApiRequest, _: &Params) -> Result<Response, ApiError> {
     let paging = Paging::parse(req.query_first("page"), req.query_first("limit"), DEFAULT_LIMIT, MAX_LIMIT).map_err(
         |refused| {
             let mut details = json!({ "field": refused.field });
@@ -47,7 +47,7 @@ pub fn list(app: &App, caller: &Caller, req: &ApiRequest, _: &Params) -> Result<
     Ok(Response::json(StatusCode::OK, &json!({ "success": true, "data": data, "pagination": pagination })))
 }
 
-pub fn retry(app: &App, caller: &Caller, _: &ApiRequest, params: &Params) -> Result<Response, ApiError> {
+pub fn retry(app: &ServerState, caller: &Caller, _: &ApiRequest, params: &Params) -> Result<Response, ApiError> {
     let id = params.iter().find(|(k, _)| k == "id").map_or("", |(_, v)| v.as_str());
     match deliveries::retry(&app.outbox, &caller.org.id, id)? {
         Ok(delivery) => Ok(Response::json(StatusCode::OK, &json!({ "success": true, "data": delivery }))),

@@ -3,12 +3,12 @@
 use http::StatusCode;
 use serde_json::{Value, json};
 
-use crate::app::App;
 use crate::auth::Caller;
 use crate::http::router::Params;
 use crate::http::{ApiError, ApiRequest, Response};
+use crate::state::ServerState;
 
-pub fn get(app: &App, caller: &Caller, _req: &ApiRequest, _params: &Params) -> Result<Response, ApiError> {
+pub fn get(app: &ServerState, caller: &Caller, _req: &ApiRequest, _params: &Params) -> Result<Response, ApiError> {
     let org = &caller.org;
     let token = &caller.token;
     let user = match &token.user_id {

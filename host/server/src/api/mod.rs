@@ -27,16 +27,16 @@ use crm_runtime::LoadedModule;
 use crm_tenancy::permissions;
 use http::Method;
 
-use crate::app::App;
 use crate::auth::{self, Caller};
 use crate::components;
 use crate::fairness::Gate;
 use crate::http::extract::{Admission, BodyLimits};
 use crate::http::router::{Match, Params, Router};
 use crate::http::{ApiError, ApiRequest, Response};
+use crate::state::ServerState;
 
 /// A handler served by the host itself.
-pub type NativeHandler = fn(&App, &Caller, &ApiRequest, &Params) -> Result<Response, ApiError>;
+pub type NativeHandler = fn(&ServerState, &Caller, &ApiRequest, &Params) -> Result<Response, ApiError>;
 
 /// Who serves a route.
 pub enum Handler {
@@ -118,7 +118,7 @@ impl Api {
     /// token, the route, the plan and the permission. Its body may be as
     /// large as the route allows (an unknown route's as the listener's
     /// default), a refused one's too, to be dropped as it arrives.
-    pub fn admit(&self, app: &App, req: &ApiRequest, limits: &BodyLimits) -> Admission<Admitted> {
+    pub fn admit(&self, app: &ServerState, req: &ApiRequest, limits: &BodyLimits) -> Admission<Admitted> {
         let path = req.path.strip_prefix("/api").unwrap_or(&req.path);
         let table = self.table();
         let found = table.find(&req.method, path);
@@ -130,7 +130,7 @@ impl Api {
     }
 
     /// Serves an admitted request.
-    pub async fn dispatch(&self, app: &Arc<App>, admitted: Admitted, req: ApiRequest) -> Response {
+    pub async fn dispatch(&self, app: &Arc<ServerState>, admitted: Admitted, req: ApiRequest) -> Response {
         let Admitted { route, caller, params } = admitted;
         let org = caller.org.id.clone();
         let pass = match self.gate.enter(&caller.org.id, Some(&caller.token.id)).await {
@@ -173,7 +173,7 @@ impl Api {
 }
 
 /// The caller, then the route `found` for it, then what the route requires.
-fn checked(found: Match<'_, Arc<Route>>, app: &App, req: &ApiRequest) -> Result<Admitted, ApiError> {
+fn checked(found: Match<'_, Arc<Route>>, app: &ServerState, req: &ApiRequest) -> Result<Admitted, ApiError> {
     let caller = auth::authenticate(&app.tenancy, req)?;
     let (route, params) = match found {
         Match::Found(route, params, _) => (route.clone(), params),
@@ -225,16 +225,21 @@ fn routes(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<T
     ] {
         r.try_add(method, path, Arc::new(native(path, handler, permission, exempt)))?;
     }
-    components::for_each_route(modules, components::Door::Api, default_deadline, |method, route, module, deadline| {
-        let target = Route {
-            permission: route.permission.clone(),
-            module: route.module.clone(),
-            max_body: route.max_body_bytes.map(|n| n as usize),
-            pattern: pattern(&route.path),
-            api_module_exempt: false,
-            handler: Handler::Component(module.clone(), deadline),
-        };
-        r.try_add(method, &route.path, Arc::new(target))
-    })?;
+    components::for_each_route(
+        modules,
+        components::RouteTable::Api,
+        default_deadline,
+        |method, route, module, deadline| {
+            let target = Route {
+                permission: route.permission.clone(),
+                module: route.module.clone(),
+                max_body: route.max_body_bytes.map(|n| n as usize),
+                pattern: pattern(&route.path),
+                api_module_exempt: false,
+                handler: Handler::Component(module.clone(), deadline),
+            };
+            r.try_add(method, &route.path, Arc::new(target))
+        },
+    )?;
     Ok(r)
 }

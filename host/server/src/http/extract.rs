@@ -24,8 +24,8 @@ use warp::{Filter, Rejection};
 
 use super::body_budget::{BodyBudget, BodyShare, server_busy};
 use super::encoding::{self, Undecoded};
+use super::request::{Peer, Protocol};
 use super::{ApiError, ApiRequest};
-use crate::listener::{Peer, Protocol};
 use crm_tenancy::ids::new_id;
 
 /// A request, or the error to answer it with (refused on its head, body too

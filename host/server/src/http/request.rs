@@ -6,6 +6,17 @@ use serde::de::DeserializeOwned;
 
 use super::ApiError;
 
+/// The address a request's connection came from, put in its extensions by
+/// the listener.
+#[derive(Debug, Clone, Copy)]
+pub struct Peer(pub std::net::SocketAddr);
+
+/// The HTTP version a request came in, put in its extensions by the listener
+/// (warp has no filter for it): a body is waited for behind `Expect:
+/// 100-continue` only in HTTP/1.1.
+#[derive(Debug, Clone, Copy)]
+pub struct Protocol(pub http::Version);
+
 #[derive(Debug, Clone)]
 pub struct ApiRequest {
     pub method: Method,

@@ -16,9 +16,9 @@ use tokio::sync::watch;
 use crm_runtime::CallContext;
 use crm_store::lease::Lease;
 
-use crate::app::App;
+use crate::state::ServerState;
 
-pub fn start(app: Arc<App>, mut stop: watch::Receiver<bool>, host: &str) {
+pub fn start(app: Arc<ServerState>, mut stop: watch::Receiver<bool>, host: &str) {
     let every = Duration::from_millis(app.config.tracking_refresh_ms);
     if every.is_zero() {
         return;
@@ -50,7 +50,7 @@ fn holds(lease: &Lease) -> bool {
     })
 }
 
-async fn round(app: &Arc<App>) {
+async fn round(app: &Arc<ServerState>) {
     let orgs = match app.tenancy.list_orgs() {
         Ok(orgs) => orgs,
         Err(e) => return tracing::error!(error = %e, "tracking refresh: cannot list organizations"),

@@ -13,18 +13,18 @@ use serde_json::json;
 
 use crm_runtime::{CallContext, integrations};
 
-use crate::app::App;
 use crate::http::{ApiError, ApiRequest, Response};
+use crate::state::ServerState;
 
 pub fn is_webhook_path(path: &str) -> bool {
     path.starts_with("/webhooks/")
 }
 
-pub async fn receive(app: &Arc<App>, req: ApiRequest) -> Response {
+pub async fn receive(app: &Arc<ServerState>, req: ApiRequest) -> Response {
     receive_checked(app, req).await.unwrap_or_else(ApiError::into_response)
 }
 
-async fn receive_checked(app: &Arc<App>, req: ApiRequest) -> Result<Response, ApiError> {
+async fn receive_checked(app: &Arc<ServerState>, req: ApiRequest) -> Result<Response, ApiError> {
     let not_found = || ApiError::not_found("Webhook");
     let mut parts = req.path.trim_start_matches("/webhooks/").split('/');
     let (Some(provider), Some(token), None) = (parts.next(), parts.next(), parts.next()) else {

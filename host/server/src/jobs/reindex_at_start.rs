@@ -15,12 +15,12 @@ use http::{HeaderMap, HeaderValue, Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::admin::Admin;
-use crate::app::App;
 use crate::http::ApiRequest;
+use crate::state::ServerState;
 
 /// Starts the pass on the current tokio runtime; it ends with the last
 /// organization.
-pub fn start(app: Arc<App>, admin: Arc<Admin>) {
+pub fn start(app: Arc<ServerState>, admin: Arc<Admin>) {
     tokio::spawn(async move {
         let tenancy = app.tenancy.clone();
         let orgs = match tokio::task::spawn_blocking(move || tenancy.list_orgs()).await {
@@ -35,7 +35,7 @@ pub fn start(app: Arc<App>, admin: Arc<Admin>) {
 }
 
 /// Reindexes one organization from cursor to cursor; logs what it wrote.
-async fn reindex(app: &Arc<App>, admin: &Admin, org_id: &str) {
+async fn reindex(app: &Arc<ServerState>, admin: &Admin, org_id: &str) {
     let (mut after, mut indexed) = (Value::Null, 0u64);
     let mut headers = HeaderMap::new();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));

@@ -3,8 +3,8 @@
 use http::StatusCode;
 use serde_json::json;
 
-use crate::app::App;
 use crate::http::Response;
+use crate::state::ServerState;
 
 /// `GET /healthz`: the process answers.
 pub fn healthz() -> Response {
@@ -13,7 +13,7 @@ pub fn healthz() -> Response {
 
 /// `GET /readyz`: the store is open and the host takes traffic (503 while
 /// starting or shutting down).
-pub fn readyz(app: &App) -> Response {
+pub fn readyz(app: &ServerState) -> Response {
     if app.is_ready() {
         Response::json(StatusCode::OK, &json!({ "status": "ready" }))
     } else {

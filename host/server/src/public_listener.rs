@@ -8,11 +8,11 @@
 use std::sync::Arc;
 
 use crate::api::{self, Api};
-use crate::app::App;
 use crate::http::extract::{Admission, BodyLimits};
 use crate::http::{ApiError, ApiRequest, Response};
-use crate::public::{self, PublicDoor};
-use crate::{ops, shipping};
+use crate::state::ServerState;
+use crate::tokenless::{self, Tokenless};
+use crate::{health, shipping};
 
 /// Who serves an admitted request.
 pub enum Target {
@@ -20,7 +20,7 @@ pub enum Target {
     Readyz,
     OpenApi,
     /// A component route without a token (`/api/v1/...`).
-    Door(public::Admitted),
+    Tokenless(tokenless::Admitted),
     /// The external API, its caller known.
     Api(api::Admitted),
     /// A provider's tracking webhook (it proves itself in its body).
@@ -28,14 +28,14 @@ pub enum Target {
 }
 
 /// The public listener's routes.
-pub struct PublicRoutes {
-    pub app: Arc<App>,
+pub struct PublicListener {
+    pub app: Arc<ServerState>,
     pub api: Arc<Api>,
-    pub door: Arc<PublicDoor>,
+    pub tokenless: Arc<Tokenless>,
     pub limits: BodyLimits,
 }
 
-impl PublicRoutes {
+impl PublicListener {
     /// Where `req` goes, with its body's limit; or why it is refused.
     pub fn admit(&self, req: &ApiRequest) -> Admission<Target> {
         let max_body = self.limits.of(None);
@@ -43,7 +43,9 @@ impl PublicRoutes {
         match req.path.as_str() {
             "/healthz" => admitted(Target::Healthz),
             "/readyz" => admitted(Target::Readyz),
-            p if public::is_public_path(p) => self.door.admit(&self.app, req, &self.limits).map(Target::Door),
+            p if tokenless::is_tokenless_path(p) => {
+                self.tokenless.admit(&self.app, req, &self.limits).map(Target::Tokenless)
+            }
             api::openapi::PATH => admitted(Target::OpenApi),
             p if p == "/api" || p.starts_with("/api/") => self.api.admit(&self.app, req, &self.limits).map(Target::Api),
             p if shipping::webhook::is_webhook_path(p) => admitted(Target::ProviderWebhook),
@@ -56,10 +58,10 @@ impl PublicRoutes {
     /// Serves an admitted request.
     pub async fn serve(&self, target: Target, req: ApiRequest) -> Response {
         match target {
-            Target::Healthz => ops::healthz(),
-            Target::Readyz => ops::readyz(&self.app),
+            Target::Healthz => health::healthz(),
+            Target::Readyz => health::readyz(&self.app),
             Target::OpenApi => api::openapi::serve(&req.method),
-            Target::Door(admitted) => self.door.dispatch(&self.app, admitted, req).await,
+            Target::Tokenless(admitted) => self.tokenless.dispatch(&self.app, admitted, req).await,
             Target::Api(admitted) => self.api.dispatch(&self.app, admitted, req).await,
             Target::ProviderWebhook => shipping::webhook::receive(&self.app, req).await,
         }

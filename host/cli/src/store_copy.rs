@@ -18,8 +18,9 @@ use crm_store::{BatchOp, Namespace, SledStore, Store};
 use crm_store_postgres::PostgresStore;
 use crm_tenancy::Tenancy;
 
-use crate::bootstrap;
-use crate::cli::print_answer;
+use crm_server::{admin_token, storage};
+
+use crate::console::print_answer;
 
 #[derive(Debug, Args)]
 pub struct StoreArgs {
@@ -64,7 +65,7 @@ fn copy(from: &str, to: &str) -> Result<(Arc<dyn Store>, String), Box<dyn Error 
         keys += copy_namespace(&*source, &*destination, &Namespace::org(&org.id), true)?;
     }
     if let Some(dir) = from.strip_prefix("sled:") {
-        bootstrap::carry_admin_token(&PathBuf::from(dir), &*destination)?;
+        admin_token::carry(&PathBuf::from(dir), &*destination)?;
     }
     let report =
         format!("crm-host: copied {} organizations and {keys} keys; every namespace's count verified", orgs.len());
@@ -80,11 +81,11 @@ fn open(spec: &str) -> Result<Arc<dyn Store>, Box<dyn Error + Send + Sync>> {
         return Ok(Arc::new(store));
     }
     if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
-        let store = PostgresStore::connect(spec, 4)
-            .map_err(|e| format!("cannot open {}: {e}", crate::storage::redacted(spec)))?;
+        let store =
+            PostgresStore::connect(spec, 4).map_err(|e| format!("cannot open {}: {e}", storage::redacted(spec)))?;
         return Ok(Arc::new(store));
     }
-    Err(format!("{:?} is neither sled:<data-dir> nor postgres://...", crate::storage::redacted(spec)).into())
+    Err(format!("{:?} is neither sled:<data-dir> nor postgres://...", storage::redacted(spec)).into())
 }
 
 /// Copies one namespace page by page (replacing the destination's first

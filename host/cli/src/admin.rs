@@ -8,8 +8,9 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
-use crate::bootstrap;
-use crate::cli::{print_answer, print_note};
+use crm_server::admin_token;
+
+use crate::console::{print_answer, print_note};
 
 #[derive(Debug, Args)]
 pub struct AdminArgs {
@@ -125,7 +126,7 @@ pub async fn run(args: AdminArgs) -> Result<(), Box<dyn std::error::Error>> {
     let token = std::env::var("CRM_ADMIN_TOKEN")
         .ok()
         .filter(|t| !t.trim().is_empty())
-        .or_else(|| bootstrap::read_admin_token(&args.data_dir))
+        .or_else(|| admin_token::read(&args.data_dir))
         .ok_or("no admin token: set CRM_ADMIN_TOKEN or --data-dir to the host's data dir")?;
     let admin = Client { url: args.url.trim_end_matches('/').to_string(), token, http: reqwest::Client::new() };
     if let AdminCommand::Contacts(ContactsCommand::Reindex { org }) = &args.command {

@@ -22,7 +22,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::Value;
 
-use crate::cli::{print_answer, print_note};
+use crate::console::{print_answer, print_note};
 
 #[derive(Debug, Args)]
 pub struct ImportArgs {
@@ -142,7 +142,7 @@ async fn send(
         body.write_record(record)?;
     }
     // Sent compressed: a chunk of 10,000 rows is about a tenth of its size as gzip.
-    let body = crate::http::encoding::gzip(&body.into_inner().map_err(|e| e.to_string())?)?;
+    let body = crm_server::http::encoding::gzip(&body.into_inner().map_err(|e| e.to_string())?)?;
     let mut wait = Duration::from_millis(500);
     for attempt in 1..=TRIES {
         let sent = client
@@ -178,7 +178,7 @@ async fn send(
 /// I/O errors wrapped in I/O errors, which `source()` steps over.
 fn is_tls_failure(e: &(dyn Error + 'static)) -> bool {
     let wrapped = e.downcast_ref::<std::io::Error>().and_then(std::io::Error::get_ref);
-    e.is::<tokio_rustls::rustls::Error>()
+    e.is::<rustls::Error>()
         || wrapped.is_some_and(|inner| is_tls_failure(inner))
         || e.source().is_some_and(is_tls_failure)
 }

@@ -1,11 +1,11 @@
-//! The public door: component routes served without a token on the public
+//! The token-less routes: component routes served without a token on the public
 //! listener, at `/api/v1/...` (a module declares them as `/public/...`). A
 //! form's public submit URL is one.
 //!
 //! Knowing no token, the host finds the organization through the route's
 //! `{id}`, which the module published in the directory
 //! (`crm_tenancy::directory`), then checks, in order (the first three on the
-//! request's head, before its body is read, [`PublicDoor::admit`]):
+//! request's head, before its body is read, [`Tokenless::admit`]):
 //! 1. the route (404 `NOT_FOUND`, 405 `METHOD_NOT_ALLOWED`);
 //! 2. the organization's plan module the route names (403
 //!    `PLAN_MODULE_REQUIRED`); the `api` module is not needed: a public form
@@ -30,14 +30,14 @@ use crm_runtime::{CallContext, LoadedModule};
 use crm_tenancy::Org;
 use http::Method;
 
-use crate::app::App;
-use crate::components::{self, Door};
+use crate::components::{self, RouteTable};
 use crate::fairness::Gate;
 use crate::form_rate::FormRate;
 use crate::forwarded::TrustedProxies;
 use crate::http::extract::{Admission, BodyLimits};
 use crate::http::router::{Match, Params, Router};
 use crate::http::{ApiError, ApiRequest, Response};
+use crate::state::ServerState;
 
 /// Where public routes live on the public listener, and in a module's terms.
 const PUBLIC_PREFIX: &str = "/api/v1/";
@@ -66,7 +66,7 @@ pub struct Admitted {
     org: Option<Org>,
 }
 
-pub struct PublicDoor {
+pub struct Tokenless {
     routes: RwLock<Arc<Table>>,
     default_deadline: Duration,
     rate: FormRate,
@@ -74,8 +74,8 @@ pub struct PublicDoor {
     gate: Arc<Gate>,
 }
 
-/// Whether the public door serves `path`.
-pub fn is_public_path(path: &str) -> bool {
+/// Whether `path` is a token-less route's (under `/api/v1/`).
+pub fn is_tokenless_path(path: &str) -> bool {
     path.starts_with(PUBLIC_PREFIX)
 }
 
@@ -84,16 +84,16 @@ fn public_pattern(module_pattern: &str) -> String {
     format!("{PUBLIC_PREFIX}{}", module_pattern.strip_prefix(MODULE_PREFIX).unwrap_or(module_pattern))
 }
 
-impl PublicDoor {
+impl Tokenless {
     pub fn new(
         modules: &[Arc<LoadedModule>],
         default_deadline: Duration,
         rate: FormRate,
         trusted_proxies: TrustedProxies,
         gate: Arc<Gate>,
-    ) -> Result<PublicDoor, String> {
+    ) -> Result<Tokenless, String> {
         let routes = RwLock::new(Arc::new(table(modules, default_deadline)?));
-        Ok(PublicDoor { routes, default_deadline, rate, trusted_proxies, gate })
+        Ok(Tokenless { routes, default_deadline, rate, trusted_proxies, gate })
     }
 
     /// The table `modules` would give, or why they cannot be served together.
@@ -114,7 +114,7 @@ impl PublicDoor {
 
     /// Checks a public request on its head: the route, the organization's
     /// plan and the client's rate. The body may be as large as the route allows.
-    pub fn admit(&self, app: &App, req: &ApiRequest, limits: &BodyLimits) -> Admission<Admitted> {
+    pub fn admit(&self, app: &ServerState, req: &ApiRequest, limits: &BodyLimits) -> Admission<Admitted> {
         let tail = req.path.strip_prefix(PUBLIC_PREFIX).unwrap_or_default();
         let module_path = format!("{MODULE_PREFIX}{tail}");
         let routes = self.routes.read().expect("routes lock").clone();
@@ -135,7 +135,7 @@ impl PublicDoor {
     }
 
     /// The organization the route's id names, its plan, and the client's rate.
-    fn checked(&self, app: &App, req: &ApiRequest, mut admitted: Admitted) -> Result<Admitted, ApiError> {
+    fn checked(&self, app: &ServerState, req: &ApiRequest, mut admitted: Admitted) -> Result<Admitted, ApiError> {
         let id = admitted.params.iter().find(|(k, _)| k == "id").map(|(_, v)| v.as_str()).unwrap_or_default();
         let Some(org_id) = app.tenancy.publisher(&admitted.route.module.name, id)? else {
             return Ok(admitted);
@@ -157,7 +157,7 @@ impl PublicDoor {
     }
 
     /// Serves an admitted request.
-    pub async fn dispatch(&self, app: &Arc<App>, admitted: Admitted, req: ApiRequest) -> Response {
+    pub async fn dispatch(&self, app: &Arc<ServerState>, admitted: Admitted, req: ApiRequest) -> Response {
         let Admitted { route, module_path, params, pattern, org } = admitted;
         let Some(org) = org else {
             let answer = components::call(app, &route.module, None, &req, module_path, params, route.deadline).await;
@@ -176,7 +176,7 @@ impl PublicDoor {
 
 fn table(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Table, String> {
     let mut routes = Router::default();
-    components::for_each_route(modules, Door::Public, default_deadline, |method, route, module, deadline| {
+    components::for_each_route(modules, RouteTable::Tokenless, default_deadline, |method, route, module, deadline| {
         let target = PublicRoute {
             module: module.clone(),
             plan_module: route.module.clone(),

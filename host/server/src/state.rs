@@ -11,7 +11,7 @@ use crm_tenancy::Tenancy;
 
 use crate::config::Config;
 
-pub struct App {
+pub struct ServerState {
     pub config: Config,
     pub store: Arc<dyn Store>,
     pub tenancy: Tenancy,
@@ -25,7 +25,7 @@ pub struct App {
     ready: AtomicBool,
 }
 
-impl App {
+impl ServerState {
     pub fn new(
         config: Config,
         store: Arc<dyn Store>,
@@ -33,8 +33,8 @@ impl App {
         outbox: Arc<Outbox>,
         admin_token_digest: String,
         metrics: metrics_exporter_prometheus::PrometheusHandle,
-    ) -> App {
-        App {
+    ) -> ServerState {
+        ServerState {
             config,
             tenancy: Tenancy::new(store.clone()),
             store,
