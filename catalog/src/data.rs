@@ -6,8 +6,8 @@ use std::sync::LazyLock;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use crate::bag::Bag;
 use crate::fold::{fold, written_out};
-use crate::resolve::Bag;
 
 const MUNICIPALITIES_CSV: &str = include_str!("../data/municipalities.csv");
 const STATES_CSV: &str = include_str!("../data/states.csv");

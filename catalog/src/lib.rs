@@ -11,6 +11,7 @@
 //! The crate is pure: no I/O, no clock, no HTTP. See `README.md` for the data's
 //! provenance and the normalisation rules.
 
+mod bag;
 pub mod data;
 pub mod fold;
 pub mod resolve;

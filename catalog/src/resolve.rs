@@ -23,6 +23,7 @@
 
 use std::collections::HashSet;
 
+use crate::bag::Bag;
 use crate::data::{Catalog, Municipality, State};
 use crate::fold::{fold, written_out};
 
@@ -241,46 +242,6 @@ fn without_designation<'w>(words: &'w [&'w str]) -> &'w [&'w str] {
         .rev()
         .find(|&n| DESIGNATIONS.contains(&words[..n].join(" ").as_str()))
         .map_or(words, |n| &words[n..])
-}
-
-/// How many of each character a text holds, in 64 buckets (`a`-`z`, digits,
-/// space, the rest shared): the bag distance of two texts is a lower bound
-/// of their edit distance (one insertion, deletion or substitution moves it
-/// by at most one; a transposition not at all), and sharing buckets only
-/// lowers it further.
-/// Built once for every name of the catalog ([`Catalog::name_bags`]).
-pub(crate) struct Bag {
-    counts: [u8; 64],
-    /// How many characters the text has: their difference is another lower bound.
-    chars: usize,
-}
-
-impl Bag {
-    pub(crate) fn of(text: &str) -> Bag {
-        let mut counts = [0u8; 64];
-        let mut chars = 0;
-        for c in text.chars() {
-            chars += 1;
-            let bucket = match c {
-                'a'..='z' => c as usize - 'a' as usize,
-                '0'..='9' => 26 + c as usize - '0' as usize,
-                ' ' => 36,
-                _ => 63,
-            };
-            counts[bucket] = counts[bucket].saturating_add(1);
-        }
-        Bag { counts, chars }
-    }
-
-    /// max(what `self` has more of, what `other` has more of).
-    fn distance(&self, other: &Bag) -> usize {
-        let (mut more, mut less) = (0usize, 0usize);
-        for (a, b) in self.counts.iter().zip(&other.counts) {
-            more += a.saturating_sub(*b) as usize;
-            less += b.saturating_sub(*a) as usize;
-        }
-        more.max(less)
-    }
 }
 
 /// `Some` trimmed text, or `None` when absent or blank.

@@ -259,6 +259,9 @@ pub struct ProviderScope {
     pub allowed: Allowlist,
 }
 
+/// A city input (code, city, state, country) as a key of [`HostState`]'s memo.
+pub(crate) type CityKey = [Option<String>; 4];
+
 /// The state of one instance, bound to one organization and one module: every
 /// store key a component names is prefixed with `m/<module>/` inside that
 /// organization's namespace, so neither another organization's data nor
@@ -290,7 +293,7 @@ pub struct HostState {
     pub(crate) turn: Held,
     /// City names this instance resolved (see `imports/catalog.rs`).
     pub(crate) resolved:
-        std::collections::HashMap<crate::imports::CityKey, crate::bindings::platform::crm::plugin::catalog::Resolution>,
+        std::collections::HashMap<CityKey, crate::bindings::platform::crm::plugin::catalog::Resolution>,
     pub(crate) wasi: WasiCtx,
     pub(crate) table: ResourceTable,
 }

@@ -135,7 +135,7 @@ pub(crate) async fn commit_together(
     let unwritten: Vec<BatchOp> =
         placed.iter().filter(|k| !written.contains(k.as_slice())).cloned().map(BatchOp::Delete).collect();
     ops.extend(unwritten);
-    crate::store::apply(tx, ns, &ops).await?;
+    crate::writes::apply(tx, ns, &ops).await?;
     Ok(applied)
 }
 

@@ -51,5 +51,6 @@ mod schema;
 mod store;
 pub mod throwaway;
 mod tls;
+mod writes;
 
 pub use store::PostgresStore;

@@ -8,10 +8,9 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Transaction};
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio::runtime::Handle;
 use tokio_postgres::NoTls;
-use tokio_postgres::error::SqlState;
 use tokio_postgres::types::ToSql;
 
 use crm_store::combine::{Combiner, CommitWindow, Conditional};
@@ -23,10 +22,10 @@ use crate::bridge::Bridge;
 use crate::conditional::{self, Ensured};
 use crate::durability::Durability;
 use crate::engine::{POSTGRESQL_SESSION, is_postgresql};
-use crate::fold::fold;
 use crate::retry::{self, Failure, Repeat};
 use crate::schema;
 use crate::tls::{self, Tls};
+use crate::writes::{self, DELETE, PUT};
 
 pub struct PostgresStore {
     pool: Pool,
@@ -37,22 +36,6 @@ pub struct PostgresStore {
 }
 
 const GET: &str = "SELECT value FROM crm_kv WHERE ns = $1 AND key = $2";
-const PUT: &str = "INSERT INTO crm_kv (ns, key, value) VALUES ($1, $2, $3) \
-                   ON CONFLICT (ns, key) DO UPDATE SET value = EXCLUDED.value";
-const DELETE: &str = "DELETE FROM crm_kv WHERE ns = $1 AND key = $2";
-/// The folded forms (see [`fold`]): many keys in one statement each (deletes
-/// go one statement a key, pipelined: see [`GET_MANY`] on why).
-const PUT_MANY: &str = "INSERT INTO crm_kv (ns, key, value) SELECT $1, k, v FROM unnest($2::BYTEA[], $3::BYTEA[]) AS t (k, v) \
-                        ON CONFLICT (ns, key) DO UPDATE SET value = EXCLUDED.value";
-/// Adds each delta to the decimal counter at its key, under the row's lock
-/// (the delta comes in as the would-be inserted value); a value that is not
-/// a counter counts as 0, as [`crm_store::counter_value`] reads it.
-const ADD_MANY: &str = r"INSERT INTO crm_kv (ns, key, value)
-    SELECT $1, k, convert_to(d::TEXT, 'UTF8') FROM unnest($2::BYTEA[], $3::BIGINT[]) AS t (k, d)
-    ON CONFLICT (ns, key) DO UPDATE SET value = convert_to((
-        CASE WHEN encode(crm_kv.value, 'escape') ~ '^\s*-?[0-9]{1,18}\s*$'
-             THEN trim(encode(crm_kv.value, 'escape'))::BIGINT ELSE 0 END
-        + convert_from(EXCLUDED.value, 'UTF8')::BIGINT)::TEXT, 'UTF8')";
 /// A set of keys is never read as `key = ANY($2)`: a statement prepared
 /// while the table was small keeps its generic plan, and for that form the
 /// plan was to read the whole namespace by `ns` and filter the keys (seeding
@@ -151,53 +134,6 @@ fn failed(f: Failure) -> StoreError {
 /// A row limit as SQL takes it.
 fn sql_limit(limit: usize) -> i64 {
     i64::try_from(limit).unwrap_or(i64::MAX)
-}
-
-/// Applies one batch's writes inside `tx`: folded into at most three
-/// statements sent together, or op by op when they do not fold.
-pub(crate) async fn apply(tx: &Transaction<'_>, ns: &str, ops: &[BatchOp]) -> Result<(), Failure> {
-    let Some(f) = fold(ops) else { return apply_each(tx, ns, ops).await };
-    let deletes = async {
-        let statement = tx.prepare_cached(DELETE).await?;
-        let statement = &statement;
-        let each = f.deletes.iter().map(|key| async move { tx.execute(statement, &[&ns, key]).await });
-        futures_util::future::try_join_all(each).await.map(|deleted| deleted.iter().sum::<u64>())
-    };
-    let puts = async {
-        match f.put_keys.is_empty() {
-            true => Ok(0),
-            false => tx.execute(&tx.prepare_cached(PUT_MANY).await?, &[&ns, &f.put_keys, &f.put_values]).await,
-        }
-    };
-    let adds = async {
-        match f.add_keys.is_empty() {
-            true => Ok(0),
-            false => tx.execute(&tx.prepare_cached(ADD_MANY).await?, &[&ns, &f.add_keys, &f.add_deltas]).await,
-        }
-    };
-    // Polled together, the three are pipelined on the connection. When one
-    // fails, those after it only say the transaction is aborted (25P02):
-    // the failure reported is the cause.
-    let (deleted, put, added) = tokio::join!(deletes, puts, adds);
-    let failures = [deleted, put, added].into_iter().filter_map(Result::err);
-    match failures.min_by_key(|e| e.code() == Some(&SqlState::IN_FAILED_SQL_TRANSACTION)) {
-        Some(cause) => Err(cause.into()),
-        None => Ok(()),
-    }
-}
-
-/// Applies one batch's writes inside `tx`, in order, one statement each.
-async fn apply_each(tx: &Transaction<'_>, ns: &str, ops: &[BatchOp]) -> Result<(), Failure> {
-    for op in ops {
-        match op {
-            BatchOp::Put(k, v) => tx.execute(&tx.prepare_cached(PUT).await?, &[&ns, k, v]).await?,
-            BatchOp::Delete(k) => tx.execute(&tx.prepare_cached(DELETE).await?, &[&ns, k]).await?,
-            BatchOp::Add(k, delta) => {
-                tx.execute(&tx.prepare_cached(ADD_MANY).await?, &[&ns, &vec![k], &vec![*delta]]).await?
-            }
-        };
-    }
-    Ok(())
 }
 
 /// One attempt at committing `batches` of `ns` in one transaction (see
@@ -414,7 +350,7 @@ impl Store for PostgresStore {
                 if ops.len() > 1 {
                     conditional::lock_rows(&tx, &ns, ops.iter().map(|op| op.key().to_vec()).collect()).await?;
                 }
-                apply(&tx, &ns, &ops).await?;
+                writes::apply(&tx, &ns, &ops).await?;
                 tx.commit().await?;
                 Ok(())
             }

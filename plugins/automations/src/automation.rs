@@ -6,8 +6,8 @@
 //! saving an active automation makes it a draft again. The app activates and
 //! pauses it (`POST /admin/orgs/{org}/automations/{id}/activate`, `/pause`).
 
+use crm_first_party::pipeline::DEAL_STAGES;
 use crm_sdk::http::{Error, Paging, json_object, json_response};
-use crm_sdk::pipeline::DEAL_STAGES;
 use crm_sdk::store::{self, Condition, Write};
 use crm_sdk::types::{Request, Response};
 use crm_sdk::{events, kv, runtime};

@@ -1,29 +1,6 @@
-//! Many upserts in one call (`contacts.upsert-many`, for imports): each body
-//! through the same rule as `POST /contacts`, in order.
-//!
-//! A real run commits its rows a [`Chunk`] at a time: each row is checked
-//! and prepared exactly as alone, but its writes wait, and up to
-//! [`CHUNK_ROWS`] rows go in one commit. A commit per row cost a store
-//! transaction per row, and the store seals each one in its log on its own:
-//! two device writes a row, most of an import's time (`docs/bench-log/2026-11.md`,
-//! "Where an import's time goes").
-//!
-//! A row reads the store as it was before its chunk, so a row that names a
-//! unique key (email, mobile) an earlier row of the chunk looked up, took or
-//! gave back waits for that chunk's commit first; so does a row that links a
-//! conversation (its claim is not part of the commit). The count the plan
-//! limit checks adds the chunk's creates, and each create's condition on
-//! the stored count is lowered by those before it, so creates that land
-//! between a chunk's check and its commit cannot take the organization past
-//! its plan. The chunk's commit still checks
-//! every row's conditions (its record unchanged, its keys still free, the
-//! plan's room); when one fails (a concurrent request got there first)
-//! nothing of the chunk is written, and its rows run again one commit each,
-//! as they would have alone. Each row is atomic; so is each chunk.
-//!
-//! A dry run writes nothing; what it would have written lives in the
-//! [`Batch`], so a later body finds an earlier one (and the plan limit counts
-//! it) exactly as the real run would.
+//! A call's memory of what it did and the store does not show yet: a dry
+//! run's contacts, and a real run's rows waiting for one commit (a
+//! [`Chunk`]); `many.rs` says how `upsert-many` uses it.
 
 use std::collections::{HashMap, HashSet};
 
@@ -31,15 +8,15 @@ use crm_sdk::http::Error;
 use crm_sdk::runtime;
 use crm_sdk::store::{self, Condition, Write};
 
+use crate::checked::{Checked, apply};
 use crate::index;
 use crate::input::ContactInput;
 use crate::record::{self, Attribution, Contact, Stored};
 use crate::unique::{self, Claims};
-use crate::upsert::{self, Checked, Options, Outcome};
 
 /// Most rows one commit carries: a commit's events wait in the host, at
 /// most 1000 of them.
-const CHUNK_ROWS: usize = 100;
+pub const CHUNK_ROWS: usize = 100;
 /// Most writes one commit carries: rows with many properties write a
 /// search key for every three letters.
 const CHUNK_WRITES: usize = 5_000;
@@ -58,20 +35,20 @@ pub struct Batch {
     pub compact: bool,
     /// A real run's rows waiting for one commit; `None`: each upsert commits
     /// at once.
-    chunk: Option<Chunk>,
+    pub(crate) chunk: Option<Chunk>,
 }
 
 /// The writes of a real run's rows, for one commit.
 #[derive(Default)]
-struct Chunk {
-    conditions: Vec<Condition>,
-    writes: Vec<Write>,
+pub(crate) struct Chunk {
+    pub(crate) conditions: Vec<Condition>,
+    pub(crate) writes: Vec<Write>,
     /// The unique keys the rows looked up, took, gave back or hold.
-    keys: HashSet<String>,
+    pub(crate) keys: HashSet<String>,
 }
 
 /// The unique keys an input looks up.
-fn input_keys(input: &ContactInput) -> impl Iterator<Item = String> + '_ {
+pub(crate) fn input_keys(input: &ContactInput) -> impl Iterator<Item = String> + '_ {
     unique::keys(input.email.as_deref(), input.mobile.as_deref())
 }
 
@@ -83,7 +60,7 @@ fn contact_keys(contact: &Contact) -> impl Iterator<Item = String> + '_ {
 impl Batch {
     /// `upsert-many`'s: compact answers, each upsert committed at once
     /// until a chunk is set.
-    fn compact() -> Batch {
+    pub(crate) fn compact() -> Batch {
         Batch { compact: true, ..Batch::default() }
     }
 
@@ -99,12 +76,12 @@ impl Batch {
 
     /// Whether `input` names a unique key the chunk's rows looked up, took,
     /// gave back or hold: the store does not show the chunk's writes yet.
-    fn clashes(&self, input: &ContactInput) -> bool {
+    pub(crate) fn clashes(&self, input: &ContactInput) -> bool {
         self.chunk.as_ref().is_some_and(|chunk| input_keys(input).any(|key| chunk.keys.contains(&key)))
     }
 
     /// Whether the chunk takes no more rows.
-    fn is_full(&self, rows: usize) -> bool {
+    pub(crate) fn is_full(&self, rows: usize) -> bool {
         rows >= CHUNK_ROWS || self.chunk.as_ref().is_some_and(|chunk| chunk.writes.len() >= CHUNK_WRITES)
     }
 
@@ -142,7 +119,7 @@ impl Batch {
             let now = runtime::now();
             Contact { id: runtime::new_id(), created_at: now.clone(), updated_at: now, ..Contact::default() }
         });
-        upsert::apply(&mut contact, input, checked);
+        apply(&mut contact, input, checked);
         if contact.attribution.is_none() {
             contact.attribution = attribution.cloned();
         }
@@ -156,61 +133,4 @@ impl Batch {
         self.created += u64::from(created);
         Ok((contact, created))
     }
-}
-
-/// `upsert-many`: the outcomes of `bodies`, in order, each turned into what
-/// the caller keeps (`answer`) as soon as it is known: 10,000 outcomes held
-/// as JSON values, each with its city's candidates, would outgrow the
-/// instance's memory.
-pub fn upsert_many<T>(bodies: &[String], options: &Options, mut answer: impl FnMut(Outcome) -> T) -> Vec<T> {
-    let mut batch = Batch::compact();
-    if options.dry_run {
-        return bodies.iter().map(|body| answer(upsert::upsert(body.as_bytes(), options, &mut batch))).collect();
-    }
-    let mut answers = Vec::with_capacity(bodies.len());
-    batch.chunk = Some(Chunk::default());
-    // The chunk's rows (their index in `bodies`) and what each answers once it commits.
-    let mut rows: Vec<(usize, Outcome)> = Vec::new();
-    for (i, body) in bodies.iter().enumerate() {
-        let input = upsert::read(body.as_bytes());
-        let links = input.as_ref().is_ok_and(|input| input.linked_conversation_id.is_some());
-        if links || input.as_ref().is_ok_and(|input| batch.clashes(input)) || batch.is_full(rows.len()) {
-            answers.extend(commit(&mut batch, std::mem::take(&mut rows), bodies, options).into_iter().map(&mut answer));
-        }
-        if links {
-            // Its conversation's claim is not part of a commit: alone.
-            answers.push(answer(upsert::upsert_input(input, options, &mut Batch::compact())));
-            continue;
-        }
-        let keys: Vec<String> = input.as_ref().map(|input| input_keys(input).collect()).unwrap_or_default();
-        rows.push((i, upsert::upsert_input(input, options, &mut batch)));
-        if let Some(chunk) = &mut batch.chunk {
-            chunk.keys.extend(keys);
-        }
-    }
-    answers.extend(commit(&mut batch, rows, bodies, options).into_iter().map(&mut answer));
-    answers
-}
-
-/// Commits the chunk: the outcomes of its `rows`, in order. When its commit
-/// is refused or fails, nothing of it was written, and its rows run again,
-/// each committed alone, as they would have without a chunk.
-fn commit(batch: &mut Batch, rows: Vec<(usize, Outcome)>, bodies: &[String], options: &Options) -> Vec<Outcome> {
-    let chunk = batch.chunk.replace(Chunk::default()).unwrap_or_default();
-    batch.created = 0;
-    if chunk.writes.is_empty() {
-        return rows.into_iter().map(|(_, outcome)| outcome).collect();
-    }
-    match store::commit(&chunk.conditions, &chunk.writes) {
-        Ok(true) => return rows.into_iter().map(|(_, outcome)| outcome).collect(),
-        Ok(false) => {
-            let message =
-                format!("a chunk of {} upserts found the store changed; its rows run again alone", rows.len());
-            runtime::log(runtime::Level::Debug, &message);
-        }
-        Err(e) => {
-            runtime::log(runtime::Level::Warn, &format!("a chunk of upserts failed ({e}); its rows run again alone"))
-        }
-    }
-    rows.iter().map(|(i, _)| upsert::upsert(bodies[*i].as_bytes(), options, &mut Batch::compact())).collect()
 }

@@ -1,14 +1,14 @@
 //! `POST /admin/contacts/bulk` (on the admin API as
 //! `POST /admin/orgs/{org}/contacts/bulk`): many contacts in one call, each
 //! row through the same upsert as `POST /contacts` (the batch of
-//! [`crate::batch`]), for operators seeding or moving an organization. One
+//! [`crate::many`]), for operators seeding or moving an organization. One
 //! call, one durable flush.
 
 use crm_sdk::http::{self, Error, json_response};
 use crm_sdk::types::{Request, Response};
 use serde_json::{Value, json};
 
-use crate::{batch, upsert};
+use crate::{many, upsert};
 
 /// Most rows in one call.
 pub const MAX_ROWS: usize = 10_000;
@@ -26,7 +26,7 @@ pub fn upsert_many(req: &Request) -> Result<Response, Error> {
         );
     }
     let bodies: Vec<String> = rows.iter().map(Value::to_string).collect();
-    let outcomes = batch::upsert_many(&bodies, &upsert::Options::default(), |outcome| outcome);
+    let outcomes = many::upsert_many(&bodies, &upsert::Options::default(), |outcome| outcome);
     let (mut created, mut updated, mut refused) = (0u32, 0u32, Vec::new());
     let mut refused_count = 0u32;
     for (i, outcome) in outcomes.into_iter().enumerate() {

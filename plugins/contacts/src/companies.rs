@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crm_sdk::contact_body::{MAX_CUSTOM_KEYS, MAX_CUSTOM_VALUE, is_property_name};
+use crm_first_party::contact_body::{MAX_CUSTOM_KEYS, MAX_CUSTOM_VALUE, is_property_name};
 use crm_sdk::http::{self, Error, json_response};
 use crm_sdk::types::{Request, Response};
 use crm_sdk::{kv, runtime};

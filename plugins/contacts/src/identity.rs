@@ -3,7 +3,7 @@
 //!
 //! Only NIT (31) carries a check digit, computed with DIAN's modulo-11 weights.
 
-use crm_sdk::contact_body::name_key;
+use crm_first_party::contact_body::name_key;
 use crm_sdk::http::Error;
 
 /// DIAN codes, their names, and the folded spellings that mean them.

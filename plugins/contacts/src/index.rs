@@ -106,12 +106,6 @@ pub fn rendered(ids: &[String]) -> Result<Vec<Vec<u8>>, Error> {
     Ok(kv::get_many_raw(&keys)?.into_iter().flatten().collect())
 }
 
-/// The contact id at the end of an index key.
-pub fn id_of(key: &[u8]) -> String {
-    let key = String::from_utf8_lossy(key);
-    key.rsplit('/').next().unwrap_or_default().to_string()
-}
-
 /// Most index keys one store call brings back.
 const CHUNK: u32 = 256;
 

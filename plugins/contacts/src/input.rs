@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use crm_sdk::contact_body::{KNOWN, MAX_CUSTOM_KEYS, MAX_CUSTOM_VALUE, SERVER_OWNED, is_property_name};
+use crm_first_party::contact_body::{KNOWN, MAX_CUSTOM_KEYS, MAX_CUSTOM_VALUE, SERVER_OWNED, is_property_name};
 use crm_sdk::http::Error;
 use crm_sdk::raw_text::fold;
 use serde_json::{Map, Value, json};

@@ -1,8 +1,9 @@
 //! The contacts module: contacts, companies and conversations.
 //!
 //! Layout: [`upsert`] holds the upsert rules (the one place forms, import and
-//! shipments reach through the `contacts` export; [`batch`] applies them to
-//! many bodies in one call, a chunk of rows to a commit, dry runs included, and [`bulk`] for the admin API), [`edit`] get and put by id,
+//! shipments reach through the `contacts` export; [`many`] applies them to
+//! many bodies in one call, a chunk of rows to a commit ([`batch`]), dry runs included, and [`bulk`] for the admin API;
+//! [`checked`] is what a checked body changes on a contact), [`edit`] get and put by id,
 //! [`list`] the filters, [`input`] body parsing, [`location`] strict city
 //! resolution (shared with [`companies`]), [`identity`] DIAN document types
 //! and numbers, [`unique`] the compare-and-swap claims, [`conversations`]
@@ -20,6 +21,7 @@ static ALLOCATOR: crm_sdk::arena::Arena = crm_sdk::arena::Arena::new();
 
 mod batch;
 mod bulk;
+mod checked;
 mod companies;
 mod conversations;
 mod edit;
@@ -28,6 +30,7 @@ mod index;
 mod input;
 mod list;
 mod location;
+mod many;
 mod record;
 mod search;
 mod unique;
@@ -106,7 +109,7 @@ impl contacts::Guest for Contacts {
     }
 
     fn upsert_many(bodies: Vec<String>, options: contacts::UpsertOptions) -> Vec<contacts::UpsertOutcome> {
-        batch::upsert_many(&bodies, &upsert::Options::from_wit(options), Into::into)
+        many::upsert_many(&bodies, &upsert::Options::from_wit(options), Into::into)
     }
 
     fn get(id: String) -> Option<String> {

@@ -310,7 +310,7 @@ pub fn list(req: &Request) -> Result<Response, Error> {
                 && let Some(entry) = walk.entries.next_entry()?
             {
                 if seen >= skip {
-                    ids.push(index::id_of(&entry));
+                    ids.push(crate::record::id_of(&entry));
                 }
                 seen += 1;
             }
@@ -327,7 +327,7 @@ pub fn list(req: &Request) -> Result<Response, Error> {
         while chunk.len() < TEST_CHUNK
             && let Some(entry) = walk.entries.next_entry()?
         {
-            chunk.push(index::id_of(&entry));
+            chunk.push(crate::record::id_of(&entry));
         }
         if chunk.is_empty() {
             break;
@@ -385,7 +385,7 @@ fn many_matches(q: &Query, needle: &str) -> Result<Response, Error> {
         while chunk.len() < TEST_CHUNK
             && let Some(entry) = walk.entries.next_entry()?
         {
-            chunk.push(index::id_of(&entry));
+            chunk.push(crate::record::id_of(&entry));
         }
         if chunk.is_empty() {
             break;

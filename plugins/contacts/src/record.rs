@@ -7,6 +7,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
+/// The contact id at the end of a key that points at a record: every list
+/// index key (`index.rs`) and search posting (`search.rs`) ends with it.
+pub fn id_of(key: &[u8]) -> String {
+    let key = String::from_utf8_lossy(key);
+    key.rsplit('/').next().unwrap_or_default().to_string()
+}
+
 /// A stored contact. Known fields are typed; other client keys are `custom`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]

@@ -416,7 +416,7 @@ fn scan(needle: &str) -> Result<Found, Error> {
     let keys = store::find(b"s/", needle.as_bytes(), MOST_CANDIDATES as u32 + 1)?;
     Ok(match keys.len() > MOST_CANDIDATES {
         true => Found::Many,
-        false => Found::Ids(keys.iter().map(|k| crate::index::id_of(k)).collect()),
+        false => Found::Ids(keys.iter().map(|k| crate::record::id_of(k)).collect()),
     })
 }
 
@@ -482,7 +482,7 @@ pub fn reindex(req: &Request) -> Result<Response, Error> {
 /// (one written with accents, say): the commit holds only while no record
 /// changed since it was read.
 fn index_chunk(entries: &[String]) -> Result<(), Error> {
-    let ids: Vec<String> = entries.iter().map(|e| crate::index::id_of(e.as_bytes())).collect();
+    let ids: Vec<String> = entries.iter().map(|e| crate::record::id_of(e.as_bytes())).collect();
     let keys: Vec<String> =
         ids.iter().map(|id| record::key(id)).chain(ids.iter().map(|id| projection_key(id))).collect();
     for _ in 0..16 {

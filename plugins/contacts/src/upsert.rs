@@ -23,24 +23,14 @@ use crm_sdk::{runtime, tenant};
 use serde_json::{Map, Value, json};
 
 use crate::batch::Batch;
-use crate::companies::{self, Company};
+use crate::checked::{Checked, apply};
+use crate::companies;
 use crate::conversations;
 use crate::identity;
 use crate::input::{self, ContactInput};
-use crate::location::{self, Location};
+use crate::location;
 use crate::record::{self, Attribution, Contact, Stored};
 use crate::unique::{self, email_key, mobile_key};
-
-/// What the checks produced, ready to apply.
-#[derive(Clone)]
-pub struct Checked {
-    location: Option<Location>,
-    id_type: Option<String>,
-    id_number: Option<String>,
-    company: Option<Company>,
-    /// `CITY_UNCONFIRMED`, when a lenient upsert kept a city as text.
-    warnings: Vec<Value>,
-}
 
 /// Rules 6, 8, 9: everything that can refuse the body, without writing.
 /// `lenient`: a city the catalog cannot confirm is kept as text, with a
@@ -64,55 +54,6 @@ pub fn check(
         Err(e) => return Err(e),
     };
     Ok(Checked { location, id_type, id_number, company, warnings })
-}
-
-/// Copies the body's fields onto a contact.
-pub fn apply(c: &mut Contact, input: &ContactInput, checked: Checked) {
-    let set = |field: &mut Option<String>, value: &Option<String>| {
-        if let Some(v) = value {
-            *field = Some(v.clone()).filter(|v| !v.is_empty());
-        }
-    };
-    set(&mut c.email, &input.email);
-    set(&mut c.mobile, &input.mobile);
-    set(&mut c.phone, &input.phone);
-    set(&mut c.first_name, &input.first_name);
-    set(&mut c.last_name, &input.last_name);
-    set(&mut c.company, &input.company);
-    if let Some(company) = checked.company {
-        c.company_id = Some(company.id);
-        if input.company.is_none() {
-            c.company = Some(company.name);
-        }
-    }
-    if let Some(l) = checked.location {
-        c.city = l.city;
-        c.city_code = l.city_code;
-        c.state = l.state;
-        c.state_code = l.state_code;
-        if l.country.is_some() {
-            c.country = l.country;
-        }
-    } else if let Some(country) = input.location.country.as_ref().filter(|s| !s.trim().is_empty()) {
-        c.country = Some(country.trim().to_string());
-    }
-    if checked.id_type.is_some() {
-        c.id_type = checked.id_type;
-    }
-    if checked.id_number.is_some() {
-        c.id_number = checked.id_number;
-    }
-    set(&mut c.linked_conversation_id, &input.linked_conversation_id);
-    if let Some(tags) = &input.tags {
-        c.tags = tags.clone();
-    }
-    for (k, v) in &input.custom {
-        if v.is_null() {
-            c.custom.remove(k);
-        } else {
-            c.custom.insert(k.clone(), v.clone());
-        }
-    }
 }
 
 /// What a calling module adds to an upsert (the WIT's `upsert-options`).

@@ -30,12 +30,12 @@ pub fn default_stage_id(pipeline_id: &str, index: usize) -> String {
 }
 
 fn derive(id: &str, mask: &[u8; 12], last: u8) -> String {
-    let mut bytes = crate::id_bytes(id);
+    let mut bytes = crm_sdk::id_bytes(id);
     for (byte, mask) in bytes.iter_mut().zip(mask) {
         *byte ^= mask;
     }
     bytes[11] ^= last;
-    crate::id_text(&bytes)
+    crm_sdk::id_text(&bytes)
 }
 
 #[cfg(test)]
@@ -47,12 +47,12 @@ mod tests {
         let org = "6b052f4b0000138387408ed5";
         let deals = default_pipeline_id(org, "deals");
         let conversations = default_pipeline_id(org, "conversations");
-        assert!(crate::is_id(&deals) && crate::is_id(&conversations));
+        assert!(crm_sdk::is_id(&deals) && crm_sdk::is_id(&conversations));
         assert_ne!(deals, conversations);
         assert_ne!(deals, default_pipeline_id("6b052f4b0000138387408ed6", "deals"));
         assert_eq!(deals, default_pipeline_id(org, "deals"), "the same every time");
         let stages: Vec<String> = (0..5).map(|i| default_stage_id(&deals, i)).collect();
-        assert!(stages.iter().all(|s| crate::is_id(s) && *s != deals));
+        assert!(stages.iter().all(|s| crm_sdk::is_id(s) && *s != deals));
         assert_eq!(stages.iter().collect::<std::collections::BTreeSet<_>>().len(), 5);
     }
 }

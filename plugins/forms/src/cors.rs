@@ -9,24 +9,13 @@ use crm_sdk::types::{Request, Response};
 
 use crate::form::{self, Form};
 
-/// `scheme://host[:port]`, lower case, without a path: how origins are kept
-/// and compared. `None` when `text` is not one.
-pub fn normalize_origin(text: &str) -> Option<String> {
-    let text = text.trim().trim_end_matches('/').to_ascii_lowercase();
-    let rest = text.strip_prefix("https://").or_else(|| text.strip_prefix("http://"))?;
-    let valid = !rest.is_empty()
-        && rest.len() <= 253
-        && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b));
-    valid.then_some(text)
-}
-
 /// The request's `Origin`, when it has one.
 pub fn origin(req: &Request) -> Option<&str> {
     http::header(req, "origin")
 }
 
 fn allows(form: &Form, origin: &str) -> bool {
-    form.allowed_origins.is_empty() || normalize_origin(origin).is_some_and(|o| form.allowed_origins.contains(&o))
+    form.allowed_origins.is_empty() || form::normalize_origin(origin).is_some_and(|o| form.allowed_origins.contains(&o))
 }
 
 pub fn not_allowed() -> Error {

@@ -12,7 +12,7 @@ use crm_sdk::{kv, runtime};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value, json};
 
-use crm_sdk::pipeline::DEAL_STAGES as STAGES;
+use crm_first_party::pipeline::DEAL_STAGES as STAGES;
 const COUNT_KEY: &str = "meta/deals";
 /// Most deals of one contact a filtered list reads.
 const MAX_CONTACT_DEALS: usize = 10_000;
@@ -50,7 +50,7 @@ fn contact_count_key(contact_id: &str) -> String {
 
 /// The organization's default deal pipeline (its id is the SDK's rule).
 fn default_pipeline_id() -> String {
-    crm_sdk::pipeline::default_pipeline_id(&crm_sdk::tenant::organization_id(), "deals")
+    crm_first_party::pipeline::default_pipeline_id(&crm_sdk::tenant::organization_id(), "deals")
 }
 
 /// The open deal of this contact and form, if any.

@@ -2,12 +2,14 @@
 //! the contacts module, the first touch (attribution), the honeypot, and the
 //! fields as sent. Keys are compared without case; the names are the ones
 //! Colombian sites actually use (`correo`, `celular`, `departamento`...,
-//! [`crm_sdk::contact_body::alias`], which the import reads columns with).
+//! [`crm_first_party::contact_body::alias`], which the import reads columns with).
 //!
 //! Bounded: at most [`MAX_FIELDS`] fields, names of at most [`MAX_NAME`] and
 //! values of at most [`MAX_VALUE`] bytes.
 
-use crm_sdk::contact_body::{Alias, MAX_CUSTOM_KEYS, MAX_CUSTOM_VALUE, alias, is_custom_property, split_full_name};
+use crm_first_party::contact_body::{
+    Alias, MAX_CUSTOM_KEYS, MAX_CUSTOM_VALUE, alias, is_custom_property, split_full_name,
+};
 use crm_sdk::http::{self, Error};
 use crm_sdk::types::Request;
 use crm_text_decoding::text_in;

@@ -157,7 +157,7 @@ fn apply(form: &mut Form, body: &Map<String, Value>, creating: bool) -> Result<(
         form.allowed_origins = texts(value, "allowedOrigins", MAX_ORIGINS)?
             .iter()
             .map(|o| {
-                crate::cors::normalize_origin(o).ok_or_else(|| {
+                normalize_origin(o).ok_or_else(|| {
                     invalid("allowedOrigins", &format!("has {o:?}, which is not an origin like https://shop.example"))
                 })
             })
@@ -201,4 +201,15 @@ fn is_http_url(text: &str) -> bool {
     text.len() <= MAX_URL
         && rest.is_some_and(|r| !r.is_empty() && !r.starts_with('/'))
         && !text.chars().any(|c| c.is_whitespace() || c.is_control())
+}
+
+/// `scheme://host[:port]`, lower case, without a path: how origins are kept
+/// and compared. `None` when `text` is not one.
+pub fn normalize_origin(text: &str) -> Option<String> {
+    let text = text.trim().trim_end_matches('/').to_ascii_lowercase();
+    let rest = text.strip_prefix("https://").or_else(|| text.strip_prefix("http://"))?;
+    let valid = !rest.is_empty()
+        && rest.len() <= 253
+        && rest.bytes().all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b));
+    valid.then_some(text)
 }

@@ -13,7 +13,7 @@
 
 use std::borrow::Cow;
 
-use crm_sdk::contact_body::{Alias, KNOWN, alias, is_property_name, name_key, split_full_name};
+use crm_first_party::contact_body::{Alias, KNOWN, alias, is_property_name, name_key, split_full_name};
 use crm_sdk::http::{self, Error, query_first};
 use crm_sdk::types::Request;
 use serde::Deserialize;

@@ -1,11 +1,11 @@
 //! A pipeline: `{id, kind, name, stages: [{id, name, webhookUrl}], isDefault,
 //! createdAt}`. Two per organization exist without being made, the default
 //! deal pipeline and the default conversation pipeline (stages and ids from
-//! `crm_sdk::pipeline`); the app creates more (`POST
+//! `crm_first_party::pipeline`); the app creates more (`POST
 //! /admin/orgs/{org}/pipelines`). Pipelines are not edited afterwards.
 
+use crm_first_party::pipeline::{self as defaults, CONVERSATION_STAGES, DEAL_STAGES};
 use crm_sdk::http::{Error, Paging, json_object, json_response, query_choice};
-use crm_sdk::pipeline::{self as defaults, CONVERSATION_STAGES, DEAL_STAGES};
 use crm_sdk::store::{self, Condition, Write};
 use crm_sdk::types::{Request, Response};
 use crm_sdk::{events, kv, runtime, tenant};

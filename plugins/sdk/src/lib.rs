@@ -1,4 +1,6 @@
-//! The guest-side SDK every CRM component shares.
+//! The guest-side SDK every CRM component shares, partners' included: what
+//! any module needs, and none of this product's own business rules (those
+//! its components share are in `crm-first-party`).
 //!
 //! - [`arena`]: the allocator of a component whose instance serves one call.
 //! - [`bindings`]: the host imports (store, events, catalog, runtime, tenant) and the
@@ -6,17 +8,12 @@
 //!   its own world with `with:` pointing at these (see `contacts/src/lib.rs`).
 //! - [`http`]: reading requests and writing responses, the spec's error envelope.
 //! - [`kv`]: typed JSON records on the store, counters, newest-first pages.
-//! - [`contact_body`]: the keys of a contact body and the bounds on custom
-//!   properties, for the contacts module and the modules that build bodies.
-//! - [`pipeline`]: the default pipelines' stages and ids.
 //! - [`raw_text`]: a filter's necessary test on stored JSON bytes, so a scan
 //!   decodes only the records that may match.
 
 pub mod arena;
-pub mod contact_body;
 pub mod http;
 pub mod kv;
-pub mod pipeline;
 pub mod raw_text;
 
 #[allow(clippy::all, missing_docs)]

@@ -42,32 +42,6 @@ pub fn needs_review(shipment_id: &str, failure: Option<&Failure>) -> Error {
     }
 }
 
-/// Our message for a provider's failure code: what a caller is shown
-/// instead of the provider's own text (which stays in the log and on the
-/// shipment for the app).
-pub fn failure_message(code: &str) -> &'static str {
-    match code {
-        "INSUFFICIENT_BALANCE" => "The provider account has insufficient balance",
-        "PROVIDER_AUTH_FAILED" => "The provider refused the configured API key",
-        "PROVIDER_RATE_LIMITED" => "The provider is limiting requests: try again later",
-        "NO_COVERAGE" => "The carrier does not serve this route",
-        "PACKAGE_OUT_OF_LIMITS" => "The package is outside the carrier's size or weight limits",
-        "MISSING_FIELDS" | "INVALID_PAYLOAD" => "The provider found required shipment data missing or invalid",
-        "INVALID_ADDRESS" => "The provider refused an address",
-        "INVALID_ID_NUMBER" => "The provider refused an identity document number",
-        "NOT_CANCELABLE" => "The provider cannot cancel this shipment",
-        "NOT_FOUND" => "The provider does not know this shipment",
-        "ACTION_NOT_SUPPORTED" | "PICKUP_NOT_SUPPORTED" => "The carrier does not support this action",
-        "UNKNOWN_CARRIER" | "UNKNOWN_SERVICE" => "The provider does not offer this carrier or service",
-        "NO_RATES" => "The carrier returned no rate for this shipment",
-        "PROVIDER_NOT_CONFIGURED" => "This provider is not configured for the organization",
-        "PROVIDER_TIMEOUT" => "The provider did not answer in time",
-        "PROVIDER_UNREACHABLE" | "PROVIDER_UNAVAILABLE" | "PROVIDER_FAILED" => "The provider could not be reached",
-        "PROVIDER_BAD_ANSWER" => "The provider's answer could not be read",
-        _ => "The provider refused the request",
-    }
-}
-
 pub fn key_reused() -> Error {
     Error::new(400, "IDEMPOTENCY_KEY_REUSED", "This idempotencyKey was already used with another contact")
 }

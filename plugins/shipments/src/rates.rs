@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::bindings::crm::plugin::shipping;
 use crate::bindings::crm::plugin::shipping_types::{ProviderError, QuoteRequest};
 use crate::generate::load_contact;
-use crate::record::Failure;
+use crate::record::{self, Failure};
 use crate::{answer, destination, input, origin};
 
 pub fn quote(req: &Request) -> Result<Response, Error> {
@@ -46,7 +46,7 @@ pub fn quote(req: &Request) -> Result<Response, Error> {
                     (r.price, shown)
                 }));
                 failed.extend(quote.failed.into_iter().map(
-                    |f| json!({ "carrier": f.carrier, "message": answer::failure_message(&f.code), "code": f.code }),
+                    |f| json!({ "carrier": f.carrier, "message": record::failure_message(&f.code), "code": f.code }),
                 ));
             }
             Err(ProviderError::Rejected(f) | ProviderError::UnknownOutcome(f)) => {

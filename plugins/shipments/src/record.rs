@@ -86,11 +86,7 @@ impl Failure {
 impl From<shipping_types::Failure> for Failure {
     fn from(f: shipping_types::Failure) -> Failure {
         crm_sdk::runtime::log(crm_sdk::runtime::Level::Warn, &format!("provider failure {}: {}", f.code, f.message));
-        Failure {
-            message: crate::answer::failure_message(&f.code).into(),
-            code: f.code,
-            provider_message: Some(f.message),
-        }
+        Failure { message: failure_message(&f.code).into(), code: f.code, provider_message: Some(f.message) }
     }
 }
 
@@ -189,4 +185,30 @@ pub fn save_ops(shipment: &Shipment, previous_status: Option<&str>) -> Result<Ve
         ops.push(Op::Put((format!("pw/{id}").into_bytes(), words.clone().into_bytes())));
     }
     Ok(ops)
+}
+
+/// Our message for a provider's failure code: what a caller is shown
+/// instead of the provider's own text (which stays in the log and on the
+/// shipment for the app).
+pub fn failure_message(code: &str) -> &'static str {
+    match code {
+        "INSUFFICIENT_BALANCE" => "The provider account has insufficient balance",
+        "PROVIDER_AUTH_FAILED" => "The provider refused the configured API key",
+        "PROVIDER_RATE_LIMITED" => "The provider is limiting requests: try again later",
+        "NO_COVERAGE" => "The carrier does not serve this route",
+        "PACKAGE_OUT_OF_LIMITS" => "The package is outside the carrier's size or weight limits",
+        "MISSING_FIELDS" | "INVALID_PAYLOAD" => "The provider found required shipment data missing or invalid",
+        "INVALID_ADDRESS" => "The provider refused an address",
+        "INVALID_ID_NUMBER" => "The provider refused an identity document number",
+        "NOT_CANCELABLE" => "The provider cannot cancel this shipment",
+        "NOT_FOUND" => "The provider does not know this shipment",
+        "ACTION_NOT_SUPPORTED" | "PICKUP_NOT_SUPPORTED" => "The carrier does not support this action",
+        "UNKNOWN_CARRIER" | "UNKNOWN_SERVICE" => "The provider does not offer this carrier or service",
+        "NO_RATES" => "The carrier returned no rate for this shipment",
+        "PROVIDER_NOT_CONFIGURED" => "This provider is not configured for the organization",
+        "PROVIDER_TIMEOUT" => "The provider did not answer in time",
+        "PROVIDER_UNREACHABLE" | "PROVIDER_UNAVAILABLE" | "PROVIDER_FAILED" => "The provider could not be reached",
+        "PROVIDER_BAD_ANSWER" => "The provider's answer could not be read",
+        _ => "The provider refused the request",
+    }
 }

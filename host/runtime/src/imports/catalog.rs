@@ -3,7 +3,7 @@
 use crm_catalog::{CityInput, Resolution, Status, catalog};
 
 use crate::bindings::platform::crm::plugin::catalog as wit_catalog;
-use crate::runtime::HostState;
+use crate::runtime::{CityKey, HostState};
 
 fn to_wit(m: &crm_catalog::Municipality) -> wit_catalog::Municipality {
     wit_catalog::Municipality {
@@ -20,9 +20,6 @@ fn to_wit(m: &crm_catalog::Municipality) -> wit_catalog::Municipality {
 /// The resolutions one instance remembers: an import of 10,000 rows names
 /// the same few hundred cities again and again.
 const MEMO_ENTRIES: usize = 1024;
-
-/// A city input as a memo key.
-pub(crate) type CityKey = [Option<String>; 4];
 
 impl wit_catalog::Host for HostState {
     async fn resolve(&mut self, input: wit_catalog::CityInput) -> wit_catalog::Resolution {

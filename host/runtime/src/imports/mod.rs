@@ -3,7 +3,6 @@
 
 mod basics;
 mod catalog;
-pub(crate) use catalog::CityKey;
 mod contacts;
 mod directory;
 mod events;
