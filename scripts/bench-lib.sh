@@ -9,7 +9,7 @@
 #                                   places (default 2)
 #   new_org NAME [PLAN]             creates an organization; sets ORG and ORG_TOKEN (a `*` token)
 #   seed_contacts ORG N             writes N contacts into ORG through the admin bulk path (the
-#                                   rows of tests/tests/large_org.rs); prints how long it took
+#                                   rows of tests/it/large_org.rs); prints how long it took
 #   start_postgres PGPORT [SETTING...]
 #                                   a throw-away PostgreSQL (initdb, as the `postgres` user) on
 #                                   127.0.0.1:PGPORT with `-c SETTING`s; sets PGBIN, PGDIR and

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every list filter over one large organization, against a release host:
 # seeds N contacts (default 100,000) through the admin bulk path (the same
-# rows as tests/tests/large_org.rs), then times each query (median of 3, with
+# rows as tests/it/large_org.rs), then times each query (median of 3, with
 # curl) and reads the contacts component's peak linear memory from the host's
 # debug log. Then the same for company lists over N/5 companies, created
 # through the API. Usage: scripts/bench-lists.sh [N]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs Schemathesis (PyPI), the API fuzzer `tests/tests/openapi.rs` runs
+# Installs Schemathesis (PyPI), the API fuzzer `tests/it/openapi.rs` runs
 # against a live host, in a virtual environment at target/schemathesis (made
 # once; the pinned version keeps CI runs comparable). Needs python3.
 set -euo pipefail

@@ -2,7 +2,7 @@
 //! (integrators generate clients from it before they have one).
 //!
 //! The document is `openapi.json` beside this file, written by hand and
-//! embedded at build time. Two tests keep it honest: `tests/tests/openapi.rs`
+//! embedded at build time. Two tests keep it honest: `tests/it/openapi.rs`
 //! compares its operations with the live route table (`GET /admin/routes`),
 //! and runs Schemathesis against a live host with it.
 

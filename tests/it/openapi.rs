@@ -85,6 +85,7 @@ fn schemathesis() -> PathBuf {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow: Schemathesis fuzzes every route, about 60 s; .ci/run runs it (cargo test -- --include-ignored)"]
 async fn schemathesis_finds_nothing_stateless_or_stateful() {
     // A shop with everything a route can reach: Envia (the simulator), an
     // origin, a contact, a conversation, a form with a deal, an import, an
