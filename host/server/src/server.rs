@@ -3,11 +3,13 @@
 //! then the store is flushed and the process exits 0.
 
 use std::error::Error;
+use std::future::Future;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use tokio::net::TcpListener;
 use tokio::sync::watch;
+use tokio::task::JoinHandle;
 use warp::Filter;
 
 use crm_runtime::Runtime;
@@ -19,7 +21,7 @@ use crate::config::Config;
 use crate::console::tell_operator;
 use crate::fairness::Gate;
 use crate::http::body_budget::BodyBudget;
-use crate::http::extract::{BodyLimits, Extracted};
+use crate::http::extract::{Admit, BodyLimits, Extracted};
 use crate::http::{ApiRequest, Response, encoding, extract};
 use crate::listener::tls::Tls;
 use crate::public_listener::PublicListener;
@@ -27,9 +29,20 @@ use crate::shipping::outbound::ReqwestClient;
 use crate::state::ServerState;
 use crate::tokenless::Tokenless;
 use crate::{admin_token, bootstrap, listener, loading, storage};
+use metrics_exporter_prometheus::PrometheusHandle;
 
 /// Most connections the admin listener holds at once.
 const ADMIN_MAX_CONNECTIONS: usize = 256;
+
+/// What a host serves with once its components are loaded: the state every
+/// handler shares and the route tables of its two listeners.
+struct Serving {
+    app: Arc<ServerState>,
+    api: Arc<Api>,
+    tokenless: Arc<Tokenless>,
+    admin: Arc<Admin>,
+    host_id: String,
+}
 
 pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let metrics = crate::metrics::install()?;
@@ -38,10 +51,82 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
         (Some(cert), Some(key)) => Some(Arc::new(Tls::load(cert, key)?)),
         _ => None,
     };
+    let serving = start(&config, metrics).await?;
+    let app = serving.app.clone();
+
+    let public =
+        TcpListener::bind(config.listen).await.map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
+    let admin = TcpListener::bind(config.admin_listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", config.admin_listen))?;
+    let admin_tls = tls.clone().filter(|_| config.admin_tls);
+    let scheme = |tls: &Option<Arc<Tls>>| if tls.is_some() { "https" } else { "http" };
+    let public_url = format!("{}://{}", scheme(&tls), public.local_addr()?);
+    tell_operator(format_args!("crm-host: API listening on {public_url}"));
+    tell_operator(format_args!("crm-host: admin API listening on {}://{}", scheme(&admin_tls), admin.local_addr()?));
+
+    if let Some((org_id, token)) = bootstrap::demo_org(&app.tenancy)? {
+        app.store.durable().await?;
+        tell_operator(format_args!("crm-host: created the demo organization {org_id}"));
+        tell_operator(format_args!("crm-host: demo API token (shown once): {token}"));
+        tell_operator(format_args!("crm-host: try: curl -H 'Authorization: Bearer {token}' {public_url}/api/me"));
+    }
+
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let stopped = move || {
+        let mut rx = stop_rx.clone();
+        async move {
+            let _ = rx.wait_for(|stop| *stop).await;
+        }
+    };
+    let files = listener::raise_open_files_limit();
+    let limits = listener::Limits {
+        // Leave descriptors for the store, the admin listener and outbound calls.
+        max_connections: files
+            .map_or(config.max_connections, |n| config.max_connections.min(n.saturating_sub(1024).max(64) as usize)),
+        header_timeout: Duration::from_millis(config.header_timeout_ms),
+        grace: Duration::from_millis(config.shutdown_grace_ms),
+    };
+    let admin_limits = listener::Limits { max_connections: ADMIN_MAX_CONNECTIONS, ..limits };
+    tracing::info!(max_connections = limits.max_connections, open_files = files, "serving");
+    let public_server = spawn_public(&serving, public, (limits, tls), stopped());
+    let admin_server = spawn_admin(&serving, admin, (admin_limits, admin_tls), stopped());
+    let deliveries = start_background_work(&serving, &stop_tx);
+    app.set_ready(true);
+    tracing::info!("ready");
+
+    let failure = tokio::select! {
+        () = shutdown_signal() => None,
+        reason = lasting_failure(&app.store) => Some(reason),
+    };
+    if let Some(reason) = &failure {
+        tracing::error!(reason, "the store can no longer write: stopping, to be started again");
+    }
+    tracing::info!(grace_ms = config.shutdown_grace_ms, "shutting down: finishing in-flight requests");
+    app.set_ready(false);
+    let _ = stop_tx.send(true);
+    let (public_done, admin_done) = tokio::join!(public_server, admin_server);
+    deliveries.stop();
+    if !(public_done.unwrap_or(false) && admin_done.unwrap_or(false)) {
+        tracing::warn!("requests still running after the grace period were abandoned");
+    }
+    if let Some(reason) = failure {
+        return Err(
+            format!("the store can no longer write ({reason}); start the host again once its disk has room").into()
+        );
+    }
+    app.store.durable().await?;
+    tracing::info!("stopped; the store is flushed");
+    Ok(())
+}
+
+/// Opens the store, takes the host's name and admin token, starts the Wasm
+/// runtime, loads the components and builds the route tables from them.
+async fn start(config: &Config, metrics: PrometheusHandle) -> Result<Serving, Box<dyn Error>> {
     std::fs::create_dir_all(&config.data_dir)
         .map_err(|e| format!("cannot create the data dir {}: {e}", config.data_dir.display()))?;
     let computing = crm_store::combine::Computing::default();
-    let store = storage::open(&config, computing.clone())?;
+    let store = storage::open(config, computing.clone())?;
     let host_id = bootstrap::host_id(&config.data_dir)?;
     let admin_token_digest = admin_token::digest(&config.data_dir, &*store, config.store_url.is_some())?;
     let provider_timeout = Duration::from_millis(config.provider_timeout_ms);
@@ -59,7 +144,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     )
     .map_err(|e| format!("cannot start the Wasm runtime: {e:#}"))?;
     let load_started = Instant::now();
-    let loaded = loading::load(&runtime, &config).await.map_err(|e| format!("cannot load the components: {e}"))?;
+    let loaded = loading::load(&runtime, config).await.map_err(|e| format!("cannot load the components: {e}"))?;
     for m in &loaded {
         tracing::info!(module = m.name, version = m.version, source = ?m.source, routes = m.routes.len(), "component loaded");
     }
@@ -80,105 +165,93 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
         config.trust_forwarded_for.clone(),
         gate,
     )?);
-    let admin_api = Arc::new(Admin::new(&loaded, deadline, api.clone(), tokenless.clone())?);
-    let app = Arc::new(ServerState::new(config.clone(), store.clone(), runtime, outbox, admin_token_digest, metrics));
+    let admin = Arc::new(Admin::new(&loaded, deadline, api.clone(), tokenless.clone())?);
+    let app = Arc::new(ServerState::new(config.clone(), store, runtime, outbox, admin_token_digest, metrics));
+    Ok(Serving { app, api, tokenless, admin, host_id })
+}
 
-    let public =
-        TcpListener::bind(config.listen).await.map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
-    let admin = TcpListener::bind(config.admin_listen)
-        .await
-        .map_err(|e| format!("cannot listen on {}: {e}", config.admin_listen))?;
-    let admin_tls = tls.clone().filter(|_| config.admin_tls);
-    let scheme = |tls: &Option<Arc<Tls>>| if tls.is_some() { "https" } else { "http" };
-    let public_url = format!("{}://{}", scheme(&tls), public.local_addr()?);
-    tell_operator(format_args!("crm-host: API listening on {public_url}"));
-    tell_operator(format_args!("crm-host: admin API listening on {}://{}", scheme(&admin_tls), admin.local_addr()?));
-
-    if let Some((org_id, token)) = bootstrap::demo_org(&app.tenancy)? {
-        store.durable().await?;
-        tell_operator(format_args!("crm-host: created the demo organization {org_id}"));
-        tell_operator(format_args!("crm-host: demo API token (shown once): {token}"));
-        tell_operator(format_args!("crm-host: try: curl -H 'Authorization: Bearer {token}' {public_url}/api/me"));
-    }
-
-    let (stop_tx, stop_rx) = watch::channel(false);
-    let stopped = move || {
-        let mut rx = stop_rx.clone();
-        async move {
-            let _ = rx.wait_for(|stop| *stop).await;
-        }
-    };
+/// Serves the public listener (the API, the token-less routes, the
+/// webhooks, health) until `stop`; resolves to whether every request
+/// finished within the grace period.
+fn spawn_public(
+    serving: &Serving,
+    listener: TcpListener,
+    bounds: (listener::Limits, Option<Arc<Tls>>),
+    stop: impl Future<Output = ()> + Send + 'static,
+) -> JoinHandle<bool> {
+    let config = &serving.app.config;
     let max_body = config.max_body_bytes;
-    let body_timeout = Duration::from_millis(config.body_timeout_ms);
     // The admin listener's bodies are bounded by its few connections instead.
     let body_memory = usize::try_from(config.max_body_memory_mb << 20).unwrap_or(usize::MAX).max(max_body);
     let routes = Arc::new(PublicListener {
-        app: app.clone(),
-        api,
-        tokenless,
+        app: serving.app.clone(),
+        api: serving.api.clone(),
+        tokenless: serving.tokenless.clone(),
         limits: BodyLimits { default: max_body, ceiling: body_memory },
     });
     let admitting = routes.clone();
-    let admit = Arc::new(move |req: &ApiRequest| admitting.admit(req));
-    let public_routes = extract::request(admit, Some(BodyBudget::new(body_memory)), body_timeout).then(
-        move |extracted: Extracted<_>| {
-            let routes = routes.clone();
-            respond(extracted, |req, target| async move { routes.serve(target, req).await })
-        },
-    );
-    let (admin_app, reindexing) = (app.clone(), admin_api.clone());
-    let admitting = app.clone();
-    let admit = Arc::new(move |req: &ApiRequest| Admin::admit(&admitting, req, max_body));
-    let admin_routes = extract::request(admit, None, body_timeout).then(move |extracted: Extracted<_>| {
-        let (app, admin_api) = (admin_app.clone(), admin_api.clone());
-        respond(extracted, |req, admitted| async move { admin_api.dispatch(&app, admitted, req).await })
-    });
-    let files = listener::raise_open_files_limit();
-    let limits = listener::Limits {
-        // Leave descriptors for the store, the admin listener and outbound calls.
-        max_connections: files
-            .map_or(config.max_connections, |n| config.max_connections.min(n.saturating_sub(1024).max(64) as usize)),
-        header_timeout: Duration::from_millis(config.header_timeout_ms),
-        grace: Duration::from_millis(config.shutdown_grace_ms),
+    let admit: Admit<_> = Arc::new(move |req: &ApiRequest| admitting.admit(req));
+    let serve = move |req, target| {
+        let routes = routes.clone();
+        async move { routes.serve(target, req).await }
     };
-    let admin_limits = listener::Limits { max_connections: ADMIN_MAX_CONNECTIONS, ..limits };
-    tracing::info!(max_connections = limits.max_connections, open_files = files, "serving");
-    let public_server = tokio::spawn(listener::serve(public, warp::service(public_routes), limits, tls, stopped()));
-    let admin_server =
-        tokio::spawn(listener::serve(admin, warp::service(admin_routes), admin_limits, admin_tls, stopped()));
-    let shared = config.store_url.is_some();
-    crate::shipping::scheduler::start(app.clone(), stop_tx.subscribe(), &host_id);
-    let deliveries = crm_events::Worker::start(app.outbox.clone(), app.tenancy.clone(), &host_id, shared);
-    crate::jobs::org_sweep::start(app.tenancy.clone());
-    if config.reindex_at_start {
-        crate::jobs::reindex_at_start::start(app.clone(), reindexing);
-    }
-    app.set_ready(true);
-    tracing::info!("ready");
+    let body_timeout = Duration::from_millis(config.body_timeout_ms);
+    spawn_listener(listener, bounds, (admit, Some(BodyBudget::new(body_memory)), body_timeout), serve, stop)
+}
 
-    let failure = tokio::select! {
-        () = shutdown_signal() => None,
-        reason = lasting_failure(&store) => Some(reason),
+/// Serves the admin listener until `stop`, as [`spawn_public`].
+fn spawn_admin(
+    serving: &Serving,
+    listener: TcpListener,
+    bounds: (listener::Limits, Option<Arc<Tls>>),
+    stop: impl Future<Output = ()> + Send + 'static,
+) -> JoinHandle<bool> {
+    let (app, admin) = (serving.app.clone(), serving.admin.clone());
+    let max_body = app.config.max_body_bytes;
+    let body_timeout = Duration::from_millis(app.config.body_timeout_ms);
+    let admitting = app.clone();
+    let admit: Admit<_> = Arc::new(move |req: &ApiRequest| Admin::admit(&admitting, req, max_body));
+    let serve = move |req, admitted| {
+        let (app, admin) = (app.clone(), admin.clone());
+        async move { admin.dispatch(&app, admitted, req).await }
     };
-    if let Some(reason) = &failure {
-        tracing::error!(reason, "the store can no longer write: stopping, to be started again");
+    spawn_listener(listener, bounds, (admit, None, body_timeout), serve, stop)
+}
+
+/// Serves one listener under its bounds until `stop`: each request admitted
+/// on its head, its body read within the budget (when the listener has one)
+/// and `body_timeout`, then handed to `serve` and answered through
+/// [`respond`].
+fn spawn_listener<A, S, Fut>(
+    listener: TcpListener,
+    (limits, tls): (listener::Limits, Option<Arc<Tls>>),
+    (admit, budget, body_timeout): (Admit<A>, Option<BodyBudget>, Duration),
+    serve: S,
+    stop: impl Future<Output = ()> + Send + 'static,
+) -> JoinHandle<bool>
+where
+    A: Send + 'static,
+    S: Fn(ApiRequest, A) -> Fut + Clone + Send + Sync + 'static,
+    Fut: Future<Output = Response> + Send + 'static,
+{
+    let filter = extract::request(admit, budget, body_timeout)
+        .then(move |extracted: Extracted<A>| respond(extracted, serve.clone()));
+    tokio::spawn(listener::serve(listener, warp::service(filter), limits, tls, stop))
+}
+
+/// Starts what a host does beside its requests: the tracking refresh, webhook
+/// delivery (whose worker is returned, to be stopped), the sweep of deleted
+/// organizations and the reindex at start.
+fn start_background_work(serving: &Serving, stop: &watch::Sender<bool>) -> crm_events::worker::Running {
+    let app = &serving.app;
+    let shared = app.config.store_url.is_some();
+    crate::shipping::scheduler::start(app.clone(), stop.subscribe(), &serving.host_id);
+    let deliveries = crm_events::Worker::start(app.outbox.clone(), app.tenancy.clone(), &serving.host_id, shared);
+    crate::jobs::org_sweep::start(app.tenancy.clone());
+    if app.config.reindex_at_start {
+        crate::jobs::reindex_at_start::start(app.clone(), serving.admin.clone());
     }
-    tracing::info!(grace_ms = config.shutdown_grace_ms, "shutting down: finishing in-flight requests");
-    app.set_ready(false);
-    let _ = stop_tx.send(true);
-    let (public_done, admin_done) = tokio::join!(public_server, admin_server);
-    deliveries.stop();
-    if !(public_done.unwrap_or(false) && admin_done.unwrap_or(false)) {
-        tracing::warn!("requests still running after the grace period were abandoned");
-    }
-    if let Some(reason) = failure {
-        return Err(
-            format!("the store can no longer write ({reason}); start the host again once its disk has room").into()
-        );
-    }
-    store.durable().await?;
-    tracing::info!("stopped; the store is flushed");
-    Ok(())
+    deliveries
 }
 
 /// Resolves once the store has failed for good ([`Store::lasting_failure`]:

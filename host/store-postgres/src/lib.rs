@@ -6,7 +6,7 @@
 //! - [`PostgresStore`] (`store.rs`): the [`crm_store::Store`] trait, one SQL
 //!   statement or transaction per call, every key in one table `crm_kv`
 //!   keyed by `(ns, key)`;
-//! - `fold.rs`: a batch's writes folded into three set statements, sent
+//! - `coalesce.rs`: a batch's writes coalesced into three set statements, sent
 //!   together;
 //! - `schema.rs`: the versioned schema, created or migrated at start;
 //! - `bridge.rs`: the trait is synchronous (sled answers from memory) and the
@@ -42,10 +42,10 @@
 //!   rows and the batches before it.
 
 mod bridge;
+mod coalesce;
 mod conditional;
 mod durability;
 mod engine;
-mod fold;
 mod retry;
 mod schema;
 mod store;

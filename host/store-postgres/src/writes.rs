@@ -1,5 +1,5 @@
 //! One batch's writes inside a transaction: the statements, and how a batch
-//! is sent as at most three of them (`fold.rs`). Both the store's own
+//! is sent as at most three of them (`coalesce.rs`). Both the store's own
 //! batches and the combined conditional ones (`conditional.rs`) write here.
 
 use deadpool_postgres::Transaction;
@@ -7,13 +7,13 @@ use tokio_postgres::error::SqlState;
 
 use crm_store::BatchOp;
 
-use crate::fold::fold;
+use crate::coalesce::coalesce;
 use crate::retry::Failure;
 
 pub(crate) const PUT: &str = "INSERT INTO crm_kv (ns, key, value) VALUES ($1, $2, $3) \
                    ON CONFLICT (ns, key) DO UPDATE SET value = EXCLUDED.value";
 pub(crate) const DELETE: &str = "DELETE FROM crm_kv WHERE ns = $1 AND key = $2";
-/// The folded forms (see [`fold`]): many keys in one statement each (deletes
+/// The coalesced forms (see [`coalesce`]): many keys in one statement each (deletes
 /// go one statement a key, pipelined: see `GET_MANY` in `store.rs` on why).
 const PUT_MANY: &str = "INSERT INTO crm_kv (ns, key, value) SELECT $1, k, v FROM unnest($2::BYTEA[], $3::BYTEA[]) AS t (k, v) \
                         ON CONFLICT (ns, key) DO UPDATE SET value = EXCLUDED.value";
@@ -26,10 +26,10 @@ const ADD_MANY: &str = r"INSERT INTO crm_kv (ns, key, value)
         CASE WHEN encode(crm_kv.value, 'escape') ~ '^\s*-?[0-9]{1,18}\s*$'
              THEN trim(encode(crm_kv.value, 'escape'))::BIGINT ELSE 0 END
         + convert_from(EXCLUDED.value, 'UTF8')::BIGINT)::TEXT, 'UTF8')";
-/// Applies one batch's writes inside `tx`: folded into at most three
-/// statements sent together, or op by op when they do not fold.
+/// Applies one batch's writes inside `tx`: coalesced into at most three
+/// statements sent together, or op by op when they do not coalesce.
 pub(crate) async fn apply(tx: &Transaction<'_>, ns: &str, ops: &[BatchOp]) -> Result<(), Failure> {
-    let Some(f) = fold(ops) else { return apply_each(tx, ns, ops).await };
+    let Some(f) = coalesce(ops) else { return apply_each(tx, ns, ops).await };
     let deletes = async {
         let statement = tx.prepare_cached(DELETE).await?;
         let statement = &statement;

@@ -1,11 +1,11 @@
-//! A batch's writes folded into at most three set statements (keys deleted,
+//! A batch's writes coalesced into at most three set statements (keys deleted,
 //! keys put, counters added), so that a contact's commit of a dozen writes
 //! costs three statements sent together instead of a dozen round trips.
 //!
-//! Folding keeps the batch's meaning: for each key only its last put or
+//! Coalescing keeps the batch's meaning: for each key only its last put or
 //! delete matters, and adds to one counter sum. The three sets are disjoint,
 //! so the statements may run in any order. A key that is both a counter and
-//! put or deleted in one batch does not fold (the batch is applied op by op).
+//! put or deleted in one batch does not coalesce (the batch is applied op by op).
 //! Keys are sorted, so two batches over the same keys lock them in the same
 //! order and never deadlock each other.
 
@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use crm_store::BatchOp;
 
 #[derive(Debug, Default, PartialEq)]
-pub(crate) struct Folded {
+pub(crate) struct Coalesced {
     pub(crate) deletes: Vec<Vec<u8>>,
     pub(crate) put_keys: Vec<Vec<u8>>,
     pub(crate) put_values: Vec<Vec<u8>>,
@@ -28,7 +28,7 @@ enum Last<'a> {
     Add(i64),
 }
 
-pub(crate) fn fold(ops: &[BatchOp]) -> Option<Folded> {
+pub(crate) fn coalesce(ops: &[BatchOp]) -> Option<Coalesced> {
     let mut last: BTreeMap<&[u8], Last> = BTreeMap::new();
     for op in ops {
         match op {
@@ -47,21 +47,21 @@ pub(crate) fn fold(ops: &[BatchOp]) -> Option<Folded> {
             },
         }
     }
-    let mut folded = Folded::default();
+    let mut coalesced = Coalesced::default();
     for (key, what) in last {
         match what {
             Last::Put(v) => {
-                folded.put_keys.push(key.to_vec());
-                folded.put_values.push(v.to_vec());
+                coalesced.put_keys.push(key.to_vec());
+                coalesced.put_values.push(v.to_vec());
             }
-            Last::Delete => folded.deletes.push(key.to_vec()),
+            Last::Delete => coalesced.deletes.push(key.to_vec()),
             Last::Add(d) => {
-                folded.add_keys.push(key.to_vec());
-                folded.add_deltas.push(d);
+                coalesced.add_keys.push(key.to_vec());
+                coalesced.add_deltas.push(d);
             }
         }
     }
-    Some(folded)
+    Some(coalesced)
 }
 
 #[cfg(test)]
@@ -83,16 +83,16 @@ mod tests {
             BatchOp::Add("n".into(), -5),
             BatchOp::Delete("c".into()),
         ];
-        let folded = fold(&ops).unwrap();
-        assert_eq!(folded.put_keys, [b"a".to_vec(), b"b".to_vec()], "sorted");
-        assert_eq!(folded.put_values, [b"2".to_vec(), b"3".to_vec()]);
-        assert_eq!(folded.deletes, [b"c".to_vec()]);
-        assert_eq!((folded.add_keys, folded.add_deltas), (vec![b"n".to_vec()], vec![-3]));
+        let coalesced = coalesce(&ops).unwrap();
+        assert_eq!(coalesced.put_keys, [b"a".to_vec(), b"b".to_vec()], "sorted");
+        assert_eq!(coalesced.put_values, [b"2".to_vec(), b"3".to_vec()]);
+        assert_eq!(coalesced.deletes, [b"c".to_vec()]);
+        assert_eq!((coalesced.add_keys, coalesced.add_deltas), (vec![b"n".to_vec()], vec![-3]));
     }
 
     #[test]
     fn a_counter_also_put_does_not_fold() {
-        assert!(fold(&[put("n", "7"), BatchOp::Add("n".into(), 1)]).is_none());
-        assert!(fold(&[BatchOp::Add("n".into(), 1), BatchOp::Delete("n".into())]).is_none());
+        assert!(coalesce(&[put("n", "7"), BatchOp::Add("n".into(), 1)]).is_none());
+        assert!(coalesce(&[BatchOp::Add("n".into(), 1), BatchOp::Delete("n".into())]).is_none());
     }
 }
