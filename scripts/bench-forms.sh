@@ -20,14 +20,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${1:-10}
 ROUNDS=${2:-4}
-# FORMS_WASM=some/forms.wasm measures a variant of the forms module in the
-# same host (a component named like a first-party one replaces it), without
-# relinking the release host (about 3.4 min with its LTO).
+# FORMS_WASM=some/forms.wasm (CONTACTS_WASM=some/contacts.wasm) measures a
+# variant of the forms (contacts) module in the same host (a component named
+# like a first-party one replaces it), without relinking the release host
+# (about 3.4 min with its LTO).
 PORT=${PORT:-18790}
 . scripts/bench-lib.sh
 mkdir -p "$WORK/plugins"
 cp target/plugins/wasm32-wasip2/release/contacts_client.wasm "$WORK/plugins/"
 if [ -n "${FORMS_WASM:-}" ]; then cp "$FORMS_WASM" "$WORK/plugins/forms.wasm"; fi
+if [ -n "${CONTACTS_WASM:-}" ]; then cp "$CONTACTS_WASM" "$WORK/plugins/contacts.wasm"; fi
 start_host "$HOST" CRM_FORM_RATE_PER_MINUTE=0 CRM_PLUGINS_DIR="$WORK/plugins" RUST_LOG=warn
 new_org Bench unlimited
 SEED=${SEED:-100000}

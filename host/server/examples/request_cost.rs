@@ -9,7 +9,8 @@
 //! the load generator's, and profiling one kind of call (`ONLY=form perf
 //! record ...`: a profiler attached to a loaded host slows it unevenly, see
 //! BENCHMARKS.md). Its ratios are as noisy as a 64-connection run's on this
-//! machine. `FORMS_WASM=...` runs another build of the forms module.
+//! machine. `FORMS_WASM=...` and `CONTACTS_WASM=...` run other builds of the
+//! forms and contacts modules.
 //!
 //! Run: `cargo run --release -p crm-server --example request_cost [calls per round] [rounds]`
 //! (`CONTACTS_CLIENT_WASM` defaults to the one the plugins' build leaves in `target/plugins`).
@@ -60,8 +61,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map(PathBuf::from)
         .unwrap_or_else(|_| PathBuf::from("target/plugins/wasm32-wasip2/release/contacts_client.wasm"));
     std::fs::copy(&client, plugins.join("contacts_client.wasm"))?;
-    if let Ok(forms) = std::env::var("FORMS_WASM") {
-        std::fs::copy(forms, plugins.join("forms.wasm"))?;
+    // Other builds of the first-party modules, replacing the embedded ones by name.
+    for (variable, file) in [("FORMS_WASM", "forms.wasm"), ("CONTACTS_WASM", "contacts.wasm")] {
+        if let Ok(path) = std::env::var(variable) {
+            std::fs::copy(path, plugins.join(file))?;
+        }
     }
     // Compiled components are kept between runs, so that a profile of a run
     // is of the calls, not of compiling them.

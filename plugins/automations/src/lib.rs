@@ -14,10 +14,6 @@
 //! Store keys (scoped by the host to this organization and module):
 //! `a/<id>` automations, `meta/automations` their count.
 
-/// One request per instance: see `crm_sdk::arena`.
-#[global_allocator]
-static ALLOCATOR: crm_sdk::arena::Arena = crm_sdk::arena::Arena::new();
-
 mod automation;
 
 crm_sdk::component_bindings!("webhooks-module", "../../wit");

@@ -15,10 +15,6 @@
 //! `s/...` and `g/...` what `search` reads ([`search`]),
 //! `company/<id>`, `conv/<id>`.
 
-/// One request per instance: see `crm_sdk::arena`.
-#[global_allocator]
-static ALLOCATOR: crm_sdk::arena::Arena = crm_sdk::arena::Arena::new();
-
 mod batch;
 mod bulk;
 mod checked;

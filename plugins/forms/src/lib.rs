@@ -23,10 +23,6 @@
 //! `dd/<formId>/<period>/<hash>` recent answers (double clicks) by the 30 s
 //! period of their commit, `meta/...` counters.
 
-/// One request per instance: see `crm_sdk::arena`.
-#[global_allocator]
-static ALLOCATOR: crm_sdk::arena::Arena = crm_sdk::arena::Arena::new();
-
 mod cors;
 mod deals;
 mod dedupe;

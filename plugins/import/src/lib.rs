@@ -11,10 +11,6 @@
 //! `i/<id>` an import's summary, `i-rows/<id>/<n>` its warnings and rejected
 //! rows in pages, `meta/imports` the count.
 
-/// One request per instance: see `crm_sdk::arena`.
-#[global_allocator]
-static ALLOCATOR: crm_sdk::arena::Arena = crm_sdk::arena::Arena::new();
-
 mod history;
 mod report;
 mod rows;

@@ -16,10 +16,6 @@
 //! `p/<id>` created pipelines, `meta/pipelines` their count,
 //! `cs/<conversation id>` a conversation's stage.
 
-/// One request per instance: see `crm_sdk::arena`.
-#[global_allocator]
-static ALLOCATOR: crm_sdk::arena::Arena = crm_sdk::arena::Arena::new();
-
 mod conversation_stage;
 mod pipeline;
 

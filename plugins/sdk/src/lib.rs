@@ -2,7 +2,6 @@
 //! any module needs, and none of this product's own business rules (those
 //! its components share are in `crm-first-party`).
 //!
-//! - [`arena`]: the allocator of a component whose instance serves one call.
 //! - [`bindings`]: the host imports (store, events, catalog, runtime, tenant) and the
 //!   shared types, generated from `wit/` once. A component generates bindings for
 //!   its own world with `with:` pointing at these (see `contacts/src/lib.rs`).
@@ -11,7 +10,6 @@
 //! - [`raw_text`]: a filter's necessary test on stored JSON bytes, so a scan
 //!   decodes only the records that may match.
 
-pub mod arena;
 pub mod http;
 pub mod kv;
 pub mod raw_text;

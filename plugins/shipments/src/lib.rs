@@ -16,10 +16,6 @@
 //! `w/<contact>` the keyless window, `busy/<id>` a shipment's writer,
 //! `ev/<provider>/<event id>` webhook events seen, `origin`, `refresh/cursor`.
 
-/// One request per instance: see `crm_sdk::arena`.
-#[global_allocator]
-static ALLOCATOR: crm_sdk::arena::Arena = crm_sdk::arena::Arena::new();
-
 mod answer;
 mod claims;
 mod destination;
