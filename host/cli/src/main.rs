@@ -20,7 +20,8 @@ use store_copy::StoreArgs;
 /// mimalloc instead of glibc's malloc: in a profile of creates, glibc's
 /// allocator (`_int_malloc`, `malloc_consolidate`, `unlink_chunk`, `free`)
 /// took about 15% of the host's CPU; every request allocates its instance's
-/// buffers and sled copies a node on each update. Figures in BENCHMARKS.md.
+/// buffers and sled copies a node on each update. Figures in
+/// docs/bench-log/2026-11.md, "mimalloc as the global allocator".
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
