@@ -196,17 +196,6 @@ pub struct Config {
     pub tracking_refresh_batch: u32,
 }
 
-/// What `crm-host` reads from the environment alone, beside its flags.
-pub const ENVIRONMENT_ONLY: &[(&str, &str, &str)] = &[
-    ("CRM_ADMIN_TOKEN", "generated", "the admin API's bearer token"),
-    (
-        "RUST_LOG",
-        "`info`",
-        "log filter; `info,crm_host::access=debug` adds a line for every request (route pattern, organization, status, latency, request id)",
-    ),
-    ("CRM_LOG_FORMAT", "text", "`json`: one JSON object a line"),
-];
-
 impl Config {
     /// Where compiled components are cached.
     pub fn cache_dir(&self) -> PathBuf {
@@ -229,6 +218,17 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What `crm-host` reads from the environment alone, beside its flags.
+    const ENVIRONMENT_ONLY: &[(&str, &str, &str)] = &[
+        ("CRM_ADMIN_TOKEN", "generated", "the admin API's bearer token"),
+        (
+            "RUST_LOG",
+            "`info`",
+            "log filter; `info,crm_host::access=debug` adds a line for every request (route pattern, organization, status, latency, request id)",
+        ),
+        ("CRM_LOG_FORMAT", "text", "`json`: one JSON object a line"),
+    ];
 
     /// Where the guide's table sits, between two markers.
     const GUIDE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/operators.md");
@@ -273,7 +273,7 @@ mod tests {
         }
         panic!(
             "docs/operators.md's configuration table differs from the flags; \
-             CRM_WRITE_DOCS=1 cargo test -p crm-host the_operators_guide rewrites it. The flags say:\n{table}"
+             CRM_WRITE_DOCS=1 cargo test -p crm-server the_operators_guide rewrites it. The flags say:\n{table}"
         );
     }
 }
