@@ -24,6 +24,7 @@ mod contacts;
 mod content_coding;
 mod crash_counts;
 mod disk_full;
+mod edge;
 mod fairness;
 mod form_leads;
 mod forms;

@@ -11,6 +11,7 @@ pub mod envia_sim;
 pub mod receiver;
 pub mod shop;
 pub mod site;
+pub mod wan;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -124,6 +125,8 @@ pub fn serve_command(data_dir: &Path) -> Command {
         .env_remove("CRM_ADMIN_LISTEN")
         .env_remove("CRM_DATA_DIR")
         .env_remove("CRM_STORE_URL")
+        .env_remove("CRM_STORE_READ_URL")
+        .env_remove("CRM_WRITE_HOST_URL")
         .env("RUST_LOG", "warn")
         .env("CRM_CACHE_DIR", shared_cache_dir());
     if let Some(url) = backend::store_url_for(data_dir) {
@@ -375,7 +378,7 @@ impl Host {
     }
 
     /// The host's `/metrics`, as text.
-    async fn metrics(&self) -> String {
+    pub async fn metrics(&self) -> String {
         self.client.get(format!("{}/metrics", self.admin)).send().await.unwrap().text().await.unwrap()
     }
 

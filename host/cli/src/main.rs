@@ -35,7 +35,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Run the service.
-    Serve(Config),
+    Serve(Box<Config>),
     /// Call the admin API of a running host.
     Admin(AdminArgs),
     /// Import a file through the API of a running host.
@@ -76,7 +76,7 @@ fn main() -> std::process::ExitCode {
         .expect("start the tokio runtime");
     let outcome = runtime.block_on(async {
         match cli.command {
-            Command::Serve(config) => crm_server::server::serve(config).await,
+            Command::Serve(config) => crm_server::server::serve(*config).await,
             Command::Admin(args) => admin::run(args).await,
             Command::Import(args) => import::run(args).await,
             Command::Store(args) => store_copy::run(args).await,

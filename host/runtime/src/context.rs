@@ -1,18 +1,35 @@
 //! Who a call is for.
 
+use std::sync::Arc;
+
+use crm_store::Store;
 use crm_tenancy::Org;
 
 use crate::bindings::platform::crm::plugin::types;
 
 /// Who a call is for: the organization its instance is bound to and the
 /// caller's token.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct CallContext {
     pub org: Org,
     pub token_id: String,
     pub user_id: Option<String>,
     pub permissions: Vec<String>,
     pub request_id: String,
+    /// The store the call (and the calls it nests) goes through, when not
+    /// the runtime's: an edge host's read, through its replica.
+    pub store: Option<Arc<dyn Store>>,
+}
+
+impl std::fmt::Debug for CallContext {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CallContext")
+            .field("org", &self.org.id)
+            .field("token_id", &self.token_id)
+            .field("request_id", &self.request_id)
+            .field("own_store", &self.store.is_some())
+            .finish()
+    }
 }
 
 impl CallContext {
@@ -25,6 +42,7 @@ impl CallContext {
             user_id: None,
             permissions: vec!["*".into()],
             request_id: request_id.to_string(),
+            store: None,
         }
     }
 
@@ -37,6 +55,7 @@ impl CallContext {
             user_id: None,
             permissions: Vec::new(),
             request_id: request_id.to_string(),
+            store: None,
         }
     }
 

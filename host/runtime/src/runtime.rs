@@ -312,7 +312,7 @@ impl HostState {
         };
         HostState {
             provider,
-            store: runtime.store.clone(),
+            store: ctx.as_ref().and_then(|c| c.store.clone()).unwrap_or_else(|| runtime.store.clone()),
             runtime,
             ctx,
             module: module.to_string(),

@@ -14,7 +14,10 @@
 //! are 400 `VALIDATION_ERROR` before any token is looked up; a repeated
 //! organization id whose values all name the caller's organization is 400 too.
 
+use std::sync::Arc;
+
 use crm_runtime::CallContext;
+use crm_store::Store;
 use crm_tenancy::{Org, Tenancy, TokenFailure, TokenRecord};
 
 use crate::http::{ApiError, ApiRequest};
@@ -27,14 +30,16 @@ pub struct Caller {
 }
 
 impl Caller {
-    /// The context of a component call made for this caller.
-    pub fn call_context(&self, request_id: &str) -> CallContext {
+    /// The context of a component call made for this caller, through
+    /// `store` when not the host's (an edge host's read).
+    pub fn call_context(&self, request_id: &str, store: Option<Arc<dyn Store>>) -> CallContext {
         CallContext {
             org: self.org.clone(),
             token_id: self.token.id.clone(),
             user_id: self.token.user_id.clone(),
             permissions: self.token.permissions.clone(),
             request_id: request_id.to_string(),
+            store,
         }
     }
 }

@@ -51,6 +51,27 @@ pub struct Config {
     #[arg(long, env = "CRM_STORE_URL", hide_env_values = true)]
     pub store_url: Option<String>,
 
+    /// An edge host's read-only replica of the `--store-url` database: a
+    /// PostgreSQL hot standby beside this host (same URL form and TLS rules).
+    /// Reads are served from it while it is at most `--max-staleness-ms`
+    /// behind; writes go to the primary, or to `--write-host-url`
+    /// (`docs/operators.md`, "Hosts near your customers").
+    #[arg(long, env = "CRM_STORE_READ_URL", hide_env_values = true, requires = "store_url")]
+    pub store_read_url: Option<String>,
+
+    /// How far behind its primary the replica may be and still be read
+    /// (with `--store-read-url`); further behind, reads go to the primary
+    /// while it is reachable.
+    #[arg(long, env = "CRM_MAX_STALENESS_MS", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
+    pub max_staleness_ms: u64,
+
+    /// A host beside the primary database that an edge host (with
+    /// `--store-read-url`) forwards its writes to, so that a write crosses
+    /// the WAN once (`http://host:port`, its public listener). Unset: the
+    /// edge host writes to the primary itself, a WAN round trip a statement.
+    #[arg(long, env = "CRM_WRITE_HOST_URL", requires = "store_read_url", value_parser = parse_write_host)]
+    pub write_host_url: Option<reqwest::Url>,
+
     /// Most database connections this host opens (with `--store-url`).
     #[arg(long, env = "CRM_STORE_CONNECTIONS", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub store_connections: u64,
@@ -196,6 +217,16 @@ pub struct Config {
     pub tracking_refresh_batch: u32,
 }
 
+/// `--write-host-url`: an `http` or `https` URL of a host's public listener.
+fn parse_write_host(text: &str) -> Result<reqwest::Url, String> {
+    let url = reqwest::Url::parse(text).map_err(|e| format!("not a URL: {e}"))?;
+    match (url.scheme(), url.host_str(), url.path()) {
+        ("http" | "https", Some(_), "/" | "") => Ok(url),
+        (_, _, "/" | "") => Err("the write host is reached over http or https".into()),
+        _ => Err("the write host's URL names the host only, without a path".into()),
+    }
+}
+
 impl Config {
     /// Where compiled components are cached.
     pub fn cache_dir(&self) -> PathBuf {
@@ -218,6 +249,15 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_write_host_is_an_http_url_without_a_path() {
+        assert!(parse_write_host("http://10.0.0.5:8080").is_ok());
+        assert!(parse_write_host("https://primary.example.co/").is_ok());
+        for wrong in ["10.0.0.5:8080", "ftp://h", "http://h/api", "nonsense"] {
+            assert!(parse_write_host(wrong).is_err(), "{wrong}");
+        }
+    }
 
     /// What `crm-host` reads from the environment alone, beside its flags.
     const ENVIRONMENT_ONLY: &[(&str, &str, &str)] = &[

@@ -12,10 +12,20 @@ pub fn healthz() -> Response {
 }
 
 /// `GET /readyz`: the store is open and the host takes traffic (503 while
-/// starting or shutting down).
+/// starting or shutting down). An edge host says too which sides of its
+/// store answer, and how far behind its replica is.
 pub fn readyz(app: &ServerState) -> Response {
     if app.is_ready() {
-        Response::json(StatusCode::OK, &json!({ "status": "ready" }))
+        let mut ready = json!({ "status": "ready" });
+        let Some(edge) = &app.edge else { return Response::json(StatusCode::OK, &ready) };
+        let store = edge.state();
+        // Neither side answers: nothing can be served.
+        let status = match store["mode"] == "edge-unavailable" {
+            true => StatusCode::SERVICE_UNAVAILABLE,
+            false => StatusCode::OK,
+        };
+        ready["store"] = store;
+        Response::json(status, &ready)
     } else {
         Response::json(StatusCode::SERVICE_UNAVAILABLE, &json!({ "status": "unavailable" }))
     }

@@ -19,7 +19,8 @@
 //! Around it:
 //! - what requests share: [`state`] (it knows no route), [`config`] (the
 //!   flags of `crm-host serve`), [`storage`] (which store backend a host runs
-//!   on), [`metrics`] (Prometheus, on the admin listener), [`console`] (lines
+//!   on), [`edge`] (an edge host's replica reads, bookmarks and forwarded
+//!   writes), [`metrics`] (Prometheus, on the admin listener), [`console`] (lines
 //!   for the operator);
 //! - the routes beside the API: [`admin`] (the admin API) and its
 //!   [`admin_token`], [`tokenless`] (component routes served without a
@@ -48,6 +49,7 @@ pub mod bootstrap;
 pub mod components;
 pub mod config;
 pub mod console;
+pub mod edge;
 pub mod embedded;
 pub mod fairness;
 pub mod form_rate;

@@ -8,11 +8,15 @@
 use std::sync::Arc;
 
 use crate::api::{self, Api};
+use crate::edge::{Edge, bookmark};
 use crate::http::extract::{Admission, BodyLimits};
 use crate::http::{ApiError, ApiRequest, Response};
 use crate::state::ServerState;
 use crate::tokenless::{self, Tokenless};
 use crate::{health, shipping};
+
+/// How logs and metrics name a request an edge host forwarded.
+const FORWARDED: &str = "(forwarded to the write host)";
 
 /// Who serves an admitted request.
 pub enum Target {
@@ -20,11 +24,13 @@ pub enum Target {
     Readyz,
     OpenApi,
     /// A component route without a token (`/api/v1/...`).
-    Tokenless(tokenless::Admitted),
+    Tokenless(Box<tokenless::Admitted>),
     /// The external API, its caller known.
-    Api(api::Admitted),
+    Api(Box<api::Admitted>),
     /// A provider's tracking webhook (it proves itself in its body).
     ProviderWebhook,
+    /// On an edge host, a write: sent whole to the write host.
+    Forward,
 }
 
 /// The public listener's routes.
@@ -40,14 +46,24 @@ impl PublicListener {
     pub fn admit(&self, req: &ApiRequest) -> Admission<Target> {
         let max_body = self.limits.of(None);
         let admitted = |target| Admission { max_body, verdict: Ok(target) };
+        let edge = self.app.edge.as_ref();
+        let forwarded = edge.is_some_and(|edge| edge.forwards(&req.method));
         match req.path.as_str() {
             "/healthz" => admitted(Target::Healthz),
             "/readyz" => admitted(Target::Readyz),
+            p if tokenless::is_tokenless_path(p) && forwarded => admitted(Target::Forward),
             p if tokenless::is_tokenless_path(p) => {
-                self.tokenless.admit(&self.app, req, &self.limits).map(Target::Tokenless)
+                self.tokenless.admit(&self.app, req, &self.limits).map(|a| Target::Tokenless(Box::new(a)))
             }
             api::openapi::PATH => admitted(Target::OpenApi),
-            p if p == "/api" || p.starts_with("/api/") => self.api.admit(&self.app, req, &self.limits).map(Target::Api),
+            p if (p == "/api" || p.starts_with("/api/")) && forwarded => {
+                Admission { max_body: self.api.body_limit(req, &self.limits), verdict: Ok(Target::Forward) }
+            }
+            p if p == "/api" || p.starts_with("/api/") => match edge.map(|edge| edge.reading(req)).transpose() {
+                Ok(reading) => self.api.admit(&self.app, req, &self.limits, reading).map(|a| Target::Api(Box::new(a))),
+                Err(e) => Admission { max_body, verdict: Err(e) },
+            },
+            p if shipping::webhook::is_webhook_path(p) && forwarded => admitted(Target::Forward),
             p if shipping::webhook::is_webhook_path(p) => admitted(Target::ProviderWebhook),
             _ => {
                 Admission { max_body, verdict: Err(ApiError::not_found(&format!("Route {} {}", req.method, req.path))) }
@@ -55,15 +71,32 @@ impl PublicListener {
         }
     }
 
-    /// Serves an admitted request.
+    /// Serves an admitted request. Its answer says how fresh its data was
+    /// (`Crm-Bookmark`, on a PostgreSQL store; see [`crate::edge`]).
     pub async fn serve(&self, target: Target, req: ApiRequest) -> Response {
-        match target {
+        let reading = match &target {
+            Target::Api(admitted) => admitted.reading().cloned(),
+            _ => None,
+        };
+        let mut response = match target {
             Target::Healthz => health::healthz(),
             Target::Readyz => health::readyz(&self.app),
             Target::OpenApi => api::openapi::serve(&req.method),
-            Target::Tokenless(admitted) => self.tokenless.dispatch(&self.app, admitted, req).await,
-            Target::Api(admitted) => self.api.dispatch(&self.app, admitted, req).await,
+            Target::Tokenless(admitted) => self.tokenless.dispatch(&self.app, *admitted, req).await,
+            Target::Api(admitted) => self.api.dispatch(&self.app, *admitted, req).await,
             Target::ProviderWebhook => shipping::webhook::receive(&self.app, req).await,
+            // The write host's answer carries its own bookmark.
+            Target::Forward => return self.forward(req).await,
+        };
+        match reading {
+            Some(reading) => Edge::stamp(&reading, &mut response),
+            None => bookmark::stamp_store(&*self.app.store, &mut response),
         }
+        response
+    }
+
+    async fn forward(&self, req: ApiRequest) -> Response {
+        let edge = self.app.edge.as_ref().expect("only an edge host forwards");
+        edge.forward(&req).await.served_by(FORWARDED.into(), None)
     }
 }

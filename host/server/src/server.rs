@@ -126,7 +126,7 @@ async fn start(config: &Config, metrics: PrometheusHandle) -> Result<Serving, Bo
     std::fs::create_dir_all(&config.data_dir)
         .map_err(|e| format!("cannot create the data dir {}: {e}", config.data_dir.display()))?;
     let computing = crm_store::combine::Computing::default();
-    let store = storage::open(config, computing.clone())?;
+    let storage::Storage { store, edge } = storage::open(config, computing.clone())?;
     let host_id = bootstrap::host_id(&config.data_dir)?;
     let admin_token_digest = admin_token::digest(&config.data_dir, &*store, config.store_url.is_some())?;
     let provider_timeout = Duration::from_millis(config.provider_timeout_ms);
@@ -166,7 +166,7 @@ async fn start(config: &Config, metrics: PrometheusHandle) -> Result<Serving, Bo
         gate,
     )?);
     let admin = Arc::new(Admin::new(&loaded, deadline, api.clone(), tokenless.clone())?);
-    let app = Arc::new(ServerState::new(config.clone(), store, runtime, outbox, admin_token_digest, metrics));
+    let app = Arc::new(ServerState::new(config.clone(), (store, edge), runtime, outbox, admin_token_digest, metrics));
     Ok(Serving { app, api, tokenless, admin, host_id })
 }
 
@@ -213,7 +213,11 @@ fn spawn_admin(
     let admit: Admit<_> = Arc::new(move |req: &ApiRequest| Admin::admit(&admitting, req, max_body));
     let serve = move |req, admitted| {
         let (app, admin) = (app.clone(), admin.clone());
-        async move { admin.dispatch(&app, admitted, req).await }
+        async move {
+            let mut response = admin.dispatch(&app, admitted, req).await;
+            crate::edge::bookmark::stamp_store(&*app.store, &mut response);
+            response
+        }
     };
     spawn_listener(listener, bounds, (admit, None, body_timeout), serve, stop)
 }

@@ -10,10 +10,13 @@ use crm_store::Store;
 use crm_tenancy::Tenancy;
 
 use crate::config::Config;
+use crate::edge::Edge;
 
 pub struct ServerState {
     pub config: Config,
     pub store: Arc<dyn Store>,
+    /// Set on an edge host: its replica and the write host.
+    pub edge: Option<Arc<Edge>>,
     pub tenancy: Tenancy,
     pub runtime: Arc<Runtime>,
     /// Outbound events: the deliveries the API lists and retries.
@@ -28,7 +31,7 @@ pub struct ServerState {
 impl ServerState {
     pub fn new(
         config: Config,
-        store: Arc<dyn Store>,
+        (store, edge): (Arc<dyn Store>, Option<Arc<Edge>>),
         runtime: Arc<Runtime>,
         outbox: Arc<Outbox>,
         admin_token_digest: String,
@@ -38,6 +41,7 @@ impl ServerState {
             config,
             tenancy: Tenancy::new(store.clone()),
             store,
+            edge,
             runtime,
             outbox,
             admin_token_digest,

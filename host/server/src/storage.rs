@@ -1,5 +1,6 @@
 //! Which store a host runs on: the embedded sled store in the data dir, or,
-//! with `--store-url`, a PostgreSQL-protocol database that many hosts share.
+//! with `--store-url`, a PostgreSQL-protocol database that many hosts share
+//! (and with `--store-read-url` too, its replica beside an edge host).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -9,22 +10,39 @@ use crm_store::{SledStore, Store};
 use crm_store_postgres::PostgresStore;
 
 use crate::config::Config;
+use crate::edge::Edge;
+
+/// The store a host opened: the one everything writes to and the
+/// background work uses, and on an edge host the replica beside it.
+pub struct Storage {
+    pub store: Arc<dyn Store>,
+    pub edge: Option<Arc<Edge>>,
+}
 
 /// `computing` is the runtime's count of requests computing, which paces
 /// the store's combined commits (see `crm_store::combine`).
-pub fn open(config: &Config, computing: Computing) -> Result<Arc<dyn Store>, String> {
+pub fn open(config: &Config, computing: Computing) -> Result<Storage, String> {
     let window = CommitWindow { length: Duration::from_micros(config.commit_window_us), computing };
     match &config.store_url {
         Some(url) => {
             let store = PostgresStore::connect_with(url, config.store_connections as usize, window)
                 .map_err(|e| format!("cannot open the store at {}: {e}", redacted(url)))?;
-            Ok(Arc::new(store))
+            let store = Arc::new(store);
+            let edge = match &config.store_read_url {
+                Some(read_url) => {
+                    let replica = PostgresStore::connect_replica(read_url, config.store_connections as usize)
+                        .map_err(|e| format!("cannot open the read replica at {}: {e}", redacted(read_url)))?;
+                    Some(Arc::new(Edge::start(config, store.clone(), Arc::new(replica))))
+                }
+                None => None,
+            };
+            Ok(Storage { store, edge })
         }
         None => {
             let dir = config.data_dir.join("store");
             let store = SledStore::open_with(&dir, config.store_cache_mb << 20, window)
                 .map_err(|e| format!("cannot open the store in {}: {e}", config.data_dir.display()))?;
-            Ok(Arc::new(store))
+            Ok(Storage { store: Arc::new(store), edge: None })
         }
     }
 }

@@ -13,13 +13,19 @@
 //! sled's. This is what the host already promises on sled: a 2xx only after
 //! `durable()`, reads may see a write a crash would lose before it.
 //!
+//! The flush also reads where the log was flushed to: after `durable()`,
+//! [`Store::position`] is at least every earlier write's position, which a
+//! replica's replay position can be compared with (an edge host's bookmark).
+//!
 //! CockroachDB and YugabyteDB replicate a commit before answering it, so
 //! there every commit is durable when it returns and `durable()` has nothing
 //! to do.
 //!
 //! [`Store::durable`]: crm_store::Store::durable
+//! [`Store::position`]: crm_store::Store::position
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use deadpool_postgres::Pool;
 use tokio::runtime::Handle;
@@ -39,18 +45,25 @@ pub(crate) enum Durability {
 
 impl Durability {
     /// Starts the flusher for a PostgreSQL store: it runs the flush on
-    /// `runtime` over `pool`, through its own row of `crm_flush`.
-    pub(crate) fn flushing(pool: Pool, runtime: Handle) -> Durability {
+    /// `runtime` over `pool`, through its own row of `crm_flush`, and keeps
+    /// in `flushed` the log position each flush reached, before its waiters
+    /// are woken.
+    pub(crate) fn flushing(pool: Pool, runtime: Handle, flushed: Arc<AtomicU64>) -> Durability {
         let slot = flush_slot();
         let flush = format!(
             "BEGIN; SET LOCAL synchronous_commit = on; \
              INSERT INTO crm_flush (slot, flushes) VALUES ({slot}, 1) \
-             ON CONFLICT (slot) DO UPDATE SET flushes = crm_flush.flushes + 1; COMMIT"
+             ON CONFLICT (slot) DO UPDATE SET flushes = crm_flush.flushes + 1; COMMIT; \
+             SELECT {FLUSHED_POSITION}"
         );
         Durability::OnFlush(GroupCommit::start(move || {
             runtime.block_on(async {
                 let client = pool.get().await.map_err(|e| Failure::from(e).message)?;
-                client.batch_execute(&flush).await.map_err(|e| Failure::from(e).message)
+                let answer = client.simple_query(&flush).await.map_err(|e| Failure::from(e).message)?;
+                if let Some(position) = first_number(&answer) {
+                    flushed.fetch_max(position, Ordering::SeqCst);
+                }
+                Ok(())
             })
         }))
     }
@@ -61,6 +74,17 @@ impl Durability {
             Durability::OnFlush(group) => group.wait_durable().await,
         }
     }
+}
+
+/// The primary's flushed log position, in bytes from the log's start.
+pub(crate) const FLUSHED_POSITION: &str = "(pg_current_wal_flush_lsn() - '0/0'::pg_lsn)::bigint";
+
+/// The first value of the first row of a simple query's answer, as a number.
+pub(crate) fn first_number(answer: &[tokio_postgres::SimpleQueryMessage]) -> Option<u64> {
+    answer.iter().find_map(|message| match message {
+        tokio_postgres::SimpleQueryMessage::Row(row) => row.get(0)?.parse().ok(),
+        _ => None,
+    })
 }
 
 /// This store's row in `crm_flush`: hosts that pick the same one only take

@@ -20,6 +20,9 @@
 //!   flush, and waiting callers share one synchronous commit);
 //! - `retry.rs`: which failures are retried (serialization failures always;
 //!   lost connections only for calls that are safe to repeat);
+//! - `replica.rs`: a hot standby's connection, which only reads, and the
+//!   log positions that tell how far behind its primary it is (an edge
+//!   host's staleness and bookmarks);
 //! - `tls.rs`: TLS to the database, from the URL's `sslmode` and
 //!   `sslrootcert` as libpq reads them;
 //! - [`throwaway`]: a PostgreSQL server in a temporary folder, for tests and
@@ -46,6 +49,7 @@ mod coalesce;
 mod conditional;
 mod durability;
 mod engine;
+mod replica;
 mod retry;
 mod schema;
 mod store;

@@ -93,3 +93,24 @@ async fn try_migrate(pool: &Pool) -> Result<u32, Refusal> {
     }
     Ok(known as u32)
 }
+
+/// The version a replica's database is at, without writing: it must be the
+/// one this host knows (the primary's hosts migrate it; a replica follows).
+pub(crate) async fn version(pool: &Pool) -> Result<u32, Failure> {
+    let client = pool.get().await?;
+    let found: i32 = client
+        .query_opt("SELECT version FROM crm_schema", &[])
+        .await
+        .map_err(|e| {
+            Failure::final_(format!("the replica has no schema yet ({e}): start a host on the primary first"))
+        })?
+        .map_or(0, |row| row.get(0));
+    match found == STEPS.len() as i32 {
+        true => Ok(found as u32),
+        false => Err(Failure::final_(format!(
+            "the replica's schema is at version {found}, this host's at {}: start a host on the primary first, \
+             or upgrade this one",
+            STEPS.len()
+        ))),
+    }
+}

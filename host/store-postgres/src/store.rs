@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
@@ -28,11 +29,23 @@ use crate::tls::{self, Tls};
 use crate::writes::{self, DELETE, PUT};
 
 pub struct PostgresStore {
-    pool: Pool,
-    bridge: Bridge,
+    pub(crate) pool: Pool,
+    pub(crate) bridge: Bridge,
     durability: Durability,
+    /// The log position the last flush reached (see `durability.rs`); `None`
+    /// off PostgreSQL itself, where there is no such position to compare.
+    flushed: Option<Arc<AtomicU64>>,
     ensured: Arc<Ensured>,
     combiner: Arc<Combiner>,
+}
+
+/// What a connection is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    /// The database itself: its schema is brought up to date at connect.
+    Primary,
+    /// A read-only replica of it (see `replica.rs`): only read, never migrated.
+    Replica,
 }
 
 const GET: &str = "SELECT value FROM crm_kv WHERE ns = $1 AND key = $2";
@@ -58,6 +71,10 @@ impl PostgresStore {
     /// together, paced by `window` (see [`crm_store::combine`]): one
     /// transaction's locks, statements and commit for many requests.
     pub fn connect_with(url: &str, connections: usize, window: CommitWindow) -> StoreResult<PostgresStore> {
+        PostgresStore::open(url, connections, window, Role::Primary)
+    }
+
+    pub(crate) fn open(url: &str, connections: usize, window: CommitWindow, role: Role) -> StoreResult<PostgresStore> {
         let (url, tls) = tls::from_url(url).map_err(StoreError)?;
         let mut config: tokio_postgres::Config =
             url.parse().map_err(|e| StoreError(format!("not a PostgreSQL URL: {e}")))?;
@@ -68,22 +85,32 @@ impl PostgresStore {
         let bridge = Bridge::new().map_err(|e| StoreError(format!("cannot start the store's runtime: {e}")))?;
         let probe = pool(config.clone(), &tls, 1)?;
         let (version, postgresql) = bridge
-            .block_on(async move { Ok::<_, Failure>((schema::migrate(&probe).await?, is_postgresql(&probe).await?)) })
+            .block_on(async move {
+                let version = match role {
+                    Role::Primary => schema::migrate(&probe).await?,
+                    Role::Replica => schema::version(&probe).await?,
+                };
+                Ok::<_, Failure>((version, is_postgresql(&probe).await?))
+            })
             .map_err(failed)?;
+        if role == Role::Replica && !postgresql {
+            return Err(StoreError("a read replica must be a PostgreSQL hot standby".into()));
+        }
         if postgresql {
             let options =
                 config.get_options().map_or(POSTGRESQL_SESSION.to_owned(), |o| format!("{o} {POSTGRESQL_SESSION}"));
             config.options(&options);
         }
         let pool = pool(config, &tls, connections)?;
-        let durability = match postgresql {
-            true => Durability::flushing(pool.clone(), bridge.handle()),
-            false => Durability::OnCommit,
+        let flushed = postgresql.then(Arc::<AtomicU64>::default);
+        let durability = match (&flushed, role) {
+            (Some(flushed), Role::Primary) => Durability::flushing(pool.clone(), bridge.handle(), flushed.clone()),
+            _ => Durability::OnCommit,
         };
-        tracing::info!(version, connections, postgresql, "PostgreSQL store ready");
+        tracing::info!(version, connections, postgresql, replica = (role == Role::Replica), "PostgreSQL store ready");
         let ensured = Arc::<Ensured>::default();
         let combiner = combiner(pool.clone(), ensured.clone(), bridge.handle(), window);
-        Ok(PostgresStore { pool, bridge, durability, ensured, combiner })
+        Ok(PostgresStore { pool, bridge, durability, flushed, ensured, combiner })
     }
 
     /// Runs one store call: `attempt` is tried (on the store's runtime) until
@@ -387,5 +414,9 @@ impl Store for PostgresStore {
     /// before their flush, which this waits for.
     fn durable(&self) -> Pin<Box<dyn Future<Output = StoreResult<()>> + Send + '_>> {
         Box::pin(self.durability.wait())
+    }
+
+    fn position(&self) -> Option<u64> {
+        self.flushed.as_ref().map(|flushed| flushed.load(Ordering::SeqCst))
     }
 }

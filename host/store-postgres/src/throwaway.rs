@@ -60,8 +60,48 @@ impl Throwaway {
         server.listen(&[settings, &["ssl=on"]].concat())
     }
 
+    /// A hot standby of `primary`, copied from it with `pg_basebackup -R`
+    /// (after a fast checkpoint: the default, spread, waits minutes),
+    /// that streams the primary's log through `upstream_port`: the
+    /// primary's own port, or a proxy's in front of it (a WAN's latency, a
+    /// link a test cuts). It serves reads only, on a port of its own, with
+    /// the same extra `settings` as the primary (a standby refuses to run
+    /// with fewer connections than its primary).
+    pub fn standby_of(primary: &Throwaway, upstream_port: u16, settings: &[&str]) -> Result<Throwaway, String> {
+        let server = Throwaway::folder()?;
+        run(server
+            .tool("pg_basebackup")
+            .args(["-h", "127.0.0.1", "-U", "postgres", "-X", "stream", "-R", "--no-sync", "--checkpoint=fast", "-p"])
+            .arg(primary.port.to_string())
+            .arg("-D")
+            .arg(server.data()))?;
+        // Later lines win: the log comes through `upstream_port`, and a
+        // lost link is tried again within half a second.
+        let upstream = format!(
+            "primary_conninfo = 'host=127.0.0.1 port={upstream_port} user=postgres'\n\
+             wal_retrieve_retry_interval = '500ms'\n"
+        );
+        let auto = server.data().join("postgresql.auto.conf");
+        let mut conf = std::fs::read_to_string(&auto).map_err(|e| format!("cannot read {}: {e}", auto.display()))?;
+        conf.push_str(&upstream);
+        std::fs::write(&auto, conf).map_err(|e| format!("cannot write {}: {e}", auto.display()))?;
+        server.spawn_watchdog()?;
+        server.listen(settings)
+    }
+
     /// A new server's folder and data, not yet started.
     fn initialized() -> Result<Throwaway, String> {
+        let server = Throwaway::folder()?;
+        run(server
+            .tool("initdb")
+            .args(["-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync", "-D"])
+            .arg(server.data()))?;
+        server.spawn_watchdog()?;
+        Ok(server)
+    }
+
+    /// A new server's folder, empty, owned by the user the server runs as.
+    fn folder() -> Result<Throwaway, String> {
         let bin = bin_dir()?;
         let as_postgres = is_root();
         let folder = std::env::temp_dir().join(format!("crm-pg-{}-{}", std::process::id(), unique()));
@@ -70,11 +110,6 @@ impl Throwaway {
         if as_postgres {
             run(Command::new("chown").arg("postgres").arg(&server.folder))?;
         }
-        run(server
-            .tool("initdb")
-            .args(["-A", "trust", "-U", "postgres", "-E", "UTF8", "--locale=C", "--no-sync", "-D"])
-            .arg(server.data()))?;
-        server.spawn_watchdog()?;
         Ok(server)
     }
 

@@ -5,7 +5,8 @@
 //! [`group_commit`] (many writers share one flush), [`combine`] (many
 //! writers' conditional batches share one engine commit), the [`sled_store`]
 //! backend, the [`contract`] suite that every backend must pass, and
-//! [`lease`]s (work that runs once among the hosts sharing a store).
+//! [`lease`]s (work that runs once among the hosts sharing a store), and
+//! [`split`] (reads from a replica, writes to the primary).
 //!
 //! It knows nothing of HTTP, WebAssembly or outbound calls: it must not depend
 //! on warp, wasmtime or reqwest. Callers above it (tenancy, the plugin runtime,
@@ -21,6 +22,7 @@ pub mod group_commit;
 pub mod lease;
 pub mod range;
 pub mod sled_store;
+pub mod split;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -252,6 +254,15 @@ pub trait Store: Send + Sync + 'static {
     /// again); the host then stops. A backend whose failures pass on their
     /// own (a database connection) answers `None`.
     fn lasting_failure(&self) -> Option<String> {
+        None
+    }
+
+    /// How far this store's durable writes reach in its database's log (on
+    /// PostgreSQL, the write-ahead log's position), for a replica to be
+    /// compared with: once [`Store::durable`] has returned, at least the
+    /// position of every write made before it. `None` (the default): the
+    /// store has no replicas (sled).
+    fn position(&self) -> Option<u64> {
         None
     }
 }

@@ -56,6 +56,7 @@ impl Bench {
             user_id: None,
             permissions: vec!["*".into()],
             request_id: "bench".into(),
+            store: None,
         };
         Ok(Bench { runtime, modules, caller })
     }

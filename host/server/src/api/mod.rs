@@ -24,11 +24,12 @@ use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use crm_runtime::LoadedModule;
-use crm_tenancy::permissions;
+use crm_tenancy::{Tenancy, permissions};
 use http::Method;
 
 use crate::auth::{self, Caller};
 use crate::components;
+use crate::edge::{Reading, Side};
 use crate::fairness::Gate;
 use crate::http::extract::{Admission, BodyLimits};
 use crate::http::router::{Match, Params, Router};
@@ -68,11 +69,20 @@ pub struct Route {
 /// request keeps the route it was admitted with).
 pub type Table = Router<Arc<Route>>;
 
-/// A request admitted on its head: its route, its caller and the path's parameters.
+/// A request admitted on its head: its route, its caller and the path's
+/// parameters, and on an edge host where it reads.
 pub struct Admitted {
     route: Arc<Route>,
     caller: Caller,
     params: Params,
+    reading: Option<Reading>,
+}
+
+impl Admitted {
+    /// Where the request reads, on an edge host.
+    pub fn reading(&self) -> Option<&Reading> {
+        self.reading.as_ref()
+    }
 }
 
 /// The external API: its route table, and the gate that keeps organizations
@@ -118,7 +128,15 @@ impl Api {
     /// token, the route, the plan and the permission. Its body may be as
     /// large as the route allows (an unknown route's as the listener's
     /// default), a refused one's too, to be dropped as it arrives.
-    pub fn admit(&self, app: &ServerState, req: &ApiRequest, limits: &BodyLimits) -> Admission<Admitted> {
+    ///
+    /// `reading`: on an edge host, where the request reads (its token too).
+    pub fn admit(
+        &self,
+        app: &ServerState,
+        req: &ApiRequest,
+        limits: &BodyLimits,
+        reading: Option<Reading>,
+    ) -> Admission<Admitted> {
         let path = req.path.strip_prefix("/api").unwrap_or(&req.path);
         let table = self.table();
         let found = table.find(&req.method, path);
@@ -126,12 +144,22 @@ impl Api {
             Match::Found(route, _, _) => route.max_body,
             _ => None,
         });
-        Admission { max_body, verdict: checked(found, app, req) }
+        Admission { max_body, verdict: checked(found, app, req, reading) }
+    }
+
+    /// The body limit of the route `req` names, without checking anything
+    /// else: what an edge host reads before forwarding it.
+    pub fn body_limit(&self, req: &ApiRequest, limits: &BodyLimits) -> usize {
+        let path = req.path.strip_prefix("/api").unwrap_or(&req.path);
+        limits.of(match self.table().find(&req.method, path) {
+            Match::Found(route, _, _) => route.max_body,
+            _ => None,
+        })
     }
 
     /// Serves an admitted request.
     pub async fn dispatch(&self, app: &Arc<ServerState>, admitted: Admitted, req: ApiRequest) -> Response {
-        let Admitted { route, caller, params } = admitted;
+        let Admitted { route, caller, params, reading } = admitted;
         let org = caller.org.id.clone();
         let pass = match self.gate.enter(&caller.org.id, Some(&caller.token.id)).await {
             Ok(pass) => pass,
@@ -163,7 +191,7 @@ impl Api {
             }
             Handler::Component(module, deadline) => {
                 let path = req.path.strip_prefix("/api").unwrap_or(&req.path).to_string();
-                let ctx = Some(caller.call_context(&req.request_id));
+                let ctx = Some(caller.call_context(&req.request_id, reading.map(|r| r.store)));
                 Ok(components::call(app, module, ctx, &req, path, params, *deadline).await)
             }
         };
@@ -173,8 +201,16 @@ impl Api {
 }
 
 /// The caller, then the route `found` for it, then what the route requires.
-fn checked(found: Match<'_, Arc<Route>>, app: &ServerState, req: &ApiRequest) -> Result<Admitted, ApiError> {
-    let caller = auth::authenticate(&app.tenancy, req)?;
+fn checked(
+    found: Match<'_, Arc<Route>>,
+    app: &ServerState,
+    req: &ApiRequest,
+    reading: Option<Reading>,
+) -> Result<Admitted, ApiError> {
+    let (caller, reading) = match reading {
+        None => (auth::authenticate(&app.tenancy, req)?, None),
+        Some(reading) => authenticated_on_edge(app, req, reading)?,
+    };
     let (route, params) = match found {
         Match::Found(route, params, _) => (route.clone(), params),
         Match::MethodNotAllowed(allowed) => {
@@ -195,7 +231,26 @@ fn checked(found: Match<'_, Arc<Route>>, app: &ServerState, req: &ApiRequest) ->
     {
         return Err(ApiError::plan_module_required(module));
     }
-    Ok(Admitted { route, caller, params })
+    Ok(Admitted { route, caller, params, reading })
+}
+
+/// On an edge host, the caller as the request's side knows it. A token the
+/// replica does not know may be one made a moment ago: the primary is
+/// asked before it is refused, and then serves the whole request. (A
+/// revoked one is refused as soon as the replica holds the revocation.)
+fn authenticated_on_edge(
+    app: &ServerState,
+    req: &ApiRequest,
+    reading: Reading,
+) -> Result<(Caller, Option<Reading>), ApiError> {
+    let found = auth::authenticate(&Tenancy::new(reading.store.clone()), req);
+    match (found, &app.edge) {
+        (Err(e), Some(edge)) if reading.side == Side::Replica && e.code() == "API_TOKEN_INVALID" => {
+            let reading = edge.reading_primary(&reading);
+            Ok((auth::authenticate(&Tenancy::new(reading.store.clone()), req)?, Some(reading)))
+        }
+        (found, _) => Ok((found?, Some(reading))),
+    }
 }
 
 fn routes(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Table, String> {

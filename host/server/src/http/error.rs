@@ -117,6 +117,17 @@ impl ApiError {
         ApiError::new(StatusCode::NOT_FOUND, "NOT_FOUND", format!("{what} not found"))
     }
 
+    /// 503: the store's primary cannot be reached (an edge host whose WAN
+    /// link is cut); nothing was written, and the client may try again.
+    pub fn store_unavailable(why: &str) -> ApiError {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "STORE_UNAVAILABLE",
+            format!("Writes cannot reach the database now ({why}); reads still work. Try again shortly"),
+        )
+        .with_header(http::header::RETRY_AFTER, "1")
+    }
+
     pub fn internal() -> ApiError {
         ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL_SERVER_ERROR", "Internal server error")
     }

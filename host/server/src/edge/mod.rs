@@ -1,0 +1,237 @@
+//! An edge host (`--store-read-url`): reads from a PostgreSQL hot standby
+//! beside the host, writes through the primary a WAN away, and
+//! read-your-writes over plain REST. `docs/operators.md`, "Hosts near your
+//! customers", is the operator's side of it.
+//!
+//! - [`watch`]: how far behind the replica is, and whether each side answers;
+//! - [`bookmark`]: `Crm-Bookmark`, and each credential's last write;
+//! - [`forward`]: writes forwarded to a host beside the primary;
+//! - this file: which side a request reads from.
+//!
+//! Which requests are writes is decided by method: `POST`, `PUT`, `PATCH`
+//! and `DELETE` are forwarded whole (the public form door too). A `GET`
+//! reads through [`Split`]: its reads from the side chosen for it, any
+//! write it makes to the primary. The admin API and the background work
+//! (deliveries, tracking, leases, sweeps) use the primary alone, so their
+//! once-per-cluster guarantees are those of any host sharing the database.
+
+pub mod bookmark;
+pub mod forward;
+pub mod watch;
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crm_store::Store;
+use crm_store::split::Split;
+use crm_store_postgres::PostgresStore;
+use http::Method;
+
+use crate::config::Config;
+use crate::http::{ApiError, ApiRequest, Response};
+use bookmark::RecentWrites;
+use forward::Forwarder;
+use watch::{Seen, Watch};
+
+/// How long a read waits for the replica to reach the position it needs
+/// before it reads the primary instead.
+const CATCH_UP: Duration = Duration::from_millis(100);
+
+/// How long a forwarded request may take: past every route's own deadline
+/// (an import's is 3 minutes), only so that nothing waits forever; a cut
+/// link ends a forward within a second ([`Edge::forward`]).
+const FORWARD_AT_MOST: Duration = Duration::from_secs(600);
+
+pub struct Edge {
+    primary: Arc<dyn Store>,
+    /// Reads from the replica, writes to the primary.
+    replica: Arc<dyn Store>,
+    watch: Arc<Watch>,
+    max_staleness: Duration,
+    recent: RecentWrites,
+    forwarder: Option<Forwarder>,
+}
+
+/// Which side a request reads from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    Replica,
+    Primary,
+}
+
+impl Side {
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Replica => "replica",
+            Side::Primary => "primary",
+        }
+    }
+}
+
+/// Where one request reads, chosen on its head.
+#[derive(Clone)]
+pub struct Reading {
+    pub store: Arc<dyn Store>,
+    pub side: Side,
+    /// At least as fresh as this: the answer's `Crm-Bookmark`.
+    pub position: u64,
+    /// Set when the primary cannot be reached and the replica is read
+    /// whatever its staleness: how far behind it may be (`Crm-Staleness-Ms`).
+    pub staleness: Option<Duration>,
+}
+
+impl Edge {
+    /// Starts watching both sides of the store.
+    pub fn start(config: &Config, primary: Arc<PostgresStore>, replica: Arc<PostgresStore>) -> Edge {
+        let watch = Watch::start(primary.clone(), replica.clone());
+        let max_staleness = Duration::from_millis(config.max_staleness_ms);
+        let primary: Arc<dyn Store> = primary;
+        Edge {
+            replica: Arc::new(Split::new(replica, primary.clone())),
+            primary,
+            watch,
+            max_staleness,
+            recent: RecentWrites::new(max_staleness),
+            forwarder: config.write_host_url.clone().map(|url| Forwarder::new(url, FORWARD_AT_MOST)),
+        }
+    }
+
+    /// Whether this request is forwarded to the write host.
+    pub fn forwards(&self, method: &Method) -> bool {
+        self.forwarder.is_some() && ![Method::GET, Method::HEAD, Method::OPTIONS].contains(method)
+    }
+
+    /// Forwards a write, unless the primary is known not to answer; the
+    /// forward is abandoned as soon as it stops answering.
+    pub async fn forward(&self, req: &ApiRequest) -> Response {
+        let Some(forwarder) = &self.forwarder else { return ApiError::internal().into_response() };
+        if !self.watch.seen().primary_up() {
+            return ApiError::store_unavailable("the primary database does not answer").into_response();
+        }
+        let lost = async {
+            loop {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                if !self.watch.seen().primary_up() {
+                    return;
+                }
+            }
+        };
+        let answer = tokio::select! {
+            answer = forwarder.forward(req) => answer,
+            () = lost => Err(ApiError::store_unavailable("the primary database stopped answering")),
+        };
+        match answer {
+            Ok(response) => {
+                if let Some(position) = bookmark::carried(&response) {
+                    self.recent.record(bookmark::credential(req), position);
+                }
+                response
+            }
+            Err(e) => e.into_response(),
+        }
+    }
+
+    /// Where a read request reads: the replica when it is fresh enough (or
+    /// the primary cannot be reached) and holds what the request must see
+    /// (its bookmark, its credential's last write here), after waiting up
+    /// to [`CATCH_UP`] for it; else the primary. May block for that wait.
+    pub fn reading(&self, req: &ApiRequest) -> Result<Reading, ApiError> {
+        let sent = bookmark::sent(req)?;
+        let needed = sent.max(self.recent.of(&bookmark::credential(req))).unwrap_or(0);
+        let seen = self.watch.seen();
+        let side = match (seen.replica_up(), seen.primary_up()) {
+            (false, _) => Side::Primary,
+            (true, false) => Side::Replica,
+            (true, true) if !self.fresh_enough(&seen) => Side::Primary,
+            (true, true) => match self.replica_reaches(needed, seen.replica_position) {
+                true => Side::Replica,
+                false => Side::Primary,
+            },
+        };
+        Ok(match side {
+            Side::Replica => Reading {
+                store: self.replica.clone(),
+                side,
+                position: needed.max(self.watch.seen().replica_position),
+                staleness: (!seen.primary_up()).then(|| seen.staleness().unwrap_or(Duration::MAX)),
+            },
+            Side::Primary => Reading {
+                store: self.primary.clone(),
+                side,
+                position: needed.max(self.primary.position().unwrap_or(0)),
+                staleness: None,
+            },
+        })
+    }
+
+    /// Puts on a read's answer how fresh it is (`Crm-Bookmark`, and while
+    /// the primary cannot be reached `Crm-Staleness-Ms`), and counts it.
+    pub fn stamp(reading: &Reading, response: &mut Response) {
+        metrics::counter!("crm_store_reads_total", "side" => reading.side.name()).increment(1);
+        bookmark::stamp(response, reading.position);
+        if let Some(staleness) = reading.staleness {
+            let ms = u64::try_from(staleness.as_millis()).unwrap_or(u64::MAX).to_string();
+            let value = http::HeaderValue::from_str(&ms).expect("digits are a header value");
+            response.headers.push((http::HeaderName::from_static("crm-staleness-ms"), value));
+        }
+    }
+
+    /// `reading` moved to the primary (a token the replica does not know yet).
+    pub fn reading_primary(&self, reading: &Reading) -> Reading {
+        Reading {
+            store: self.primary.clone(),
+            side: Side::Primary,
+            position: reading.position.max(self.primary.position().unwrap_or(0)),
+            staleness: None,
+        }
+    }
+
+    fn fresh_enough(&self, seen: &Seen) -> bool {
+        seen.staleness().is_some_and(|behind| behind <= self.max_staleness)
+    }
+
+    /// Whether the replica reaches `needed`, asking it again (a local round
+    /// trip) until it does or [`CATCH_UP`] has passed.
+    fn replica_reaches(&self, needed: u64, last_seen: u64) -> bool {
+        if last_seen >= needed {
+            return true;
+        }
+        let until = Instant::now() + CATCH_UP;
+        let wait = || loop {
+            if self.watch.replica_position_now().is_some_and(|position| position >= needed) {
+                return true;
+            }
+            if Instant::now() >= until {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        };
+        // The wait blocks its thread: a runtime's worker hands its other tasks on first.
+        match tokio::runtime::Handle::try_current() {
+            Ok(handle) if handle.runtime_flavor() == tokio::runtime::RuntimeFlavor::MultiThread => {
+                tokio::task::block_in_place(wait)
+            }
+            _ => wait(),
+        }
+    }
+
+    /// What `/readyz` says of the store.
+    pub fn state(&self) -> serde_json::Value {
+        let seen = self.watch.seen();
+        let up = |up: bool| if up { "up" } else { "down" };
+        let mode = match (seen.primary_up(), seen.replica_up()) {
+            (true, true) if self.fresh_enough(&seen) => "edge",
+            (true, true) => "edge-replica-behind",
+            (true, false) => "edge-primary-only",
+            (false, true) => "edge-read-only",
+            (false, false) => "edge-unavailable",
+        };
+        serde_json::json!({
+            "mode": mode,
+            "primary": up(seen.primary_up()),
+            "replica": up(seen.replica_up()),
+            "stalenessMs": seen.staleness().map(|s| s.as_millis() as u64),
+            "maxStalenessMs": self.max_staleness.as_millis() as u64,
+        })
+    }
+}

@@ -1,0 +1,49 @@
+//! What an edge host asks of a PostgreSQL primary and its hot standby:
+//! a connection to the standby that only reads, and the log positions that
+//! say how far behind the primary it is.
+//!
+//! A position is a byte offset in the primary's write-ahead log: the
+//! primary's is where its log is flushed to (a standby receives only
+//! flushed log), the standby's where it has replayed to. Data a standby
+//! shows at position `p` holds every commit whose record ends at or before
+//! `p`, so "the standby has reached `p`" is all a bookmark needs.
+
+use std::time::Duration;
+
+use crm_store::combine::CommitWindow;
+use crm_store::{StoreError, StoreResult};
+
+use crate::durability::{FLUSHED_POSITION, first_number};
+use crate::retry::Failure;
+use crate::store::{PostgresStore, Role};
+
+/// The standby's replayed position, or the primary's flushed one.
+const POSITION: &str = "SELECT CASE WHEN pg_is_in_recovery() \
+                        THEN (pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::bigint \
+                        ELSE (SELECT {FLUSHED}) END";
+
+impl PostgresStore {
+    /// Connects to a read-only replica (a hot standby) of a database that
+    /// hosts on its primary have already migrated. Only its reads are used:
+    /// it is never written, never migrated, and `durable()` has nothing to wait for.
+    pub fn connect_replica(url: &str, connections: usize) -> StoreResult<PostgresStore> {
+        PostgresStore::open(url, connections, CommitWindow::default(), Role::Replica)
+    }
+
+    /// Where this database's log is: a standby's replayed position, a
+    /// primary's flushed one. One statement, not retried, bounded by
+    /// `within`: a link that is cut answers an error in that time.
+    pub fn log_position(&self, within: Duration) -> StoreResult<u64> {
+        let pool = self.pool.clone();
+        let sql = POSITION.replace("{FLUSHED}", FLUSHED_POSITION);
+        let ask = async move {
+            let client = pool.get().await?;
+            let answer = client.simple_query(&sql).await?;
+            first_number(&answer).ok_or_else(|| Failure::final_("the database named no log position"))
+        };
+        let bounded = async move {
+            tokio::time::timeout(within, ask).await.unwrap_or_else(|_| Err(Failure::final_("no answer in time")))
+        };
+        self.bridge.block_on(bounded).map_err(|f| StoreError(format!("PostgreSQL: {}", f.message)))
+    }
+}

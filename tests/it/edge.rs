@@ -1,0 +1,338 @@
+//! Hosts near the customers on one dataset: an edge host reads from a
+//! PostgreSQL hot standby beside it and forwards its writes over a WAN to a
+//! host beside the primary (`host/server/src/edge/`).
+//!
+//! Each test builds its own site: a throw-away primary, a write host beside
+//! it, a standby made with `pg_basebackup -R` that streams the primary's log
+//! over a WAN link, and an edge host whose links to the primary and to the
+//! write host are WAN links too (`crm_tests::wan`: 15 ms each way, 30 ms of
+//! round trip, and a link a test can cut).
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use crm_store_postgres::throwaway::Throwaway;
+use crm_tests::wan::Wan;
+use crm_tests::*;
+
+const ONE_WAY: Duration = Duration::from_millis(15);
+/// The settings of the primary and of each standby.
+const SERVER: &[&str] = &["fsync=off", "max_connections=300"];
+
+/// One site: the primary side, and edge hosts each with a standby.
+struct Site {
+    primary: Throwaway,
+    write_host: Host,
+    /// The WAN from the edge side to the primary's database and to the write host.
+    to_database: Wan,
+    to_write_host: Wan,
+    edges: Vec<Edge>,
+}
+
+struct Edge {
+    host: Host,
+    standby: Throwaway,
+    /// The standby's stream from the primary.
+    stream: Wan,
+}
+
+impl Site {
+    /// The primary side, and one edge host whose standby streams over a
+    /// link of `stream_delay` each way.
+    async fn new(stream_delay: Duration) -> Site {
+        let primary = Throwaway::start(SERVER).expect("start the primary");
+        let url = primary.database("crm").unwrap();
+        let write_host = Host::start_with(&[("CRM_STORE_URL", &url), ("CRM_TRUST_FORWARDED_FOR", "127.0.0.1")]).await;
+        let to_database = Wan::to(primary.port(), ONE_WAY);
+        let to_write_host = Wan::to(port_of(&write_host.api), ONE_WAY);
+        let mut site = Site { primary, write_host, to_database, to_write_host, edges: Vec::new() };
+        site.add_edge(stream_delay, &[]).await;
+        site
+    }
+
+    /// Another edge host, on a standby of its own.
+    async fn add_edge(&mut self, stream_delay: Duration, env: &[(&str, &str)]) {
+        let stream = Wan::to(self.primary.port(), stream_delay);
+        let standby = Throwaway::standby_of(&self.primary, stream.port(), SERVER).expect("start a standby");
+        let primary_url = format!("postgres://postgres@127.0.0.1:{}/crm", self.to_database.port());
+        let write_host_url = format!("http://127.0.0.1:{}", self.to_write_host.port());
+        let mut all = vec![
+            ("CRM_STORE_URL", primary_url.as_str()),
+            ("CRM_STORE_READ_URL", &standby.url("crm")),
+            ("CRM_WRITE_HOST_URL", &write_host_url),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k, v.to_string()))
+        .collect::<Vec<_>>();
+        all.extend(env.iter().map(|(k, v)| (*k, v.to_string())));
+        let env: Vec<(&str, &str)> = all.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let host = Host::start_with(&env).await;
+        // Streaming starts a few round trips after the standby opens.
+        let until = Instant::now() + Duration::from_secs(30);
+        while store_state(&host).await["stalenessMs"].is_null() {
+            assert!(Instant::now() < until, "the standby never caught up: {}", store_state(&host).await);
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        self.edges.push(Edge { host, standby, stream });
+    }
+
+    fn edge(&self) -> &Host {
+        &self.edges[0].host
+    }
+
+    /// Cuts the edge side off the primary: its database, its write host and
+    /// every standby's stream.
+    fn cut(&self) {
+        self.to_database.cut();
+        self.to_write_host.cut();
+        self.edges.iter().for_each(|e| e.stream.cut());
+    }
+
+    fn mend(&self) {
+        self.to_database.mend();
+        self.to_write_host.mend();
+        self.edges.iter().for_each(|e| e.stream.mend());
+    }
+}
+
+fn port_of(url: &str) -> u16 {
+    url.rsplit(':').next().unwrap().trim_end_matches('/').parse().unwrap()
+}
+
+/// An edge host's `/readyz` store state.
+async fn store_state(host: &Host) -> Value {
+    let r = host.call(Method::GET, "/readyz", None, None).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    r.json()["store"].clone()
+}
+
+/// Reads served by one side of an edge host's store, from its metrics.
+async fn reads_on(host: &Host, side: &str) -> f64 {
+    let text = host.metrics().await;
+    let label = format!(r#"crm_store_reads_total{{side="{side}"}} "#);
+    text.lines().find_map(|l| l.strip_prefix(&label)?.parse().ok()).unwrap_or(0.0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_reads_its_own_writes_through_its_edge_host_and_reads_stay_local() {
+    let site = Site::new(ONE_WAY).await;
+    let (_, token) = site.write_host.org_with_token(json!({ "name": "Acme" })).await;
+    let edge = site.edge();
+    assert_eq!(store_state(edge).await["mode"], "edge");
+    let mut stale = Vec::new();
+    for i in 0..200 {
+        let created = edge.post("/api/contacts", &token, &json!({ "email": format!("c{i}@acme.co") })).await;
+        assert_eq!(created.status, 201, "{}", created.text);
+        assert!(created.header("crm-bookmark").is_some(), "a write's answer carries its bookmark");
+        let id = created.json()["data"]["id"].as_str().unwrap().to_string();
+        let read = edge.get(&format!("/api/contacts/{id}"), &token).await;
+        if read.status != 200 {
+            stale.push((i, read.status));
+        }
+    }
+    assert_eq!(stale, vec![], "every read after a write through the same host sees it");
+    let listed = edge.get("/api/contacts?limit=1", &token).await;
+    assert_eq!(listed.json()["pagination"]["total"], 200, "{}", listed.text);
+    // Without writes in between, reads are the replica's.
+    let before = reads_on(edge, "replica").await;
+    for _ in 0..50 {
+        assert_eq!(edge.get("/api/me", &token).await.status, 200);
+    }
+    assert!(reads_on(edge, "replica").await - before >= 50.0, "plain reads are served by the replica");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bookmark_carried_to_another_edge_host_is_served_at_least_that_fresh() {
+    let mut site = Site::new(ONE_WAY).await;
+    // The second edge's standby is 400 ms behind on its stream.
+    site.add_edge(Duration::from_millis(400), &[]).await;
+    let (_, token) = site.write_host.org_with_token(json!({ "name": "Acme" })).await;
+    let (near, far) = (&site.edges[0].host, &site.edges[1].host);
+    // Until its replica holds the token, the far host reads the primary
+    // for it (a token made a moment ago): let it arrive.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    for i in 0..5 {
+        let created = near.post("/api/contacts", &token, &json!({ "email": format!("b{i}@acme.co") })).await;
+        assert_eq!(created.status, 201, "{}", created.text);
+        let id = created.json()["data"]["id"].as_str().unwrap().to_string();
+        let bookmark = created.header("crm-bookmark").unwrap().to_string();
+        let path = format!("/api/contacts/{id}");
+        let without = far.get(&path, &token).await;
+        assert_eq!(without.status, 404, "the far replica is behind: the test would prove nothing otherwise");
+        let started = Instant::now();
+        let with = far.request(Method::GET, &path).bearer_auth(&token).header("Crm-Bookmark", &bookmark).send().await;
+        let with = with.unwrap();
+        assert_eq!(with.status(), 200, "the bookmark's write is seen on another host");
+        assert!(started.elapsed() < Duration::from_secs(2));
+        let answered = with.headers()["crm-bookmark"].to_str().unwrap().to_string();
+        assert!(answered >= bookmark, "an answer is at least as fresh as the bookmark sent");
+    }
+    let r = far.request(Method::GET, "/api/me").bearer_auth(&token).header("Crm-Bookmark", "yesterday").send().await;
+    let r = r.unwrap();
+    assert_eq!(r.status(), 400);
+    let body: Value = r.json().await.unwrap();
+    assert_eq!(body["code"], "VALIDATION_ERROR");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_revoked_token_is_refused_by_an_edge_host_within_the_bound() {
+    let site = Site::new(ONE_WAY).await;
+    let org = site.write_host.create_org(json!({ "name": "Acme" })).await;
+    let (id, token) = site.write_host.create_token_with(&org, json!({ "name": "t", "permissions": ["*"] })).await;
+    let edge = site.edge();
+    assert_eq!(edge.get("/api/me", &token).await.status, 200, "a token made a moment ago works at once");
+    let r = site.write_host.admin(Method::DELETE, &format!("/admin/orgs/{org}/tokens/{id}"), None).await;
+    assert_eq!(r.status, 204);
+    let revoked = Instant::now();
+    loop {
+        let r = edge.get("/api/me", &token).await;
+        if r.status == 401 {
+            assert_eq!(r.json()["code"], "API_TOKEN_REVOKED");
+            break;
+        }
+        assert!(revoked.elapsed() < Duration::from_secs(2), "refused within 2 s plus the replica's lag");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_upserts_of_one_email_through_two_edge_hosts_make_one_contact() {
+    let mut site = Site::new(ONE_WAY).await;
+    site.add_edge(ONE_WAY, &[]).await;
+    let (_, token) = site.write_host.org_with_token(json!({ "name": "Acme" })).await;
+    let body = json!({ "email": "ana@acme.co", "firstName": "Ana" });
+    let replies =
+        futures_util::future::join_all((0..30).map(|i| site.edges[i % 2].host.post("/api/contacts", &token, &body)))
+            .await;
+    let statuses: Vec<u16> = replies.iter().map(|r| r.status.as_u16()).collect();
+    assert_eq!(statuses.iter().filter(|s| **s == 201).count(), 1, "{statuses:?}");
+    assert_eq!(statuses.iter().filter(|s| **s == 200).count(), 29, "{statuses:?}");
+    for edge in &site.edges {
+        let listed = edge.host.get("/api/contacts", &token).await;
+        assert_eq!(listed.json()["pagination"]["total"], 1, "{}", listed.text);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cut_link_refuses_writes_at_once_keeps_reads_and_heals_without_a_restart() {
+    let site = Site::new(ONE_WAY).await;
+    let (_, token) = site.write_host.org_with_token(json!({ "name": "Acme" })).await;
+    let edge = site.edge();
+    let created = edge.post("/api/contacts", &token, &json!({ "email": "before@acme.co" })).await;
+    assert_eq!(created.status, 201);
+    let id = created.json()["data"]["id"].as_str().unwrap().to_string();
+
+    site.cut();
+    // A write sent the moment the link goes answers within 2 s, never hangs.
+    let started = Instant::now();
+    // Its outcome is unknown, as on any lost connection: its bytes may
+    // reach the write host once the link is back.
+    let r = edge.post("/api/contacts", &token, &json!({ "email": "in-flight@acme.co" })).await;
+    assert!(started.elapsed() < Duration::from_secs(2), "answered in {:?}", started.elapsed());
+    assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (503, json!("STORE_UNAVAILABLE")), "{}", r.text);
+    assert_eq!(r.header("retry-after"), Some("1"));
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(store_state(edge).await["mode"], "edge-read-only");
+    let started = Instant::now();
+    let r = edge.post("/api/contacts", &token, &json!({ "email": "refused@acme.co" })).await;
+    assert_eq!(r.status, 503);
+    assert!(started.elapsed() < Duration::from_millis(200), "refused at once once the primary is known lost");
+    // Reads answer from the replica, saying how far behind it may be.
+    let read = edge.get(&format!("/api/contacts/{id}"), &token).await;
+    assert_eq!(read.status, 200, "{}", read.text);
+    let staleness: u64 = read.header("crm-staleness-ms").expect("a staleness header").parse().unwrap();
+    assert!(staleness >= 1000, "{staleness}");
+    assert_eq!(edge.get("/api/me", &token).await.status, 200);
+
+    site.mend();
+    let mended = Instant::now();
+    loop {
+        let r = edge.post("/api/contacts", &token, &json!({ "email": "after@acme.co" })).await;
+        if r.status == 201 {
+            break;
+        }
+        assert_eq!(r.status, 503, "{}", r.text);
+        assert!(mended.elapsed() < Duration::from_secs(10), "writes resume once the link is back");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let listed = site.write_host.get("/api/contacts?limit=100", &token).await.json();
+    let emails: HashSet<&str> =
+        listed["data"].as_array().unwrap().iter().map(|c| c["email"].as_str().unwrap()).collect();
+    assert!(emails.contains("before@acme.co") && emails.contains("after@acme.co"), "{emails:?}");
+    assert!(!emails.contains("refused@acme.co"), "a write refused at once was never sent");
+    assert_eq!(listed["pagination"]["total"], emails.len(), "the count is exact");
+    let state = store_state(edge).await;
+    assert_eq!((state["primary"].clone(), state["replica"].clone()), (json!("up"), json!("up")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_its_replica_down_an_edge_host_reads_the_primary() {
+    let site = Site::new(ONE_WAY).await;
+    let (_, token) = site.write_host.org_with_token(json!({ "name": "Acme" })).await;
+    let edge = site.edge();
+    assert_eq!(edge.post("/api/contacts", &token, &json!({ "email": "a@acme.co" })).await.status, 201);
+    site.edges[0].standby.crash().unwrap();
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    assert_eq!(store_state(edge).await["mode"], "edge-primary-only");
+    let before = reads_on(edge, "primary").await;
+    let listed = edge.get("/api/contacts", &token).await;
+    assert_eq!(listed.status, 200, "{}", listed.text);
+    assert_eq!(listed.json()["pagination"]["total"], 1);
+    assert!(listed.header("crm-staleness-ms").is_none());
+    assert_eq!(reads_on(edge, "primary").await - before, 1.0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_killed_edge_host_loses_no_write_it_acknowledged() {
+    let mut site = Site::new(ONE_WAY).await;
+    let (_, token) = site.write_host.org_with_token(json!({ "name": "Acme" })).await;
+    let client = reqwest::Client::new();
+    let api = site.edge().api.clone();
+    let writers: Vec<_> = (0..8)
+        .map(|w| {
+            let (client, api, token) = (client.clone(), api.clone(), token.clone());
+            tokio::spawn(async move {
+                let mut acknowledged = Vec::new();
+                for i in 0.. {
+                    let body = json!({ "email": format!("w{w}-{i}@acme.co") });
+                    let sent = client.post(format!("{api}/api/contacts")).bearer_auth(&token).json(&body).send();
+                    match sent.await {
+                        Ok(r) if r.status() == 201 => {
+                            let v: Value = r.json().await.unwrap();
+                            acknowledged.push(v["data"]["id"].as_str().unwrap().to_string());
+                        }
+                        _ => break,
+                    }
+                }
+                acknowledged
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    site.edges[0].host.kill9();
+    let mut acknowledged = HashSet::new();
+    for writer in writers {
+        acknowledged.extend(writer.await.unwrap());
+    }
+    assert!(acknowledged.len() >= 20, "the writers wrote: {}", acknowledged.len());
+    for id in &acknowledged {
+        let r = site.write_host.get(&format!("/api/contacts/{id}"), &token).await;
+        assert_eq!(r.status, 200, "acknowledged {id} is kept");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_answer_of_a_host_on_postgresql_carries_a_bookmark_and_a_host_on_sled_none() {
+    let site = Site::new(ONE_WAY).await;
+    let (_, token) = site.write_host.org_with_token(json!({ "name": "Acme" })).await;
+    let first = site.write_host.post("/api/contacts", &token, &json!({ "email": "a@acme.co" })).await;
+    let second = site.write_host.post("/api/contacts", &token, &json!({ "email": "b@acme.co" })).await;
+    let (first, second) = (first.header("crm-bookmark").unwrap(), second.header("crm-bookmark").unwrap());
+    assert!(second > first, "a later write's bookmark is later: {first} {second}");
+    assert!(site.write_host.get("/api/me", &token).await.header("crm-bookmark").is_some());
+    if !backend::is_postgres() {
+        let sled = Host::start().await;
+        let token = sled.demo_token.clone().unwrap();
+        assert!(sled.get("/api/me", &token).await.header("crm-bookmark").is_none(), "sled has no replicas");
+    }
+}
