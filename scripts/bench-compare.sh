@@ -43,10 +43,9 @@ for round in $(seq "$ROUNDS"); do
   done
 done
 
-median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 printf '%-36s %-24s %-24s %s\n' workload "A req/s (runs)" "B req/s (runs)" "B/A (medians)"
 for w in me catalog 304 list create; do
-  ma=$(echo "${FIG[A,$w]}" | median); mb=$(echo "${FIG[B,$w]}" | median)
+  ma=$(median "${FIG[A,$w]}"); mb=$(median "${FIG[B,$w]}")
   case $w in
     me) name="GET /api/me";; catalog) name="GET /api/catalogs/municipalities?q=san";; 304) name="same, If-None-Match (304)";;
     list) name="GET /api/contacts?limit=20";; create) name="POST /api/contacts (durable)";;

@@ -91,11 +91,15 @@ printf "primary_conninfo = 'host=127.0.0.1 port=%s user=postgres'\nwal_retrieve_
   >>"$PGDIR/standby/postgresql.auto.conf"
 
 links() { # one-way ms
-  kill ${LINKS[*]:-} 2>/dev/null || true
+  local one_way=$1 listen target
+  if [ ${#LINKS[@]} -gt 0 ]; then
+    kill "${LINKS[@]}" 2>/dev/null || true
+    wait "${LINKS[@]}" 2>/dev/null || true
+  fi
   LINKS=()
   for link in "$DB_LINK $PGPORT" "$WRITE_LINK $PORT" "$STREAM_LINK $PGPORT"; do
-    set -- $link
-    "$WAN_LINK" "127.0.0.1:$1" "$2" "$3" >/dev/null &
+    read -r listen target <<<"$link"
+    "$WAN_LINK" "127.0.0.1:$listen" "$target" "$one_way" >/dev/null &
     LINKS+=($!)
   done
   sleep 0.3
@@ -112,7 +116,12 @@ for rtt in $RTTS; do
     "$HOST" serve --listen 127.0.0.1:$EDGE_PORT --admin-listen 127.0.0.1:$((EDGE_PORT + 1)) --data-dir "$WORK/edge-$rtt" \
     --tracking-refresh-ms 0 >/dev/null 2>>"$WORK/edge.txt" &
   EDGE=$!
-  until curl -fs "http://127.0.0.1:$EDGE_PORT/readyz" | grep -q '"mode":"edge"'; do sleep 0.1; done
+  for _ in $(seq 600); do
+    curl -fs "http://127.0.0.1:$EDGE_PORT/readyz" | grep -q '"mode":"edge"' && break
+    sleep 0.1
+  done
+  curl -fs "http://127.0.0.1:$EDGE_PORT/readyz" | grep -q '"mode":"edge"' ||
+    { echo "the edge host did not start reading its standby:" >&2; tail -20 "$WORK/edge.txt" >&2; exit 1; }
   echo "edge at ${rtt} ms:$(workloads "http://127.0.0.1:$EDGE_PORT" "edge$rtt")"
   line=$("$LOAD" -X POST -c 64 -d "$SECS" --warmup 1 --threads 2 -H "Authorization: Bearer $TOK" \
     -H 'content-type: application/json' -b "{\"email\":\"edge$rtt-c64-{n}@bench.co\"}" \

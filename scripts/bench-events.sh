@@ -60,10 +60,9 @@ for kind in event none; do
   echo "$kind: $(wc -l <"${PATHS[$kind]}") deals"
 done
 
-# Host CPU (user + kernel) between two /proc/<pid>/stat readings, per deal
-# moved (of the round, or of the $3 given).
-cpu_per() { awk -v a="$1" -v b="$2" -v hz="$(getconf CLK_TCK)" -v n="${3:-$PER_ROUND}" 'BEGIN {printf "%.0f", (b - a) * 1e6 / hz / n}'; }
-host_cpu() { awk '{print $14 + $15}' /proc/$PID/stat; }
+# Host CPU between two cpu_ticks readings, per deal moved (of the round,
+# or of the $3 given).
+cpu_per() { micros_per "$1" "$2" "${3:-$PER_ROUND}"; }
 # Moves new → qualified the deals of $WORK/<part>.paths in organization <kind>,
 # with crm-load's other options; prints its summary line and its errors count.
 move() {
@@ -82,10 +81,10 @@ for round in $(seq "$ROUNDS"); do
     sed -n "$((first + PER_ROUND)),$((first + PER_ROUND + SINGLE - 1))p" "${PATHS[$kind]}" >"$WORK/single.paths"
     sed -n "$((first + PER_ROUND + SINGLE)),$((first + PER_ROUND + SINGLE + PACED - 1))p" "${PATHS[$kind]}" >"$WORK/paced.paths"
     before=$(received)
-    cpu_before=$(host_cpu)
+    cpu_before=$(cpu_ticks)
     started=$(date +%s.%N)
     line=$(move "$kind" round -c 64 --threads 2 --requests "$PER_ROUND")
-    cpu_moves=$(host_cpu)
+    cpu_moves=$(cpu_ticks)
     echo "round $round $kind: $line; host CPU per move $(cpu_per "$cpu_before" "$cpu_moves") µs (while moving)"
     RATES[$kind]+="$(field req/s "$line") "
     P50[$kind]+="$(field p50 "$line") "
@@ -94,18 +93,18 @@ for round in $(seq "$ROUNDS"); do
       until [ $(($(received) - before)) -ge "$PER_ROUND" ]; do sleep 0.05; done
       took=$(seconds_since "$started" 3)
       rate=$(awk -v n="$PER_ROUND" -v t="$took" 'BEGIN {printf "%.0f", n / t}')
-      echo "round $round host CPU per event, moves and deliveries: $(cpu_per "$cpu_before" "$(host_cpu)") µs"
+      echo "round $round host CPU per event, moves and deliveries: $(cpu_per "$cpu_before" "$(cpu_ticks)") µs"
       echo "round $round deliveries: $PER_ROUND in $took s = $rate/s"
       DELIVER+=("$rate")
     fi
     before=$(received)
-    cpu_before=$(host_cpu)
+    cpu_before=$(cpu_ticks)
     line=$(move "$kind" single -c 1 --requests "$SINGLE")
     # A move's CPU from one connection, its delivery included (less noisy than its latency).
     if [ "$kind" = event ]; then
       until [ $(($(received) - before)) -ge "$SINGLE" ]; do sleep 0.05; done
     fi
-    cpu=$(cpu_per "$cpu_before" "$(host_cpu)" "$SINGLE")
+    cpu=$(cpu_per "$cpu_before" "$(cpu_ticks)" "$SINGLE")
     echo "round $round $kind, one connection: $line; host CPU per move $cpu µs"
     SINGLE_P50[$kind]+="$(field p50 "$line") "
     SINGLE_CPU[$kind]+="$cpu "

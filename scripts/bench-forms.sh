@@ -48,15 +48,15 @@ run() { # NAME URL BODY [HEADER...]
   shift 3
   local headers=()
   for h in "$@"; do headers+=(-H "$h"); done
-  local before after
-  before=$(awk '{print $14, $15}' /proc/$PID/stat)
+  local before
+  before=$(cpu_ticks)
   "$LOAD" -X POST -c 64 -d "$SECONDS_EACH" --warmup 0 --threads 2 -H 'content-type: application/json' "${headers[@]}" \
     -b "$body" "$url" >"$WORK/run.txt"
-  after=$(awk '{print $14, $15}' /proc/$PID/stat)
-  awk -v name="$name" -v b="$before" -v a="$after" -v hz="$(getconf CLK_TCK)" -v secs="$SECONDS_EACH" '/req\/s=/ {
-    split($1, r, "="); split(b, x, " "); split(a, y, " "); n = r[2] * secs
-    printf "%s %s %s  host CPU per request: user %.0f µs, kernel %.0f µs\n", name, r[2], $0, (y[1] - x[1]) * 1e6 / hz / n, (y[2] - x[2]) * 1e6 / hz / n
-  }' "$WORK/run.txt"
+  local summary rate requests
+  summary=$(grep 'req/s=' "$WORK/run.txt")
+  rate=$(field 'req/s' "$summary")
+  requests=$(awk -v r="$rate" -v s="$SECONDS_EACH" 'BEGIN {printf "%.0f", r * s}')
+  echo "$name $rate $summary  host CPU per request: $(micros_per "$before" "$(cpu_ticks)" "$requests") µs"
 }
 declare -A RATES CPUS
 for round in $(seq "$ROUNDS"); do
@@ -71,7 +71,7 @@ for round in $(seq "$ROUNDS"); do
     esac
     echo "round $round: $line"
     RATES[$kind]+="$(awk '{print $2}' <<<"$line") "
-    CPUS[$kind]+="$(sed -n 's/.*user \([0-9]*\) µs, kernel \([0-9]*\) µs.*/\1 \2/p' <<<"$line" | awk '{print $1 + $2}') "
+    CPUS[$kind]+="$(sed -n 's/.*host CPU per request: \([0-9]*\) µs.*/\1/p' <<<"$line") "
   done
 done
 c=$(median "${RATES[contacts]}"); f=$(median "${RATES[form]}"); d=$(median "${RATES[form_deal]}"); n=$(median "${RATES[nested]}")

@@ -77,14 +77,8 @@ launch 0
 new_org Write unlimited
 stop_hosts
 
-# CPU seconds (user + system) of every postgres process now; jiffies / 100.
-pg_cpu() {
-  local total=0
-  for pid in $(pgrep -u postgres postgres); do
-    total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
-  done
-  echo "$total"
-}
+# CPU ticks (user + system) of every postgres process now.
+pg_cpu() { cpu_ticks $(pgrep -u postgres postgres); }
 # Busy and total jiffies of the whole machine.
 machine() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8}' /proc/stat; }
 # crm-load of creates against host i with C connections, tagged TAG; prints "rate p50 p99".
@@ -111,13 +105,13 @@ run() {
   pg1=$(pg_cpu); read -r mb1 mt1 < <(machine)
   for i in $(seq 0 $((n - 1))); do t1=$((t1 + $(throttled "${CGROUPS[$i]}"))); done
   stop_hosts
-  cat "$WORK"/run.* | awk -v pg=$(((pg1 - pg0))) -v secs="$SECS" -v busy=$((mb1 - mb0)) -v all=$((mt1 - mt0)) \
-    -v th=$((t1 - t0)) '{r += $1; if ($2 > p) p = $2; if ($3 > q) q = $3}
-      END {printf "%.0f %.2f %.2f %.2f %.2f %d\n", r, p, q, pg / 100 / secs, busy / all, th}'
+  cat "$WORK"/run.* | awk -v pg=$(((pg1 - pg0))) -v hz="$(getconf CLK_TCK)" -v secs="$SECS" -v busy=$((mb1 - mb0)) \
+    -v all=$((mt1 - mt0)) -v th=$((t1 - t0)) '{r += $1; if ($2 > p) p = $2; if ($3 > q) q = $3}
+      END {printf "%.0f %.2f %.2f %.2f %.2f %d\n", r, p, q, pg / hz / secs, busy / all, th}'
   rm -f "$WORK"/run.*
 }
 
-declare -A FIG
+declare -A FIG RATE
 for round in $(seq "$ROUNDS"); do
   for n in 1 2; do FIG[$n]+="$(run "$n" "r${round}h$n");"; done
   echo "round $round done"
@@ -125,15 +119,18 @@ done
 
 echo
 echo "creates at 64 connections, each host held to $HOST_CPU cores (a cgroup quota), on one PostgreSQL"
-python3 - <<EOF
-from statistics import median
-figs = {$(for k in "${!FIG[@]}"; do printf '%s: "%s", ' "$k" "${FIG[$k]}"; done)}
-def parse(s): return [tuple(map(float, r.split())) for r in s.strip(";").split(";")]
-for n in (1, 2):
-    rows = parse(figs[n])
-    print(f"{n} host{'s' if n > 1 else ' '}  " + " | ".join(
-        f"{r[0]:.0f}/s p99 {r[2]:.1f} ms, PostgreSQL {r[3]:.2f} cores, machine {r[4]:.0%} busy, {r[5]:.0f} throttles"
-        for r in rows))
-one, two = (median(r[0] for r in parse(figs[n])) for n in (1, 2))
-print(f"median  two hosts / one host {two:.0f}/{one:.0f} = {two / one:.2f}")
-EOF
+for n in 1 2; do
+  line="$n host$([ "$n" -gt 1 ] && echo s || echo ' ') "
+  runs=()
+  IFS=';' read -ra rows <<<"${FIG[$n]%;}"
+  for row in "${rows[@]}"; do
+    read -r rate _ p99 pg busy throttles <<<"$row"
+    runs+=("$(awk -v r="$rate" -v q="$p99" -v pg="$pg" -v b="$busy" -v t="$throttles" \
+      'BEGIN {printf "%.0f/s p99 %.1f ms, PostgreSQL %.2f cores, machine %.0f%% busy, %d throttles", r, q, pg, b * 100, t}')")
+    RATE[$n]+="$rate "
+  done
+  joined=$(printf ' | %s' "${runs[@]}")
+  echo "$line ${joined:3}"
+done
+one=$(median "${RATE[1]}"); two=$(median "${RATE[2]}")
+awk -v a="$one" -v b="$two" 'BEGIN {printf "median  two hosts / one host %.0f/%.0f = %.2f\n", b, a, b / a}'

@@ -26,7 +26,6 @@ with open(f"{work}/100k.csv", "w") as f:
         code, name = (c, "") if c[0].isdigit() else ("", c)
         f.write(f"cli{i}@bench.co;\"user {i}\";310{i:07d};{code};{name}\n")
 PY
-median() { sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
 time_call() { # BODY → seconds
   curl -fs -o "$WORK/answer.json" -w '%{time_total}\n' -H "Authorization: Bearer $ORG_TOKEN" \
     -H 'content-type: application/json' --data-binary @"$1" "$API/api/import/contacts"
@@ -38,8 +37,8 @@ for round in $(seq "$ROUNDS"); do
   real+=("$(time_call "$WORK/10k.json")")
   python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["data"]; print("  round: created", d["created"], "updated", d["updated"], "warnings", len(d["warnings"]), "rejected", d["rejected"])' "$WORK/answer.json"
 done
-echo "10,000 rows in one call, durable: median $(printf '%s\n' "${real[@]}" | median) s (runs: ${real[*]})"
-echo "dry run of the same 10,000 rows: median $(printf '%s\n' "${dry[@]}" | median) s (runs: ${dry[*]})"
+echo "10,000 rows in one call, durable: median $(median "${real[*]}") s (runs: ${real[*]})"
+echo "dry run of the same 10,000 rows: median $(median "${dry[*]}") s (runs: ${dry[*]})"
 new_org ImportCli unlimited
 started=$(date +%s.%N)
 "$HOST" import contacts "$WORK/100k.csv" --url "$API" --token "$ORG_TOKEN"
