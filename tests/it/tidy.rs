@@ -8,7 +8,9 @@
 //! - the server links none of its command-line clients' crates;
 //! - the store crates know no HTTP and no Wasm, the runtime knows no HTTP
 //!   server, the pure libraries no I/O;
-//! - only the crates ARCHITECTURE names open sockets.
+//! - only the crates ARCHITECTURE names open sockets;
+//! - ARCHITECTURE's code map names every crate (the one place a crate is
+//!   described beyond its Cargo `description` and its own `//!`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -328,4 +330,30 @@ fn the_circle_finder_finds_a_circle_and_spells_use_groups_out() {
     assert_eq!(find_circle(&edges), Some(vec!["a".into(), "b".into(), "c".into(), "a".into()]));
     let acyclic: BTreeSet<(String, String)> = edges.into_iter().filter(|(x, y)| !(x == "c" && y == "a")).collect();
     assert_eq!(find_circle(&acyclic), None);
+}
+
+/// The code map's entry of a crate: a host-workspace crate has a heading
+/// naming its folder and its name; a component, a bullet naming its folder
+/// (or the folder that groups it, such as `examples/`) under `plugins/`.
+#[test]
+fn the_code_map_names_every_crate() {
+    let architecture = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let map = &architecture[architecture.find("## Code map").expect("a code map")..];
+    let map = &map[..map.find("\n## ").map_or(map.len(), |end| end + 1)];
+    let mut missing = Vec::new();
+    for (name, src) in workspace_crates() {
+        let folder = src.parent().unwrap().strip_prefix(root()).unwrap().to_str().unwrap().to_string();
+        let named = match folder.strip_prefix("plugins/") {
+            Some(inside) => {
+                let group = inside.split('/').next().unwrap();
+                map.contains(&format!("- `{group}/`"))
+            }
+            None if folder == "tests" || folder == "bench" => map.contains(&format!("(crate `{name}`)")),
+            None => map.contains(&format!("### `{folder}/` (crate `{name}`")),
+        };
+        if !named {
+            missing.push(format!("{name} ({folder}/)"));
+        }
+    }
+    assert!(missing.is_empty(), "crates ARCHITECTURE.md's code map does not name:\n{}", missing.join("\n"));
 }

@@ -30,7 +30,7 @@
 //!   scheduler, the HTTP client behind providers), [`fairness`] (slots and
 //!   quotas);
 //! - start and background work: [`bootstrap`] (first start), [`embedded`]
-//!   (the first-party components) and [`loading`] (them and the plugins dir's,
+//!   (the first-party components) and [`served_components`] (them and the plugins dir's,
 //!   loaded), [`jobs`] (the deleted organizations' namespaces dropped again,
 //!   the search index an earlier version wrote rewritten).
 //!
@@ -58,9 +58,9 @@ pub mod health;
 pub mod http;
 pub mod jobs;
 pub mod listener;
-pub mod loading;
 pub mod metrics;
 pub mod public_listener;
+pub mod served_components;
 pub mod server;
 pub mod shipping;
 pub mod state;

@@ -28,7 +28,7 @@ use crate::public_listener::PublicListener;
 use crate::shipping::outbound::ReqwestClient;
 use crate::state::ServerState;
 use crate::tokenless::Tokenless;
-use crate::{admin_token, bootstrap, listener, loading, storage};
+use crate::{admin_token, bootstrap, listener, served_components, storage};
 use metrics_exporter_prometheus::PrometheusHandle;
 
 /// Most connections the admin listener holds at once.
@@ -144,7 +144,8 @@ async fn start(config: &Config, metrics: PrometheusHandle) -> Result<Serving, Bo
     )
     .map_err(|e| format!("cannot start the Wasm runtime: {e:#}"))?;
     let load_started = Instant::now();
-    let loaded = loading::load(&runtime, config).await.map_err(|e| format!("cannot load the components: {e}"))?;
+    let loaded =
+        served_components::load(&runtime, config).await.map_err(|e| format!("cannot load the components: {e}"))?;
     for m in &loaded {
         tracing::info!(module = m.name, version = m.version, source = ?m.source, routes = m.routes.len(), "component loaded");
     }

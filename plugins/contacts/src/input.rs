@@ -11,8 +11,8 @@
 use std::collections::BTreeMap;
 
 use crm_first_party::contact_body::{KNOWN, MAX_CUSTOM_KEYS, MAX_CUSTOM_VALUE, SERVER_OWNED, is_property_name};
+use crm_first_party::raw_text::without_case_or_accents;
 use crm_sdk::http::Error;
-use crm_sdk::raw_text::fold;
 use serde_json::{Map, Value, json};
 use unicode_normalization::UnicodeNormalization;
 
@@ -150,7 +150,7 @@ pub fn parse(body: &Map<String, Value>) -> Result<ContactInput, Error> {
                 // A tag is there or not: a blank one or a repeat adds nothing,
                 // and `VIP`, `vip` and `Promoción`, `promocion` are repeats
                 // (the first spelling is kept).
-                if !tag.is_empty() && folded_tags.insert(fold(&tag)) {
+                if !tag.is_empty() && folded_tags.insert(without_case_or_accents(&tag)) {
                     tags.push(tag);
                 }
             }

@@ -17,9 +17,9 @@
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
+use crm_first_party::raw_text::{Compared, RawFilter, without_case_or_accents};
 use crm_sdk::http::{self, Error, Paging};
 use crm_sdk::kv;
-use crm_sdk::raw_text::{Compared, RawFilter, fold};
 use crm_sdk::store;
 use crm_sdk::types::{Request, Response};
 use serde_json::json;
@@ -117,7 +117,7 @@ fn property_filters(req: &Request, exact: bool) -> Result<BTreeMap<String, Vec<S
     for (k, v) in req.query.iter().filter(|(k, _)| !RESERVED.contains(&k.as_str())) {
         let value = crate::input::nfc(v);
         let value = if record::canonical(k) == "mobile" { mobile_value(value, exact) } else { value };
-        properties.entry(k.clone()).or_default().push(if exact { value } else { fold(&value) });
+        properties.entry(k.clone()).or_default().push(if exact { value } else { without_case_or_accents(&value) });
     }
     if properties.len() > MAX_FILTER_KEYS {
         let message = format!("A list takes at most {MAX_FILTER_KEYS} property filters");
@@ -216,7 +216,7 @@ impl Query {
             if self.exact {
                 return have.iter().any(|h| wanted.contains(h));
             }
-            let have: Vec<String> = have.iter().map(|h| fold(h)).collect();
+            let have: Vec<String> = have.iter().map(|h| without_case_or_accents(h)).collect();
             wanted.iter().any(|w| have.iter().any(|h| h.contains(w.as_str())))
         })
     }

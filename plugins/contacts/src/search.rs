@@ -40,9 +40,9 @@
 
 use std::collections::{BTreeSet, HashSet};
 
+use crm_first_party::raw_text::{Compared, RawFilter, joined_initialisms};
 use crm_sdk::http::{self, Error, json_response};
 use crm_sdk::kv;
-use crm_sdk::raw_text::{Compared, RawFilter, joined_initialisms};
 use crm_sdk::store::{self, Condition, Write};
 use crm_sdk::types::{Request, Response};
 use serde_json::json;
@@ -81,13 +81,13 @@ fn most_candidates(contacts: u64) -> usize {
 }
 
 /// Text as the projection holds it, and a search term likewise: on one line,
-/// folded ([`crm_sdk::raw_text::fold`]: without case or accents), so
+/// folded ([`crm_first_party::raw_text::without_case_or_accents`]: without case or accents), so
 /// `gomez` finds Gómez and `nunez` Núñez, as a Spanish speaker types on a
 /// phone; and numbers without the separators people write in them
 /// ([`joined_numbers`]), so `3001234567` finds `300 123 4567` and
 /// `604 444 5555` finds `(604) 444-5555`.
 pub fn needle(term: &str) -> String {
-    joined_numbers(&crm_sdk::raw_text::fold(&term.replace('\n', " ")))
+    joined_numbers(&crm_first_party::raw_text::without_case_or_accents(&term.replace('\n', " ")))
 }
 
 /// A search term as [`needle`] folds it, and a whole Colombian number with

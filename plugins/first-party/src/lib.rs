@@ -1,12 +1,16 @@
-//! The rules of this product that more than one of its first-party
-//! components needs, kept out of the SDK partners build against:
+//! This product's own rules and machinery, kept out of the SDK partners
+//! build against:
 //!
 //! - [`contact_body`]: the keys of a contact body and the bounds on custom
 //!   properties, for the contacts module and the modules that build bodies
 //!   (forms, import);
 //! - [`pipeline`]: the default pipelines' stages and ids, for the modules
 //!   that move deals (forms), react to a move (automations) or list
-//!   pipelines (pipelines).
+//!   pipelines (pipelines);
+//! - [`raw_text`]: a filter's necessary test on a record's stored JSON
+//!   bytes, so that the contacts module's scans decode only the records
+//!   that may match, and the folding its search and filters compare through.
 
 pub mod contact_body;
 pub mod pipeline;
+pub mod raw_text;

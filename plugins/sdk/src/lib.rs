@@ -7,12 +7,9 @@
 //!   its own world with `with:` pointing at these (see `contacts/src/lib.rs`).
 //! - [`http`]: reading requests and writing responses, the spec's error envelope.
 //! - [`kv`]: typed JSON records on the store, counters, newest-first pages.
-//! - [`raw_text`]: a filter's necessary test on stored JSON bytes, so a scan
-//!   decodes only the records that may match.
 
 pub mod http;
 pub mod kv;
-pub mod raw_text;
 
 #[allow(clippy::all, missing_docs)]
 pub mod bindings {

@@ -104,11 +104,28 @@ impl Admin {
         Response::json(http::StatusCode::OK, &serde_json::json!({ "data": data }))
     }
 
-    /// Calls a component's admin route for the host itself (`req.path` as
-    /// `/admin/orgs/{org}/...`): no admin token, since no network is crossed.
-    pub async fn call_module(&self, app: &Arc<ServerState>, req: &ApiRequest) -> Result<Response, ApiError> {
+    /// Calls a component's admin route of organization `org` for the host
+    /// itself (`path` below `/admin/orgs/{org}`, a JSON `body`), as the app
+    /// would, but with no admin token: no network is crossed.
+    pub async fn call_module(
+        &self,
+        app: &Arc<ServerState>,
+        (org, method, path): (&str, Method, &str),
+        body: &serde_json::Value,
+    ) -> Result<Response, ApiError> {
+        let mut headers = http::HeaderMap::new();
+        headers.insert(http::header::CONTENT_TYPE, http::HeaderValue::from_static("application/json"));
+        let req = ApiRequest {
+            method,
+            path: format!("/admin/orgs/{org}{path}"),
+            query: Vec::new(),
+            headers,
+            body: body.to_string().into(),
+            peer: None,
+            request_id: crm_tenancy::ids::new_id(),
+        };
         let table = self.module_routes.read().expect("routes lock").clone();
-        modules::forward(app, &table, req).await
+        modules::forward(app, &table, &req).await
     }
 
     /// Checks the admin token on a request's head (health and metrics need none).

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use super::{Admin, module_table};
 use crate::http::{ApiError, Response};
-use crate::loading;
+use crate::served_components;
 use crate::state::ServerState;
 
 /// `GET /admin/plugins`.
@@ -49,7 +49,7 @@ pub async fn reload(app: &ServerState, admin: &Admin) -> Result<Response, ApiErr
         tracing::warn!(reason, "plugin reload refused; the previous components keep serving");
         ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "PLUGIN_REFUSED", format!("Reload refused: {reason}"))
     };
-    let loaded = loading::load(&app.runtime, &app.config).await.map_err(refused)?;
+    let loaded = served_components::load(&app.runtime, &app.config).await.map_err(refused)?;
     let api_table = admin.api.table_for(&loaded).map_err(refused)?;
     let tokenless_table = admin.tokenless.table_for(&loaded).map_err(refused)?;
     let admin_table = module_table(&loaded, admin.default_deadline).map_err(refused)?;

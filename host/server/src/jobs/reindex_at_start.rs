@@ -9,13 +9,11 @@
 
 use std::sync::Arc;
 
-use bytes::Bytes;
-use http::header::CONTENT_TYPE;
-use http::{HeaderMap, HeaderValue, Method, StatusCode};
-use serde_json::{Value, json};
+use http::{Method, StatusCode};
+use serde::Deserialize;
+use serde_json::json;
 
 use crate::admin::Admin;
-use crate::http::ApiRequest;
 use crate::state::ServerState;
 
 /// Starts the pass on the current tokio runtime; it ends with the last
@@ -34,38 +32,39 @@ pub fn start(app: Arc<ServerState>, admin: Arc<Admin>) {
     });
 }
 
+/// One page of the contacts module's answer to a reindex call.
+#[derive(Deserialize)]
+struct Reindexed {
+    indexed: u64,
+    /// Where the next page starts; `None` after the last.
+    next: Option<String>,
+}
+
 /// Reindexes one organization from cursor to cursor; logs what it wrote.
 async fn reindex(app: &Arc<ServerState>, admin: &Admin, org_id: &str) {
-    let (mut after, mut indexed) = (Value::Null, 0u64);
-    let mut headers = HeaderMap::new();
-    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    let (mut after, mut indexed) = (None::<String>, 0u64);
     loop {
-        let req = ApiRequest {
-            method: Method::POST,
-            path: format!("/admin/orgs/{org_id}/contacts/reindex"),
-            query: Vec::new(),
-            headers: headers.clone(),
-            body: Bytes::from(json!({ "after": after }).to_string()),
-            peer: None,
-            request_id: crm_tenancy::ids::new_id(),
-        };
-        let status = match admin.call_module(app, &req).await {
-            Ok(r) if r.status == StatusCode::OK => Ok(serde_json::from_slice::<Value>(&r.body).unwrap_or_default()),
+        let call = (org_id, Method::POST, "/contacts/reindex");
+        let status = match admin.call_module(app, call, &json!({ "after": after })).await {
+            Ok(r) if r.status == StatusCode::OK => {
+                serde_json::from_slice::<Reindexed>(&r.body).map_err(|_| StatusCode::BAD_GATEWAY)
+            }
             Ok(r) => Err(r.status),
             Err(e) => Err(e.status()),
         };
-        let answer = match status {
-            Ok(answer) => answer,
+        let page = match status {
+            Ok(page) => page,
             // A deleted organization, or a contacts module without the route.
             Err(StatusCode::NOT_FOUND) => return tracing::debug!(org = org_id, "reindex at start: nothing to call"),
-            // Search scans meanwhile; the next start, or the CLI, tries again.
+            // Search scans meanwhile; the next start, or the CLI, tries again
+            // (an answer it cannot read too, as 502).
             Err(status) => {
                 return tracing::warn!(org = org_id, status = status.as_u16(), indexed, "reindex at start failed");
             }
         };
-        indexed += answer["indexed"].as_u64().unwrap_or(0);
-        after = answer["next"].clone();
-        if !after.is_string() {
+        indexed += page.indexed;
+        after = page.next;
+        if after.is_none() {
             break;
         }
     }

@@ -12,13 +12,13 @@
 //! - it holds no `"`, `\` or control character, the characters JSON writes
 //!   escaped (every other character is written as itself, so a value that
 //!   holds the text is written holding it);
-//! - compared through [`fold`], it is ASCII once folded. It is looked for in
+//! - compared through [`without_case_or_accents`], it is ASCII once folded. It is looked for in
 //!   the bytes in any ASCII case; where that fails and the bytes hold other
 //!   characters, each of those may stand for one letter of the needle or for
 //!   none ([`holds_with_wildcards`]): `gomez` may be in `Gómez`, whose `ó`
 //!   folds to `o`, and in `Go\u{301}mez`, whose accent folds to nothing. A
 //!   unit test checks that no character folds to more than one ASCII one;
-//! - compared through [`fold`] and [`joined_initialisms`], each dot of the
+//! - compared through [`without_case_or_accents`] and [`joined_initialisms`], each dot of the
 //!   bytes may also stand for itself or for nothing: `acme sas` may be in
 //!   `Acme S.A.S.`.
 
@@ -29,7 +29,7 @@ use unicode_normalization::char::is_combining_mark;
 /// Text as a comparison without case or accents sees it: lower case, and
 /// Unicode NFD without its combining marks (`Gómez` → `gomez`, `Núñez` →
 /// `nunez`; a composed and a decomposed accent are one).
-pub fn fold(text: &str) -> String {
+pub fn without_case_or_accents(text: &str) -> String {
     text.to_lowercase().nfd().filter(|c| !is_combining_mark(*c)).collect()
 }
 
@@ -75,10 +75,10 @@ pub fn joined_initialisms(text: &str) -> Option<String> {
 pub enum Compared {
     /// Byte for byte.
     AsIs,
-    /// Through [`fold`]: `fold(value).contains(text)`, `text` folded.
+    /// Through [`without_case_or_accents`]: `without_case_or_accents(value).contains(text)`, `text` folded.
     Folded,
-    /// Through [`fold`], where the value's initialisms may also be
-    /// [joined](joined_initialisms): `text` is in `fold(value)` or in its
+    /// Through [`without_case_or_accents`], where the value's initialisms may also be
+    /// [joined](joined_initialisms): `text` is in `without_case_or_accents(value)` or in its
     /// joined form.
     FoldedOrJoined,
 }
@@ -87,7 +87,7 @@ pub enum Compared {
 enum AnyOf {
     /// Compared as bytes.
     Exact(Vec<memmem::Finder<'static>>),
-    /// Compared through [`fold`] (and, if `dots_may_vanish`,
+    /// Compared through [`without_case_or_accents`] (and, if `dots_may_vanish`,
     /// [`joined_initialisms`]): the needles are folded ASCII.
     Folded { needles: Vec<Vec<u8>>, dots_may_vanish: bool },
 }
@@ -305,10 +305,10 @@ mod tests {
 
     #[test]
     fn fold_drops_case_and_accents() {
-        assert_eq!(fold("Gómez NÚÑEZ"), "gomez nunez");
-        assert_eq!(fold("Go\u{301}mez"), "gomez", "a decomposed accent");
-        assert_eq!(fold("PREMİUM"), "premium");
-        assert_eq!(fold("straße"), "straße", "a letter of its own, not an accent");
+        assert_eq!(without_case_or_accents("Gómez NÚÑEZ"), "gomez nunez");
+        assert_eq!(without_case_or_accents("Go\u{301}mez"), "gomez", "a decomposed accent");
+        assert_eq!(without_case_or_accents("PREMİUM"), "premium");
+        assert_eq!(without_case_or_accents("straße"), "straße", "a letter of its own, not an accent");
     }
 
     /// What [`holds_with_wildcards`] stands on: a character that is not ASCII
@@ -316,7 +316,7 @@ mod tests {
     #[test]
     fn no_character_folds_to_more_than_one_ascii_character() {
         for c in (0..=0x10FFFF).filter_map(char::from_u32) {
-            let folded = fold(c.encode_utf8(&mut [0; 4]));
+            let folded = without_case_or_accents(c.encode_utf8(&mut [0; 4]));
             if c.is_ascii() {
                 assert_eq!(folded, c.to_ascii_lowercase().to_string(), "{c:?}");
             } else {
@@ -388,7 +388,7 @@ mod tests {
         let mut joined_seen = 0;
         for _ in 0..20_000 {
             let value: String = (0..1 + next(24)).map(|_| alphabet[next(alphabet.len())]).collect();
-            let Some(joined) = joined_initialisms(&fold(&value)) else { continue };
+            let Some(joined) = joined_initialisms(&without_case_or_accents(&value)) else { continue };
             joined_seen += 1;
             let chars: Vec<char> = joined.chars().collect();
             let from = next(chars.len());
@@ -409,7 +409,7 @@ mod tests {
         let mut next = random_below(0x2545_f491_4f6c_dd1d_u64);
         for _ in 0..20_000 {
             let value: String = (0..1 + next(40)).map(|_| alphabet[next(alphabet.len())]).collect();
-            let folded = fold(&value);
+            let folded = without_case_or_accents(&value);
             let chars: Vec<char> = folded.chars().collect();
             if chars.is_empty() {
                 continue;
