@@ -13,11 +13,11 @@ async fn pipelines(host: &Host, token: &str, query: &str) -> Vec<Value> {
     r.json()["data"].as_array().unwrap().clone()
 }
 
-async fn create_pipeline(host: &Host, org: &str, body: Value) -> Reply {
+pub(crate) async fn create_pipeline(host: &Host, org: &str, body: Value) -> Reply {
     host.admin(Method::POST, &format!("/admin/orgs/{org}/pipelines"), Some(&body)).await
 }
 
-async fn conversation(host: &Host, org: &str) -> String {
+pub(crate) async fn conversation(host: &Host, org: &str) -> String {
     let r = host
         .admin(
             Method::POST,
@@ -29,7 +29,7 @@ async fn conversation(host: &Host, org: &str) -> String {
     r.json()["id"].as_str().unwrap().to_string()
 }
 
-async fn move_to(host: &Host, token: &str, conversation: &str, pipeline: &Value, stage: &Value) -> Reply {
+pub(crate) async fn move_to(host: &Host, token: &str, conversation: &str, pipeline: &Value, stage: &Value) -> Reply {
     let body = json!({ "pipelineId": pipeline, "stageId": stage });
     host.call(Method::PUT, &format!("/api/conversations/{conversation}/stage"), Some(token), Some(&body)).await
 }

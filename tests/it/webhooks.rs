@@ -5,7 +5,8 @@
 //! `kill -9`; a hanging receiver holds up nobody else; redirects are not
 //! followed; the deliveries are listed and a failed one is sent again; an
 //! import announces each contact it creates once, even when a chunk of its
-//! rows runs again.
+//! rows runs again; every type the host sends is in the OpenAPI document's
+//! `webhooks` and in `GET /api/webhooks/event-types`, its body as that says.
 
 use std::time::{Duration, Instant};
 
@@ -464,4 +465,54 @@ async fn without_the_setting_private_targets_are_refused_when_saved() {
         let r = host.post("/api/automations", &token, &body).await;
         assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (400, json!("WEBHOOK_URL_NOT_ALLOWED")), "{url}");
     }
+}
+
+/// Sends one event of each type the host has (an automation's for contacts,
+/// submissions and deals; a stage's webhook for conversations) and checks
+/// each against both lists of event types: a type the host sends that
+/// either lacks, or a body without what its schema requires, fails.
+#[tokio::test]
+async fn every_event_type_the_host_sends_is_listed_in_the_document_and_by_the_api() {
+    let receiver = Receiver::start().await;
+    let host = Host::start_with(ALLOW_PRIVATE).await;
+    let (org, token) = host.org_with_token(json!({ "name": "Acme" })).await;
+    let hook = format!("{}/hook", receiver.url);
+    for trigger in ["contact.created", "form.submitted", "deal.stage_changed"] {
+        automation(&host, &org, &token, json!({ "type": trigger }), &hook, true).await;
+    }
+    let stages = json!([{ "name": "Recibido" }, { "name": "Escalado", "webhookUrl": hook }]);
+    let body = json!({ "kind": "conversations", "name": "Soporte", "stages": stages });
+    let pipeline = crate::pipelines::create_pipeline(&host, &org, body).await.json();
+    let conversation = crate::pipelines::conversation(&host, &org).await;
+    let r =
+        crate::pipelines::move_to(&host, &token, &conversation, &pipeline["id"], &pipeline["stages"][1]["id"]).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let deal = shop::open_deal(&host, &org, &token, "ana@acme.co").await;
+    move_deal(&host, &token, &deal, "qualified").await;
+    // The deal's form made a contact and a submission: one of each type at least.
+    let kinds = || -> std::collections::BTreeSet<String> {
+        receiver.received_at("/hook").iter().map(|r| r.json()["type"].as_str().unwrap().to_string()).collect()
+    };
+    assert!(eventually(Duration::from_secs(10), || async { kinds().len() == 4 }).await, "sent: {:?}", kinds());
+    let sent = kinds();
+
+    let document = host.call(Method::GET, "/api/openapi.json", None, None).await.json();
+    let listed = host.get("/api/webhooks/event-types", &token).await;
+    assert_eq!(listed.status, 200, "{}", listed.text);
+    let listed = listed.json()["data"].as_array().unwrap().clone();
+    for kind in &sent {
+        assert!(document["webhooks"].get(kind).is_some(), "the document's webhooks lack {kind}");
+        let entry = listed.iter().find(|t| t["type"] == json!(kind));
+        let entry = entry.unwrap_or_else(|| panic!("GET /api/webhooks/event-types lacks {kind}"));
+        let schema = &entry["schema"];
+        for call in receiver.received_at("/hook").iter().map(|r| r.json()).filter(|e| e["type"] == json!(kind)) {
+            for field in schema["required"].as_array().unwrap() {
+                assert!(call.get(field.as_str().unwrap()).is_some(), "{kind} without {field}: {call}");
+            }
+            assert_eq!(call["type"], schema["properties"]["type"]["const"]);
+            assert_eq!(call["organizationId"], json!(org));
+        }
+    }
+    let r = host.get("/api/webhooks/event-types", &host.create_token(&org, &["contacts:read"]).await).await;
+    assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (403, json!("INSUFFICIENT_API_PERMISSIONS")));
 }

@@ -17,6 +17,7 @@
 
 mod catalogs;
 mod deliveries;
+mod event_types;
 mod me;
 pub mod openapi;
 
@@ -270,6 +271,7 @@ fn routes(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<T
         (Method::GET, "/catalogs/states", Handler::Native(catalogs::states), None, false),
         (Method::GET, "/catalogs/resolve", Handler::NativeBlocking(catalogs::resolve), None, false),
         (Method::GET, "/webhooks/deliveries", Handler::Native(deliveries::list), Some("automations:read"), false),
+        (Method::GET, "/webhooks/event-types", Handler::Native(event_types::list), Some("automations:read"), false),
         (
             Method::POST,
             "/webhooks/deliveries/{id}/retry",

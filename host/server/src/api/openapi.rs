@@ -18,6 +18,14 @@ pub const PATH: &str = "/api/openapi.json";
 
 const DOCUMENT: &str = include_str!("openapi.json");
 
+/// The document, parsed once, for what the host makes from it (the event
+/// types it lists).
+pub fn document() -> &'static serde_json::Value {
+    static PARSED: LazyLock<serde_json::Value> =
+        LazyLock::new(|| serde_json::from_str(DOCUMENT).expect("openapi.json is JSON (a unit test checks)"));
+    &PARSED
+}
+
 /// The document as gzip, made on its first ask.
 static GZIPPED: LazyLock<Option<Bytes>> = LazyLock::new(|| encoding::gzip_ahead(DOCUMENT.as_bytes()));
 
