@@ -5,7 +5,8 @@
 //! `kill -9`; a hanging receiver holds up nobody else; redirects are not
 //! followed; the deliveries are listed and a failed one is sent again; an
 //! import announces each contact it creates once, even when a chunk of its
-//! rows runs again; every type the host sends is in the OpenAPI document's
+//! rows runs again; the failed deliveries of a window are recovered once a
+//! receiver is back; every type the host sends is in the OpenAPI document's
 //! `webhooks` and in `GET /api/webhooks/event-types`, its body as that says.
 
 use std::time::{Duration, Instant};
@@ -515,4 +516,67 @@ async fn every_event_type_the_host_sends_is_listed_in_the_document_and_by_the_ap
     }
     let r = host.get("/api/webhooks/event-types", &host.create_token(&org, &["contacts:read"]).await).await;
     assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (403, json!("INSUFFICIENT_API_PERMISSIONS")));
+}
+
+/// A receiver that was gone (410: each delivery failed at once) comes back;
+/// one call sends again every failed delivery of the window, to the URL
+/// named, each with its event's id, and nothing else.
+#[tokio::test]
+async fn the_failed_deliveries_of_a_window_are_sent_again_once_the_receiver_is_back() {
+    let receiver = Receiver::start().await;
+    let host = Host::start_with(ALLOW_PRIVATE).await;
+    let (org, token) = host.org_with_token(json!({ "name": "Acme" })).await;
+    let (down, other) = (format!("{}/down", receiver.url), format!("{}/other", receiver.url));
+    receiver.answer_path("/down", Answer::Status(410));
+    receiver.answer_path("/other", Answer::Status(410));
+    automation(&host, &org, &token, json!({ "type": "contact.created" }), &down, true).await;
+    automation(&host, &org, &token, json!({ "type": "contact.created" }), &other, true).await;
+    let before = chrono::Utc::now() - chrono::Duration::seconds(1);
+    for i in 0..3 {
+        shop::create_contact(&host, &token, &format!("c{i}@acme.co")).await;
+    }
+    let failed = || async {
+        let listed = host.get("/api/webhooks/deliveries?status=failed", &token).await.json();
+        listed["pagination"]["total"].as_u64().unwrap()
+    };
+    assert!(eventually(Duration::from_secs(10), || async { failed().await == 6 }).await, "six failed at once");
+    let first_ids: Vec<String> =
+        receiver.received_at("/down").iter().map(|r| r.header("webhook-id").to_string()).collect();
+
+    receiver.answer_path("/down", Answer::Status(200));
+    let recover = |body: Value| {
+        let host = &host;
+        let token = token.clone();
+        async move { host.post("/api/webhooks/deliveries/recover", &token, &body).await }
+    };
+    let r = recover(json!({ "since": chrono::Utc::now().to_rfc3339() })).await;
+    assert_eq!(r.json()["data"], json!({ "queued": 0, "more": false }), "nothing failed since now");
+    let r = recover(json!({ "since": before.to_rfc3339(), "url": down })).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert_eq!(r.json()["data"], json!({ "queued": 3, "more": false }));
+    assert!(receiver.wait_for("/down", 6, Duration::from_secs(10)).await, "each sent again");
+    let again: Vec<String> =
+        receiver.received_at("/down")[3..].iter().map(|r| r.header("webhook-id").to_string()).collect();
+    let (mut first_sorted, mut again_sorted) = (first_ids.clone(), again.clone());
+    first_sorted.sort();
+    again_sorted.sort();
+    assert_eq!(first_sorted, again_sorted, "each with its event's id");
+    assert!(eventually(Duration::from_secs(5), || async { failed().await == 3 }).await, "the other URL's stay failed");
+    let r = recover(json!({ "since": before.to_rfc3339(), "url": down })).await;
+    assert_eq!(r.json()["data"]["queued"], 0, "delivered ones are not sent again");
+
+    for (body, field) in [
+        (json!({}), Value::Null),
+        (json!({ "since": "yesterday" }), json!("since")),
+        (json!({ "since": before.to_rfc3339(), "until": before.to_rfc3339() }), json!("until")),
+    ] {
+        let r = recover(body.clone()).await;
+        assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (400, json!("VALIDATION_ERROR")), "{body}");
+        if !field.is_null() {
+            assert_eq!(r.json()["details"]["field"], field, "{body}");
+        }
+    }
+    let reader = host.create_token(&org, &["automations:read"]).await;
+    let r = host.post("/api/webhooks/deliveries/recover", &reader, &json!({ "since": before.to_rfc3339() })).await;
+    assert_eq!(r.status, 403);
 }

@@ -1,7 +1,9 @@
 //! The deliveries as the API shows them (`GET /api/webhooks/deliveries`),
-//! and a failed one sent again (`POST .../{id}/retry`).
+//! a failed one sent again (`POST .../{id}/retry`), and every failed one of
+//! a window sent again (`POST .../recover`).
 
-use crm_store::{BatchOp, Condition, Namespace, StoreError, StoreResult, counter_value};
+use chrono::{DateTime, Utc};
+use crm_store::{BatchOp, Condition, Namespace, Store, StoreError, StoreResult, counter_value, key_after};
 use crm_tenancy::{clock, ids};
 use serde_json::{Value, json};
 
@@ -103,22 +105,98 @@ pub fn retry(outbox: &Outbox, org: &str, id: &str) -> StoreResult<Result<Value, 
     if delivery.status != records::FAILED {
         return Ok(Err(RetryRefusal::NotFailed(delivery.status)));
     }
+    if !requeue(store.as_ref(), &ns, &mut delivery, stored)? {
+        // Changed between the read and the write: whatever it is now, it is not this failed one.
+        return Ok(Err(RetryRefusal::NotFailed(records::PENDING.into())));
+    }
+    outbox.wake(org);
+    Ok(Ok(view(&delivery)))
+}
+
+/// Makes failed `delivery` (stored as `stored`) pending again, due at once,
+/// its schedule started over and its event's id kept (receivers
+/// de-duplicate by it); `false` when it changed since it was read.
+fn requeue(store: &dyn Store, ns: &Namespace, delivery: &mut Delivery, stored: Vec<u8>) -> StoreResult<bool> {
     let now = clock::now();
     let millis = now.timestamp_millis().max(0) as u64;
     delivery.status = records::PENDING.into();
     delivery.attempts = 0;
     delivery.next_attempt_millis = Some(millis);
     delivery.updated_at = clock::format(now);
+    let key = records::delivery_key(&delivery.id).into_bytes();
     let ops = vec![
-        BatchOp::Put(key.clone().into_bytes(), serde_json::to_vec(&delivery).expect("records serialise")),
-        BatchOp::Put(records::due_key(millis, id).into_bytes(), Vec::new()),
+        BatchOp::Put(key.clone(), serde_json::to_vec(&delivery).expect("records serialise")),
+        BatchOp::Put(records::due_key(millis, &delivery.id).into_bytes(), Vec::new()),
     ];
-    if !store.batch_if(&ns, vec![Condition::Equals(key.into_bytes(), Some(stored))], ops)? {
-        // Changed between the read and the write: whatever it is now, it is not this failed one.
-        return Ok(Err(RetryRefusal::NotFailed(records::PENDING.into())));
+    store.batch_if(ns, vec![Condition::Equals(key, Some(stored))], ops)
+}
+
+/// Which failed deliveries [`recover`] sends again: those created in
+/// `[since, until)`, to `url` when given.
+pub struct Window<'a> {
+    pub since: DateTime<Utc>,
+    pub until: Option<DateTime<Utc>>,
+    pub url: Option<&'a str>,
+}
+
+/// Most deliveries one [`recover`] sends again; a window holding more
+/// answers `more`, for the caller to ask again.
+pub const MAX_RECOVERED: u64 = 10_000;
+
+#[derive(Debug, PartialEq, Eq)]
+pub struct Recovered {
+    pub queued: u64,
+    pub more: bool,
+}
+
+/// Sends again every failed delivery of `window`, oldest first. Ids begin
+/// with their second of creation, so the scan starts at `since`'s and stops
+/// past `until`'s.
+pub fn recover(outbox: &Outbox, org: &str, window: &Window<'_>) -> StoreResult<Recovered> {
+    let (store, ns) = (outbox.store(), Namespace::org(org));
+    let second = |t: DateTime<Utc>| format!("{}{:08x}", records::DELIVERIES, t.timestamp().clamp(0, u32::MAX.into()));
+    let mut start = second(window.since).into_bytes();
+    let past = window.until.map(|until| second(until + chrono::Duration::seconds(1)).into_bytes());
+    let failed = status_text(records::FAILED);
+    let mut recovered = Recovered { queued: 0, more: false };
+    loop {
+        let pairs = store.scan(&ns, records::DELIVERIES.as_bytes(), Some(&start), 1000)?;
+        let Some((last, _)) = pairs.last() else { break };
+        start = key_after(last);
+        let read = pairs.len();
+        for (key, value) in pairs {
+            if past.as_ref().is_some_and(|past| key >= *past) {
+                return Ok(finish(outbox, org, recovered));
+            }
+            if memchr::memmem::find(&value, &failed).is_none() {
+                continue;
+            }
+            let mut delivery = parse(&String::from_utf8_lossy(&key), &value)?;
+            let created = clock::parse(&delivery.created_at);
+            let inside = created.is_some_and(|t| t >= window.since && window.until.is_none_or(|until| t < until));
+            if !inside || window.url.is_some_and(|url| url != delivery.url) || delivery.status != records::FAILED {
+                continue;
+            }
+            if recovered.queued == MAX_RECOVERED {
+                recovered.more = true;
+                return Ok(finish(outbox, org, recovered));
+            }
+            if requeue(store.as_ref(), &ns, &mut delivery, value)? {
+                recovered.queued += 1;
+            }
+        }
+        if read < 1000 {
+            break;
+        }
     }
-    outbox.wake(org);
-    Ok(Ok(view(&delivery)))
+    Ok(finish(outbox, org, recovered))
+}
+
+fn finish(outbox: &Outbox, org: &str, recovered: Recovered) -> Recovered {
+    if recovered.queued > 0 {
+        outbox.wake(org);
+    }
+    recovered
 }
 
 #[cfg(test)]

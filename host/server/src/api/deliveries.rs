@@ -1,12 +1,14 @@
 //! The organization's webhook deliveries (the host delivers, so the host
 //! serves them): `GET /api/webhooks/deliveries` newest first
-//! (`automations:read`; `?status=` one status only) and
-//! `POST /api/webhooks/deliveries/{id}/retry`, which sends a failed one again
+//! (`automations:read`; `?status=` one status only),
+//! `POST /api/webhooks/deliveries/{id}/retry`, which sends a failed one again,
+//! and `POST /api/webhooks/deliveries/recover`, every failed one of a window
 //! (`automations:write`). See `crm_events`.
 
-use crm_events::deliveries::{self, RetryRefusal};
+use crm_events::deliveries::{self, RetryRefusal, Window};
 use crm_events::records;
 use crm_paging::Paging;
+use crm_tenancy::clock;
 use http::StatusCode;
 use serde_json::json;
 
@@ -63,4 +65,32 @@ pub fn retry(app: &ServerState, caller: &Caller, _: &ApiRequest, params: &Params
         )
         .with("status", status)),
     }
+}
+
+/// `{since, until?, url?}`: every failed delivery created in `[since,
+/// until)` (to `url`, when given) sent again with its event's id; answers
+/// `{queued, more}` (`more`: the window held more than one call sends, see
+/// `deliveries::MAX_RECOVERED`).
+pub fn recover(app: &ServerState, caller: &Caller, req: &ApiRequest, _: &Params) -> Result<Response, ApiError> {
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Body {
+        since: String,
+        until: Option<String>,
+        url: Option<String>,
+    }
+    let body: Body = req.json()?;
+    let time = |field: &str, text: &str| {
+        clock::parse(text)
+            .ok_or_else(|| ApiError::validation(format!("{field} must be an RFC 3339 time"), json!({ "field": field })))
+    };
+    let since = time("since", &body.since)?;
+    let until = body.until.as_deref().map(|u| time("until", u)).transpose()?;
+    if until.is_some_and(|until| until <= since) {
+        return Err(ApiError::validation("until must come after since", json!({ "field": "until" })));
+    }
+    let window = Window { since, until, url: body.url.as_deref() };
+    let recovered = deliveries::recover(&app.outbox, &caller.org.id, &window)?;
+    let data = json!({ "queued": recovered.queued, "more": recovered.more });
+    Ok(Response::json(StatusCode::OK, &json!({ "success": true, "data": data })))
 }

@@ -274,6 +274,13 @@ fn routes(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<T
         (Method::GET, "/webhooks/event-types", Handler::Native(event_types::list), Some("automations:read"), false),
         (
             Method::POST,
+            "/webhooks/deliveries/recover",
+            Handler::Native(deliveries::recover),
+            Some("automations:write"),
+            false,
+        ),
+        (
+            Method::POST,
             "/webhooks/deliveries/{id}/retry",
             Handler::Native(deliveries::retry),
             Some("automations:write"),
