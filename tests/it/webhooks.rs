@@ -6,7 +6,7 @@
 //! followed; the deliveries are listed and a failed one is sent again; an
 //! import announces each contact it creates once, even when a chunk of its
 //! rows runs again; the failed deliveries of a window are recovered once a
-//! receiver is back; every type the host sends is in the OpenAPI document's
+//! receiver is back; a test send answers what the receiver did; every type the host sends is in the OpenAPI document's
 //! `webhooks` and in `GET /api/webhooks/event-types`, its body as that says.
 
 use std::time::{Duration, Instant};
@@ -579,4 +579,48 @@ async fn the_failed_deliveries_of_a_window_are_sent_again_once_the_receiver_is_b
     let reader = host.create_token(&org, &["automations:read"]).await;
     let r = host.post("/api/webhooks/deliveries/recover", &reader, &json!({ "since": before.to_rfc3339() })).await;
     assert_eq!(r.status, 403);
+}
+
+/// A test send reaches the receiver signed as a delivery is, with the
+/// document's sample of the type, and answers the receiver's status, the
+/// latency and the start of its answer; nothing is listed as a delivery.
+#[tokio::test]
+async fn a_test_send_answers_what_the_receiver_did() {
+    let receiver = Receiver::start().await;
+    let host = Host::start_with(ALLOW_PRIVATE).await;
+    let (org, token) = host.org_with_token(json!({ "name": "Acme" })).await;
+    receiver.answer_path("/busy", Answer::Status(503));
+    let url = format!("{}/hook", receiver.url);
+    let r = host.post("/api/webhooks/test", &token, &json!({ "url": url, "type": "deal.stage_changed" })).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let data = r.json()["data"].clone();
+    assert_eq!((&data["status"], &data["body"]), (&json!(200), &json!("ok")));
+    assert!(data["latencyMs"].as_u64().is_some() && data.get("error").is_none(), "{data}");
+    let calls = receiver.received_at("/hook");
+    assert_eq!(calls.len(), 1);
+    let event = calls[0].json();
+    assert_eq!((&event["type"], &event["organizationId"]), (&json!("deal.stage_changed"), &json!(org)));
+    assert_eq!(event["data"]["toStage"], "qualified", "the document's sample");
+    assert_eq!(calls[0].header("webhook-id"), event["id"].as_str().unwrap());
+    assert!(calls[0].signed_with(&secret(&host, &org).await));
+
+    let r = host.post("/api/webhooks/test", &token, &json!({ "url": format!("{}/busy", receiver.url) })).await;
+    assert_eq!(
+        (r.json()["data"]["status"].clone(), receiver.received_at("/busy")[0].json()["type"].clone()),
+        (json!(503), json!("contact.created"))
+    );
+    // Nothing listens on port 9 of loopback: no answer, and why.
+    let r = host.post("/api/webhooks/test", &token, &json!({ "url": "http://127.0.0.1:9/hook" })).await;
+    assert_eq!(r.json()["data"]["status"], Value::Null, "{}", r.text);
+    assert!(r.json()["data"]["error"].as_str().is_some_and(|e| e.contains("connection")), "{}", r.text);
+    assert_eq!(deliveries(&host, &token).await["pagination"]["total"], 0, "a test send is no delivery");
+
+    let r = host.post("/api/webhooks/test", &token, &json!({ "url": url, "type": "order.shipped" })).await;
+    assert_eq!((r.status.as_u16(), r.json()["details"]["field"].clone()), (400, json!("type")));
+    let strict = Host::start().await;
+    let (_, strict_token) = strict.org_with_token(json!({ "name": "Acme" })).await;
+    let r = strict.post("/api/webhooks/test", &strict_token, &json!({ "url": url })).await;
+    assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (400, json!("WEBHOOK_URL_NOT_ALLOWED")), "{}", r.text);
+    let reader = host.create_token(&org, &["automations:read"]).await;
+    assert_eq!(host.post("/api/webhooks/test", &reader, &json!({ "url": url })).await.status, 403);
 }

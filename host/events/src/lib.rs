@@ -12,7 +12,9 @@
 //! - [`sender`]: one attempt over HTTP, checking the address it connects to;
 //! - [`sign`]: the `webhook-signature` header;
 //! - [`schedule`]: when a failed attempt is tried again;
-//! - [`deliveries`]: the deliveries as the API lists and retries them;
+//! - [`deliveries`]: the deliveries as the API lists, retries and recovers
+//!   them;
+//! - [`test_send`]: a signed sample sent once, now, for a receiver's author;
 //! - [`retention`]: settled deliveries and old events removed (the worker
 //!   sweeps every hour).
 //!
@@ -27,6 +29,7 @@ pub mod retention;
 pub mod schedule;
 pub mod sender;
 pub mod sign;
+pub mod test_send;
 pub mod webhook_url;
 pub mod worker;
 

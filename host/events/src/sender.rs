@@ -78,15 +78,20 @@ impl Sender {
 
     /// Sends one attempt; every failure is an [`Outcome`], never an error.
     pub async fn send(&self, attempt: Attempt<'_>) -> Outcome {
+        self.send_keeping(attempt, 0).await.0
+    }
+
+    /// [`Sender::send`], keeping the first `keep` bytes of the answer.
+    pub async fn send_keeping(&self, attempt: Attempt<'_>, keep: usize) -> (Outcome, Vec<u8>) {
         let url = match webhook_url::parse(self.policy, attempt.url) {
             Ok(url) => url,
-            Err(why) => return Outcome::Failed(why),
+            Err(why) => return (Outcome::Failed(why), Vec::new()),
         };
         let literal = url.host_str().unwrap_or_default().trim_start_matches('[').trim_end_matches(']');
         if let Ok(ip) = literal.parse::<IpAddr>()
             && let Err(why) = self.policy.check_address(ip)
         {
-            return Outcome::Failed(why);
+            return (Outcome::Failed(why), Vec::new());
         }
         let mut request = self.client.post(url);
         for (name, value) in attempt.headers {
@@ -100,24 +105,28 @@ impl Sender {
             .body(attempt.body);
         let mut response = match request.send().await {
             Ok(response) => response,
-            Err(e) => return Outcome::Failed(describe(&e)),
+            Err(e) => return (Outcome::Failed(describe(&e)), Vec::new()),
         };
         let status = response.status().as_u16();
         let retry_after = response.headers().get("retry-after").and_then(|v| retry_after(v.to_str().ok()?));
         // Read (and drop) a bounded part of the answer so the connection ends cleanly.
-        let mut read = 0;
+        let (mut read, mut kept) = (0, Vec::new());
         while read < MAX_ANSWER {
             match response.chunk().await {
-                Ok(Some(chunk)) => read += chunk.len(),
+                Ok(Some(chunk)) => {
+                    read += chunk.len();
+                    kept.extend_from_slice(&chunk[..chunk.len().min(keep.saturating_sub(kept.len()))]);
+                }
                 _ => break,
             }
         }
-        match status {
+        let outcome = match status {
             200..=299 => Outcome::Delivered(status),
             410 => Outcome::Gone,
             429 => Outcome::Refused { status, retry_after },
             _ => Outcome::Refused { status, retry_after: None },
-        }
+        };
+        (outcome, kept)
     }
 }
 

@@ -6,6 +6,8 @@
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
+use crm_tenancy::clock;
+use crm_tenancy::webhook_secrets::WebhookSecret;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
@@ -21,6 +23,17 @@ pub fn signature(secret: &str, id: &str, timestamp: i64, body: &[u8]) -> Option<
 /// The `webhook-signature` header: a signature with each secret that signs.
 pub fn header(secrets: &[&str], id: &str, timestamp: i64, body: &[u8]) -> String {
     secrets.iter().filter_map(|s| signature(s, id, timestamp, body)).collect::<Vec<_>>().join(" ")
+}
+
+/// The `webhook-signature` header an organization's secret gives: its
+/// current secret's signature, and the one before while it still signs.
+pub fn header_for(secret: &WebhookSecret, id: &str, timestamp: i64, body: &[u8]) -> String {
+    let mut secrets = vec![secret.secret.as_str()];
+    let previous_valid = secret.previous_expires_at.as_deref().and_then(clock::parse).is_some_and(|t| t > clock::now());
+    if let (Some(previous), true) = (secret.previous.as_deref(), previous_valid) {
+        secrets.push(previous);
+    }
+    header(&secrets, id, timestamp, body)
 }
 
 #[cfg(test)]

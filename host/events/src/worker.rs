@@ -329,15 +329,8 @@ impl Worker {
     /// Signs and sends the delivery's event to its target.
     async fn send(&self, org: &str, delivery: &Delivery) -> StoreResult<Outcome> {
         let body = delivery.body.as_bytes().to_vec();
-        let secret = self.tenancy.webhook_secret(org)?;
-        let mut secrets = vec![secret.secret.as_str()];
-        let previous_valid =
-            secret.previous_expires_at.as_deref().and_then(clock::parse).is_some_and(|t| t > clock::now());
-        if let (Some(previous), true) = (secret.previous.as_deref(), previous_valid) {
-            secrets.push(previous);
-        }
         let timestamp = clock::now().timestamp();
-        let signature = sign::header(&secrets, &delivery.event_id, timestamp, &body);
+        let signature = sign::header_for(&self.tenancy.webhook_secret(org)?, &delivery.event_id, timestamp, &body);
         let attempt = Attempt {
             url: &delivery.url,
             headers: &delivery.headers,

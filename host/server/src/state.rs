@@ -21,6 +21,8 @@ pub struct ServerState {
     pub runtime: Arc<Runtime>,
     /// Outbound events: the deliveries the API lists and retries.
     pub outbox: Arc<Outbox>,
+    /// Sends a test event (the delivery worker has its own).
+    pub webhook_sender: crm_events::sender::Sender,
     /// SHA-256 of the admin token.
     pub admin_token_digest: String,
     /// Renders `GET /metrics`.
@@ -43,6 +45,7 @@ impl ServerState {
             store,
             edge,
             runtime,
+            webhook_sender: crm_events::sender::Sender::new(outbox.policy()),
             outbox,
             admin_token_digest,
             metrics,

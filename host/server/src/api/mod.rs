@@ -20,7 +20,10 @@ mod deliveries;
 mod event_types;
 mod me;
 pub mod openapi;
+mod webhook_test;
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
@@ -40,6 +43,10 @@ use crate::state::ServerState;
 /// A handler served by the host itself.
 pub type NativeHandler = fn(&ServerState, &Caller, &ApiRequest, &Params) -> Result<Response, ApiError>;
 
+/// A native handler that waits on the network (a test send to a receiver).
+pub type WaitingHandler =
+    fn(Arc<ServerState>, Caller, ApiRequest) -> Pin<Box<dyn Future<Output = Result<Response, ApiError>> + Send>>;
+
 /// Who serves a route.
 pub enum Handler {
     Native(NativeHandler),
@@ -47,6 +54,9 @@ pub enum Handler {
     /// city matching): it runs on the blocking pool, off the threads that
     /// serve I/O. (A catalog search is linear in `q` and stays inline.)
     NativeBlocking(NativeHandler),
+    /// A native handler that waits on the network: it takes no compute
+    /// turn, which a slow receiver would hold.
+    NativeWaiting(WaitingHandler),
     /// A module component, with the deadline of one call.
     Component(Arc<LoadedModule>, Duration),
 }
@@ -190,6 +200,7 @@ impl Api {
                 .await
                 .unwrap_or_else(|_| Err(ApiError::internal()))
             }
+            Handler::NativeWaiting(handler) => handler(app.clone(), caller, req).await,
             Handler::Component(module, deadline) => {
                 let path = req.path.strip_prefix("/api").unwrap_or(&req.path).to_string();
                 let ctx = Some(caller.call_context(&req.request_id, reading.map(|r| r.store)));
@@ -272,6 +283,7 @@ fn routes(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<T
         (Method::GET, "/catalogs/resolve", Handler::NativeBlocking(catalogs::resolve), None, false),
         (Method::GET, "/webhooks/deliveries", Handler::Native(deliveries::list), Some("automations:read"), false),
         (Method::GET, "/webhooks/event-types", Handler::Native(event_types::list), Some("automations:read"), false),
+        (Method::POST, "/webhooks/test", Handler::NativeWaiting(webhook_test::send), Some("automations:write"), false),
         (
             Method::POST,
             "/webhooks/deliveries/recover",
