@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use crate::api::{self, Api};
-use crate::edge::{Edge, bookmark};
+use crate::edge::{self, Edge, bookmark};
 use crate::http::extract::{Admission, BodyLimits};
 use crate::http::{ApiError, ApiRequest, Response};
 use crate::state::ServerState;
@@ -59,10 +59,14 @@ impl PublicListener {
             p if (p == "/api" || p.starts_with("/api/")) && forwarded => {
                 Admission { max_body: self.api.body_limit(req, &self.limits), verdict: Ok(Target::Forward) }
             }
-            p if p == "/api" || p.starts_with("/api/") => match edge.map(|edge| edge.reading(req)).transpose() {
-                Ok(reading) => self.api.admit(&self.app, req, &self.limits, reading).map(|a| Target::Api(Box::new(a))),
-                Err(e) => Admission { max_body, verdict: Err(e) },
-            },
+            p if p == "/api" || p.starts_with("/api/") => {
+                match edge.filter(|_| edge::only_reads(&req.method)).map(|edge| edge.reading(req)).transpose() {
+                    Ok(reading) => {
+                        self.api.admit(&self.app, req, &self.limits, reading).map(|a| Target::Api(Box::new(a)))
+                    }
+                    Err(e) => Admission { max_body, verdict: Err(e) },
+                }
+            }
             p if shipping::webhook::is_webhook_path(p) && forwarded => admitted(Target::Forward),
             p if shipping::webhook::is_webhook_path(p) => admitted(Target::ProviderWebhook),
             _ => {
@@ -78,6 +82,10 @@ impl PublicListener {
             Target::Api(admitted) => admitted.reading().cloned(),
             _ => None,
         };
+        // A write an edge host serves itself (it has no write host): its
+        // bookmark is remembered for its credential, as a forwarded one's.
+        let writer =
+            self.app.edge.as_ref().filter(|_| !edge::only_reads(&req.method)).map(|_| bookmark::credential(&req));
         let mut response = match target {
             Target::Healthz => health::healthz(),
             Target::Readyz => health::readyz(&self.app),
@@ -91,6 +99,9 @@ impl PublicListener {
         match reading {
             Some(reading) => Edge::stamp(&reading, &mut response),
             None => bookmark::stamp_store(&*self.app.store, &mut response),
+        }
+        if let (Some(edge), Some(credential), Some(position)) = (&self.app.edge, writer, self.app.store.position()) {
+            edge.remember_write(credential, position);
         }
         response
     }

@@ -33,6 +33,8 @@ const NOT_FORWARDED: &[&str] = &[
     "proxy-connection",
     "host",
     "content-length",
+    // The body is already here, whole.
+    "expect",
     // The body was un-gzipped on reading; the answer is compressed for
     // the client here.
     "content-encoding",

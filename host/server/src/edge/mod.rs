@@ -8,8 +8,9 @@
 //! - [`forward`]: writes forwarded to a host beside the primary;
 //! - this file: which side a request reads from.
 //!
-//! Which requests are writes is decided by method: `POST`, `PUT`, `PATCH`
-//! and `DELETE` are forwarded whole (the public form door too). A `GET`
+//! Which requests are writes is decided by method ([`only_reads`]): `POST`,
+//! `PUT`, `PATCH` and `DELETE` are forwarded whole (the public form door
+//! too), or without a write host served here on the primary alone. A `GET`
 //! reads through [`Split`]: its reads from the side chosen for it, any
 //! write it makes to the primary. The admin API and the background work
 //! (deliveries, tracking, leases, sweeps) use the primary alone, so their
@@ -59,6 +60,14 @@ pub enum Side {
     Primary,
 }
 
+/// Whether a request of this method only reads, and so may be served from
+/// the replica. Any other is a write: forwarded, or without a write host
+/// served here reading the primary, so that what it reads to decide is
+/// what it writes against.
+pub fn only_reads(method: &Method) -> bool {
+    [Method::GET, Method::HEAD, Method::OPTIONS].contains(method)
+}
+
 impl Side {
     pub fn name(self) -> &'static str {
         match self {
@@ -98,7 +107,7 @@ impl Edge {
 
     /// Whether this request is forwarded to the write host.
     pub fn forwards(&self, method: &Method) -> bool {
-        self.forwarder.is_some() && ![Method::GET, Method::HEAD, Method::OPTIONS].contains(method)
+        self.forwarder.is_some() && !only_reads(method)
     }
 
     /// Forwards a write, unless the primary is known not to answer; the
@@ -129,6 +138,12 @@ impl Edge {
             }
             Err(e) => e.into_response(),
         }
+    }
+
+    /// Remembers a write this host served itself (without a write host) for
+    /// its credential, as a forwarded one is.
+    pub fn remember_write(&self, credential: [u8; 32], position: u64) {
+        self.recent.record(credential, position);
     }
 
     /// Where a read request reads: the replica when it is fresh enough (or
