@@ -104,9 +104,7 @@ async fn store_state(host: &Host) -> Value {
 
 /// Reads served by one side of an edge host's store, from its metrics.
 async fn reads_on(host: &Host, side: &str) -> f64 {
-    let text = host.metrics().await;
-    let label = format!(r#"crm_store_reads_total{{side="{side}"}} "#);
-    text.lines().find_map(|l| l.strip_prefix(&label)?.parse().ok()).unwrap_or(0.0)
+    host.labelled_metric("crm_store_reads_total", &format!(r#"side="{side}""#)).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

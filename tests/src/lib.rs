@@ -378,7 +378,7 @@ impl Host {
     }
 
     /// The host's `/metrics`, as text.
-    pub async fn metrics(&self) -> String {
+    async fn metrics(&self) -> String {
         self.client.get(format!("{}/metrics", self.admin)).send().await.unwrap().text().await.unwrap()
     }
 
@@ -392,10 +392,16 @@ impl Host {
     /// How many store calls of kind `op` (`find`, `count_found`...) the
     /// host has made, from its metrics: which path a query took.
     pub async fn store_operations(&self, op: &str) -> f64 {
+        self.labelled_metric("crm_store_operations_total", &format!(r#"op="{op}""#)).await
+    }
+
+    /// The sum of a labelled metric's series that carry `label`
+    /// (`side="replica"`), from the host's `/metrics` (0 when absent).
+    pub async fn labelled_metric(&self, name: &str, label: &str) -> f64 {
         let text = self.metrics().await;
-        let label = format!(r#"op="{op}""#);
+        let series = format!("{name}{{");
         text.lines()
-            .filter(|l| l.starts_with("crm_store_operations_total{") && l.contains(&label))
+            .filter(|l| l.starts_with(&series) && l.contains(label))
             .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
             // From 0.0: an empty f64 `sum` is -0.0, which reads oddly in a failed assertion.
             .fold(0.0, |total, n| total + n)

@@ -18,12 +18,8 @@ pub fn readyz(app: &ServerState) -> Response {
     if app.is_ready() {
         let mut ready = json!({ "status": "ready" });
         let Some(edge) = &app.edge else { return Response::json(StatusCode::OK, &ready) };
-        let store = edge.state();
-        // Neither side answers: nothing can be served.
-        let status = match store["mode"] == "edge-unavailable" {
-            true => StatusCode::SERVICE_UNAVAILABLE,
-            false => StatusCode::OK,
-        };
+        let (store, serves) = edge.state();
+        let status = if serves { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
         ready["store"] = store;
         Response::json(status, &ready)
     } else {

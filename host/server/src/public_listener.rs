@@ -83,9 +83,10 @@ impl PublicListener {
             _ => None,
         };
         // A write an edge host serves itself (it has no write host): its
-        // bookmark is remembered for its credential, as a forwarded one's.
-        let writer =
-            self.app.edge.as_ref().filter(|_| !edge::only_reads(&req.method)).map(|_| bookmark::credential(&req));
+        // bookmark is remembered for its credential, as a forwarded one's
+        // is by the forward.
+        let serves_a_write = self.app.edge.is_some() && !matches!(target, Target::Forward);
+        let writer = (serves_a_write && !edge::only_reads(&req.method)).then(|| bookmark::credential(&req));
         let mut response = match target {
             Target::Healthz => health::healthz(),
             Target::Readyz => health::readyz(&self.app),

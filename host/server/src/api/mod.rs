@@ -148,24 +148,15 @@ impl Api {
         limits: &BodyLimits,
         reading: Option<Reading>,
     ) -> Admission<Admitted> {
-        let path = req.path.strip_prefix("/api").unwrap_or(&req.path);
         let table = self.table();
-        let found = table.find(&req.method, path);
-        let max_body = limits.of(match &found {
-            Match::Found(route, _, _) => route.max_body,
-            _ => None,
-        });
-        Admission { max_body, verdict: checked(found, app, req, reading) }
+        let found = table.find(&req.method, api_path(req));
+        Admission { max_body: body_limit_of(&found, limits), verdict: checked(found, app, req, reading) }
     }
 
     /// The body limit of the route `req` names, without checking anything
     /// else: what an edge host reads before forwarding it.
     pub fn body_limit(&self, req: &ApiRequest, limits: &BodyLimits) -> usize {
-        let path = req.path.strip_prefix("/api").unwrap_or(&req.path);
-        limits.of(match self.table().find(&req.method, path) {
-            Match::Found(route, _, _) => route.max_body,
-            _ => None,
-        })
+        body_limit_of(&self.table().find(&req.method, api_path(req)), limits)
     }
 
     /// Serves an admitted request.
@@ -202,7 +193,7 @@ impl Api {
             }
             Handler::NativeWaiting(handler) => handler(app.clone(), caller, req).await,
             Handler::Component(module, deadline) => {
-                let path = req.path.strip_prefix("/api").unwrap_or(&req.path).to_string();
+                let path = api_path(&req).to_string();
                 let ctx = Some(caller.call_context(&req.request_id, reading.map(|r| r.store)));
                 Ok(components::call(app, module, ctx, &req, path, params, *deadline).await)
             }
@@ -210,6 +201,19 @@ impl Api {
         let served = pass.stamp(served.unwrap_or_else(ApiError::into_response));
         served.served_by(route.pattern.clone(), Some(&org))
     }
+}
+
+/// The path below `/api`, as the route table holds it.
+fn api_path(req: &ApiRequest) -> &str {
+    req.path.strip_prefix("/api").unwrap_or(&req.path)
+}
+
+/// The body limit of the route `found` (an unknown route's: the listener's default).
+fn body_limit_of(found: &Match<'_, Arc<Route>>, limits: &BodyLimits) -> usize {
+    limits.of(match found {
+        Match::Found(route, _, _) => route.max_body,
+        _ => None,
+    })
 }
 
 /// The caller, then the route `found` for it, then what the route requires.

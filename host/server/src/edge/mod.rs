@@ -170,12 +170,7 @@ impl Edge {
                 position: needed.max(self.watch.seen().replica_position),
                 staleness: (!seen.primary_up()).then(|| seen.staleness().unwrap_or(Duration::MAX)),
             },
-            Side::Primary => Reading {
-                store: self.primary.clone(),
-                side,
-                position: needed.max(self.primary.position().unwrap_or(0)),
-                staleness: None,
-            },
+            Side::Primary => self.on_primary(needed),
         })
     }
 
@@ -193,10 +188,16 @@ impl Edge {
 
     /// `reading` moved to the primary (a token the replica does not know yet).
     pub fn reading_primary(&self, reading: &Reading) -> Reading {
+        self.on_primary(reading.position)
+    }
+
+    /// A read on the primary, at least as fresh as `needed` (and as this
+    /// host's own last flush).
+    fn on_primary(&self, needed: u64) -> Reading {
         Reading {
             store: self.primary.clone(),
             side: Side::Primary,
-            position: reading.position.max(self.primary.position().unwrap_or(0)),
+            position: needed.max(self.primary.position().unwrap_or(0)),
             staleness: None,
         }
     }
@@ -230,8 +231,9 @@ impl Edge {
         }
     }
 
-    /// What `/readyz` says of the store.
-    pub fn state(&self) -> serde_json::Value {
+    /// What `/readyz` says of the store, and whether either side answers
+    /// (when neither does, nothing can be served).
+    pub fn state(&self) -> (serde_json::Value, bool) {
         let seen = self.watch.seen();
         let up = |up: bool| if up { "up" } else { "down" };
         let mode = match (seen.primary_up(), seen.replica_up()) {
@@ -241,12 +243,13 @@ impl Edge {
             (false, true) => "edge-read-only",
             (false, false) => "edge-unavailable",
         };
-        serde_json::json!({
+        let state = serde_json::json!({
             "mode": mode,
             "primary": up(seen.primary_up()),
             "replica": up(seen.replica_up()),
             "stalenessMs": seen.staleness().map(|s| s.as_millis() as u64),
             "maxStalenessMs": self.max_staleness.as_millis() as u64,
-        })
+        });
+        (state, seen.primary_up() || seen.replica_up())
     }
 }

@@ -48,6 +48,12 @@ impl Seen {
         self.primary_answered.is_some_and(|at| at.elapsed() < DOWN_AFTER)
     }
 
+    /// The replica answered, at `position` (positions only grow).
+    fn replica_at(&mut self, position: u64) {
+        self.replica_position = self.replica_position.max(position);
+        self.replica_answered = Some(Instant::now());
+    }
+
     pub fn replica_up(&self) -> bool {
         self.replica_answered.is_some_and(|at| at.elapsed() < DOWN_AFTER)
     }
@@ -87,9 +93,7 @@ impl Watch {
     /// that needs a newer one than the watch last saw; the answer is kept.
     pub fn replica_position_now(&self) -> Option<u64> {
         let position = self.replica.log_position(PATIENCE).ok()?;
-        let mut seen = self.seen.lock().expect("watch lock");
-        seen.replica_position = seen.replica_position.max(position);
-        seen.replica_answered = Some(Instant::now());
+        self.seen.lock().expect("watch lock").replica_at(position);
         Some(position)
     }
 
@@ -107,8 +111,7 @@ impl Watch {
             seen.primary_answered = Some(Instant::now());
         }
         if let Some(position) = replica_position {
-            seen.replica_position = seen.replica_position.max(position);
-            seen.replica_answered = Some(Instant::now());
+            seen.replica_at(position);
         }
         // The newest probe the replica has reached, and none older kept.
         while let Some(&(sent, position)) = probes.front() {
