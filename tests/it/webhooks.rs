@@ -6,7 +6,9 @@
 //! followed; the deliveries are listed and a failed one is sent again; an
 //! import announces each contact it creates once, even when a chunk of its
 //! rows runs again; the failed deliveries of a window are recovered once a
-//! receiver is back; a test send answers what the receiver did; every type the host sends is in the OpenAPI document's
+//! receiver is back; a test send answers what the receiver did; an
+//! organization switched to `v1a` signs with ed25519 and both schemes sign
+//! through the overlap; every type the host sends is in the OpenAPI document's
 //! `webhooks` and in `GET /api/webhooks/event-types`, its body as that says.
 
 use std::time::{Duration, Instant};
@@ -623,4 +625,47 @@ async fn a_test_send_answers_what_the_receiver_did() {
     assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (400, json!("WEBHOOK_URL_NOT_ALLOWED")), "{}", r.text);
     let reader = host.create_token(&org, &["automations:read"]).await;
     assert_eq!(host.post("/api/webhooks/test", &reader, &json!({ "url": url })).await.status, 403);
+}
+
+#[tokio::test]
+async fn a_switch_to_v1a_signs_with_ed25519_and_both_schemes_sign_through_the_overlap() {
+    let receiver = Receiver::start().await;
+    let host = Host::start_with(ALLOW_PRIVATE).await;
+    let (org, token) = host.org_with_token(json!({ "name": "Acme" })).await;
+    automation(&host, &org, &token, json!({ "type": "contact.created" }), &format!("{}/c", receiver.url), true).await;
+    let hmac_secret = secret(&host, &org).await;
+    let rotate = format!("/admin/orgs/{org}/webhook-secret/rotate");
+
+    let switched = host.admin(Method::POST, &rotate, Some(&json!({ "scheme": "v1a" }))).await;
+    assert_eq!(switched.status, 200, "{}", switched.text);
+    let keys = switched.json();
+    let public_key = keys["publicKey"].as_str().unwrap().to_string();
+    assert_eq!(public_key.strip_prefix("whpk_").map(str::len), Some(44), "base64 of 32 bytes: {public_key}");
+    assert_eq!((&keys["scheme"], &keys["secret"], &keys["previous"]), (&json!("v1a"), &Value::Null, &json!(hmac_secret)));
+    assert!(!switched.text.contains("whsk_"), "the private key is never shown: {}", switched.text);
+    let shown = host.admin(Method::GET, &format!("/admin/orgs/{org}/webhook-secret"), None).await;
+    assert_eq!(shown.json(), keys);
+
+    // Through the switch's overlap, a receiver holding either verifies.
+    shop::create_contact(&host, &token, "luz@acme.co").await;
+    assert!(receiver.wait_for("/c", 1, Duration::from_secs(10)).await);
+    let first = &receiver.received_at("/c")[0];
+    assert!(first.signed_by(&public_key), "{}", first.header("webhook-signature"));
+    assert!(first.signed_with(&hmac_secret), "{}", first.header("webhook-signature"));
+
+    // A rotation inside v1a: the new key and the one before sign.
+    let rotated = host.admin(Method::POST, &rotate, None).await.json();
+    let new_key = rotated["publicKey"].as_str().unwrap().to_string();
+    assert_eq!((&rotated["scheme"], &rotated["previousPublicKey"]), (&json!("v1a"), &json!(public_key)));
+    assert_ne!(new_key, public_key);
+    shop::create_contact(&host, &token, "pedro@acme.co").await;
+    assert!(receiver.wait_for("/c", 2, Duration::from_secs(10)).await);
+    let second = &receiver.received_at("/c")[1];
+    assert!(second.signed_by(&new_key) && second.signed_by(&public_key), "{}", second.header("webhook-signature"));
+    assert!(!second.signed_with(&hmac_secret), "the HMAC secret no longer signs");
+    let tampered = crm_tests::receiver::Received { body: b"{}".to_vec(), ..second.clone() };
+    assert!(!tampered.signed_by(&new_key), "the signature covers the body");
+
+    let bad = host.admin(Method::POST, &rotate, Some(&json!({ "scheme": "v2" }))).await;
+    assert_eq!(bad.status, 400, "{}", bad.text);
 }

@@ -44,6 +44,23 @@ impl Received {
         let expected = format!("v1,{}", STANDARD.encode(mac.finalize().into_bytes()));
         self.header("webhook-signature").split(' ').any(|s| s == expected)
     }
+
+    /// Whether one of the request's `v1a` signatures verifies, with
+    /// `ed25519-dalek` (not the library the host signs with), against
+    /// `public_key` (`whpk_...`).
+    pub fn signed_by(&self, public_key: &str) -> bool {
+        use base64::Engine;
+        use base64::engine::general_purpose::STANDARD;
+        use ed25519_dalek::{Signature, Verifier, VerifyingKey};
+        let Some(key) = public_key.strip_prefix("whpk_").and_then(|k| STANDARD.decode(k).ok()) else { return false };
+        let Ok(key) = VerifyingKey::try_from(key.as_slice()) else { return false };
+        let signed = [format!("{}.{}.", self.header("webhook-id"), self.header("webhook-timestamp")).as_bytes(), &self.body]
+            .concat();
+        self.header("webhook-signature").split(' ').filter_map(|s| s.strip_prefix("v1a,")).any(|s| {
+            let signature = STANDARD.decode(s).ok().and_then(|b| Signature::from_slice(&b).ok());
+            signature.is_some_and(|signature| key.verify(&signed, &signature).is_ok())
+        })
+    }
 }
 
 /// How the receiver answers one request.

@@ -224,7 +224,7 @@ async fn serve(app: &Arc<ServerState>, call: Call, req: &ApiRequest, params: &Pa
         Call::ReloadPlugins | Call::ListRoutes => unreachable!("served by Admin::dispatch"),
         Call::PutIntegration => modules::put_integration(app, param("org"), param("provider"), req)?,
         Call::GetWebhookSecret => orgs::webhook_secret(app, param("org"))?,
-        Call::RotateWebhookSecret => orgs::rotate_webhook_secret(app, param("org"))?,
+        Call::RotateWebhookSecret => orgs::rotate_webhook_secret(app, param("org"), req)?,
     };
     // Durable before acknowledged: every admin write is on disk before its 2xx
     // (reading the webhook secret may make it: what the app shows must stay).

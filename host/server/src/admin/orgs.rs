@@ -6,7 +6,9 @@ use http::StatusCode;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
+use crm_events::sign::Shown;
 use crm_tenancy::orgs::LimitOverrides;
+use crm_tenancy::webhook_secrets::Scheme;
 use crm_tenancy::{Org, clock, ids, permissions, plans, users};
 
 use crate::http::{ApiError, ApiRequest, Response};
@@ -166,18 +168,25 @@ pub fn revoke_token(app: &ServerState, org_id: &str, token_id: &str) -> Result<R
     Ok(Response::empty(StatusCode::NO_CONTENT))
 }
 
-/// `GET /admin/orgs/{org}/webhook-secret`: 200 the signing secret (made on
-/// first use), and the previous one while it still signs after a rotation.
+/// `GET /admin/orgs/{org}/webhook-secret`: 200 what receivers verify with
+/// (made on first use), and the previous key's while it still signs.
 pub fn webhook_secret(app: &ServerState, org_id: &str) -> Result<Response, ApiError> {
     let org = existing(app, org_id)?;
-    Ok(Response::json(StatusCode::OK, &app.tenancy.webhook_secret(&org.id)?))
+    Ok(Response::json(StatusCode::OK, &Shown::of(&app.tenancy.webhook_secret(&org.id)?)))
 }
 
-/// `POST /admin/orgs/{org}/webhook-secret/rotate`: 200 the new secret; the
-/// old one keeps signing beside it for 24 hours.
-pub fn rotate_webhook_secret(app: &ServerState, org_id: &str) -> Result<Response, ApiError> {
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RotateInput {
+    scheme: Option<Scheme>,
+}
+
+/// `POST /admin/orgs/{org}/webhook-secret/rotate` `{scheme?: "v1"|"v1a"}`:
+/// 200 the new key's; the old one keeps signing beside it for 24 hours.
+pub fn rotate_webhook_secret(app: &ServerState, org_id: &str, req: &ApiRequest) -> Result<Response, ApiError> {
     let org = existing(app, org_id)?;
-    Ok(Response::json(StatusCode::OK, &app.tenancy.rotate_webhook_secret(&org.id)?))
+    let input: RotateInput = if req.body.is_empty() { RotateInput::default() } else { req.json()? };
+    Ok(Response::json(StatusCode::OK, &Shown::of(&app.tenancy.rotate_webhook_secret(&org.id, input.scheme)?)))
 }
 
 // --- validation helpers ------------------------------------------------------------
