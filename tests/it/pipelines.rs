@@ -65,7 +65,8 @@ async fn every_organization_has_default_pipelines_and_the_app_creates_more() {
         &host,
         &org,
         json!({ "kind": "conversations", "name": "Soporte",
-        "stages": [{ "name": "Recibido" }, { "name": "Escalado", "webhookUrl": "https://8.8.8.8/escalado" }] }),
+        "stages": [{ "name": "Recibido" }, { "name": "Escalado", "webhookUrl": "https://8.8.8.8/escalado",
+            "webhookMaxPerSecond": 5, "webhookOrdered": true }] }),
     )
     .await;
     assert_eq!(r.status, 201, "{}", r.text);
@@ -75,6 +76,10 @@ async fn every_organization_has_default_pipelines_and_the_app_creates_more() {
         (&json!("conversations"), &json!("Soporte"), &json!(false))
     );
     assert_eq!(created["stages"][1]["webhookUrl"], "https://8.8.8.8/escalado");
+    assert_eq!(
+        (&created["stages"][1]["webhookMaxPerSecond"], &created["stages"][1]["webhookOrdered"]),
+        (&json!(5), &json!(true))
+    );
     assert_eq!(created["stages"][0]["webhookUrl"], Value::Null);
     assert_ne!(created["stages"][0]["id"], created["stages"][1]["id"]);
     let listed = pipelines(&host, &token, "?kind=conversations").await;
@@ -114,6 +119,15 @@ async fn every_organization_has_default_pipelines_and_the_app_creates_more() {
             "stages[0].webhookUrl",
         ),
         (json!({ "kind": "deals", "name": "x", "stages": [{ "name": "a", "color": "red" }] }), "stages[0].color"),
+        (
+            json!({ "kind": "conversations", "name": "x", "stages": [{ "name": "a", "webhookOrdered": true }] }),
+            "stages[0].webhookUrl",
+        ),
+        (
+            json!({ "kind": "conversations", "name": "x",
+                "stages": [{ "name": "a", "webhookUrl": "https://8.8.8.8/", "webhookMaxPerSecond": 1001 }] }),
+            "stages[0].webhookMaxPerSecond",
+        ),
         (json!({ "kind": "deals", "name": "x", "stages": [{ "name": "a" }], "id": "x" }), "id"),
     ] {
         let r = create_pipeline(&host, &org, body.clone()).await;

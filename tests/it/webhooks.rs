@@ -8,8 +8,10 @@
 //! rows runs again; the failed deliveries of a window are recovered once a
 //! receiver is back; a test send answers what the receiver did; an
 //! organization switched to `v1a` signs with ed25519 and both schemes sign
-//! through the overlap; every type the host sends is in the OpenAPI document's
-//! `webhooks` and in `GET /api/webhooks/event-types`, its body as that says.
+//! through the overlap; a paced target drains a backlog at its pace; an
+//! ordered target gets each resource's events in order through a retry;
+//! every type the host sends is in the OpenAPI document's `webhooks` and in
+//! `GET /api/webhooks/event-types`, its body as that says.
 
 use std::time::{Duration, Instant};
 
@@ -641,7 +643,10 @@ async fn a_switch_to_v1a_signs_with_ed25519_and_both_schemes_sign_through_the_ov
     let keys = switched.json();
     let public_key = keys["publicKey"].as_str().unwrap().to_string();
     assert_eq!(public_key.strip_prefix("whpk_").map(str::len), Some(44), "base64 of 32 bytes: {public_key}");
-    assert_eq!((&keys["scheme"], &keys["secret"], &keys["previous"]), (&json!("v1a"), &Value::Null, &json!(hmac_secret)));
+    assert_eq!(
+        (&keys["scheme"], &keys["secret"], &keys["previous"]),
+        (&json!("v1a"), &Value::Null, &json!(hmac_secret))
+    );
     assert!(!switched.text.contains("whsk_"), "the private key is never shown: {}", switched.text);
     let shown = host.admin(Method::GET, &format!("/admin/orgs/{org}/webhook-secret"), None).await;
     assert_eq!(shown.json(), keys);
@@ -668,4 +673,99 @@ async fn a_switch_to_v1a_signs_with_ed25519_and_both_schemes_sign_through_the_ov
 
     let bad = host.admin(Method::POST, &rotate, Some(&json!({ "scheme": "v2" }))).await;
     assert_eq!(bad.status, 400, "{}", bad.text);
+}
+
+/// Saves and activates an automation of `trigger` with one action, whose
+/// fields besides `type` are `action`.
+async fn automation_with(host: &Host, org: &str, token: &str, trigger: Value, action: Value) -> Value {
+    let mut action = action;
+    action["type"] = json!("http_request");
+    let r = host
+        .post("/api/automations", token, &json!({ "name": "Con reglas", "trigger": trigger, "actions": [action] }))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text);
+    let saved = r.json()["data"].clone();
+    let id = saved["id"].as_str().unwrap();
+    let r = host.admin(Method::POST, &format!("/admin/orgs/{org}/automations/{id}/activate"), None).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    saved
+}
+
+#[tokio::test]
+async fn a_paced_target_drains_a_backlog_at_its_pace_and_never_faster() {
+    const PACE: usize = 10;
+    const ROWS: usize = 400;
+    let receiver = Receiver::start().await;
+    let host = Host::start_with(ALLOW_PRIVATE).await;
+    let (org, token) = host.org_with_token(json!({ "name": "Acme" })).await;
+    let contact = json!({ "type": "contact.created" });
+    let paced = json!({ "url": format!("{}/paced", receiver.url), "maxPerSecond": PACE });
+    let saved = automation_with(&host, &org, &token, contact.clone(), paced).await;
+    assert_eq!(saved["actions"][0]["maxPerSecond"], PACE);
+    automation_with(&host, &org, &token, contact, json!({ "url": format!("{}/free", receiver.url) })).await;
+    for (bad, field) in [(json!({ "maxPerSecond": 0 }), "maxPerSecond"), (json!({ "ordered": "yes" }), "ordered")] {
+        let mut action = json!({ "type": "http_request", "url": format!("{}/x", receiver.url) });
+        action.as_object_mut().unwrap().extend(bad.as_object().unwrap().clone());
+        let body = json!({ "name": "Mal", "trigger": { "type": "contact.created" }, "actions": [action] });
+        let r = host.post("/api/automations", &token, &body).await;
+        assert_eq!(
+            (r.status.as_u16(), r.json()["details"]["field"].clone()),
+            (400, json!(format!("actions[0].{field}")))
+        );
+    }
+
+    let rows: Vec<Value> = (0..ROWS).map(|i| json!({ "email": format!("c{i}@acme.co") })).collect();
+    let r = host.post("/api/import/contacts", &token, &json!({ "rows": rows })).await;
+    assert_eq!((r.status.as_u16(), r.json()["data"]["created"].clone()), (200, json!(ROWS)), "{}", r.text);
+
+    // The same events to a target without a pace go as fast as it answers.
+    assert!(receiver.wait_for("/free", ROWS, Duration::from_secs(30)).await, "the unpaced target is not held back");
+    let start = receiver.received_at("/paced")[0].at;
+    tokio::time::sleep_until((start + Duration::from_secs(30)).into()).await;
+    let arrivals: Vec<Instant> = receiver.received_at("/paced").iter().map(|r| r.at).collect();
+    let in_30s = arrivals.iter().filter(|at| at.duration_since(start) < Duration::from_secs(30)).count();
+    assert!((270..=330).contains(&in_30s), "{in_30s} in 30 s at {PACE} a second");
+    // Never faster: no second holds more than the pace (and one at its edge).
+    for (i, at) in arrivals.iter().enumerate() {
+        let in_a_second = arrivals[i..].iter().take_while(|later| later.duration_since(*at) < Duration::from_secs(1));
+        let offsets: Vec<u128> = arrivals.iter().take(40).map(|a| a.duration_since(start).as_millis()).collect();
+        assert!(in_a_second.count() <= PACE + 1, "a burst from arrival {i}: {offsets:?}");
+    }
+}
+
+#[tokio::test]
+async fn an_ordered_target_gets_each_resources_events_in_order_through_a_retry() {
+    let receiver = Receiver::start().await;
+    let host = Host::start_with(ALLOW_PRIVATE).await;
+    let (org, token) = host.org_with_token(json!({ "name": "Acme" })).await;
+    let ordered = json!({ "url": format!("{}/ordered", receiver.url), "ordered": true });
+    let saved = automation_with(&host, &org, &token, json!({ "type": "deal.stage_changed" }), ordered).await;
+    assert_eq!(saved["actions"][0]["ordered"], true);
+    let first = shop::open_deal(&host, &org, &token, "ana@acme.co").await;
+    let second = shop::open_deal(&host, &org, &token, "luz@acme.co").await;
+
+    // The first deal's first move fails once (retried 5 s later); its later
+    // moves wait behind it, and the other deal's does not.
+    receiver.answer_next([Answer::Status(503)]);
+    move_deal(&host, &token, &first, "qualified").await;
+    assert!(receiver.wait_for("/ordered", 1, Duration::from_secs(10)).await);
+    for stage in ["proposal", "won", "lost"] {
+        move_deal(&host, &token, &first, stage).await;
+    }
+    move_deal(&host, &token, &second, "won").await;
+    assert!(receiver.wait_for("/ordered", 2, Duration::from_secs(3)).await);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let early = receiver.received_at("/ordered");
+    assert_eq!(early.len(), 2, "only the other deal's move went meanwhile");
+    assert_eq!(early[1].json()["data"]["id"], json!(second));
+
+    assert!(receiver.wait_for("/ordered", 6, Duration::from_secs(30)).await, "the retry then the rest");
+    let stages: Vec<Value> = receiver
+        .received_at("/ordered")
+        .iter()
+        .map(|r| r.json()["data"].clone())
+        .filter(|data| data["id"] == json!(first))
+        .map(|data| data["toStage"].clone())
+        .collect();
+    assert_eq!(stages, [json!("qualified"), json!("qualified"), json!("proposal"), json!("won"), json!("lost")]);
 }

@@ -54,8 +54,9 @@ impl Received {
         use ed25519_dalek::{Signature, Verifier, VerifyingKey};
         let Some(key) = public_key.strip_prefix("whpk_").and_then(|k| STANDARD.decode(k).ok()) else { return false };
         let Ok(key) = VerifyingKey::try_from(key.as_slice()) else { return false };
-        let signed = [format!("{}.{}.", self.header("webhook-id"), self.header("webhook-timestamp")).as_bytes(), &self.body]
-            .concat();
+        let signed =
+            [format!("{}.{}.", self.header("webhook-id"), self.header("webhook-timestamp")).as_bytes(), &self.body]
+                .concat();
         self.header("webhook-signature").split(' ').filter_map(|s| s.strip_prefix("v1a,")).any(|s| {
             let signature = STANDARD.decode(s).ok().and_then(|b| Signature::from_slice(&b).ok());
             signature.is_some_and(|signature| key.verify(&signed, &signature).is_ok())

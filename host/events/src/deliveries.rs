@@ -220,6 +220,8 @@ mod tests {
             updated_at: String::new(),
             body: format!("{{\"data\":{{\"status\":\"failed\",\"note\":{text:?}}}}}"),
             counted: true,
+            max_per_second: None,
+            queue: None,
         }
     }
 

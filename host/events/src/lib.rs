@@ -9,6 +9,7 @@
 //! - [`outbox`]: what a component stages (events, subscriptions) turned into
 //!   writes of its own atomic commit, and the doorbell of the worker;
 //! - [`worker`]: finds due deliveries and records each attempt;
+//! - [`turns`]: when a due delivery may go (its ordered queue, its pace);
 //! - [`sender`]: one attempt over HTTP, checking the address it connects to;
 //! - [`sign`]: the `webhook-signature` header;
 //! - [`schedule`]: when a failed attempt is tried again;
@@ -30,6 +31,7 @@ pub mod schedule;
 pub mod sender;
 pub mod sign;
 pub mod test_send;
+pub mod turns;
 pub mod webhook_url;
 pub mod worker;
 

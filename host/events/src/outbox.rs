@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 use crm_store::{BatchOp, Namespace, Store, StoreResult};
 use crm_tenancy::{clock, ids};
 use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 use tokio::sync::Notify;
 
 use crate::records::{self, Delivery, Subscription, Target};
@@ -27,6 +28,8 @@ pub const MAX_TARGETS: usize = 10;
 pub const MAX_HEADERS: usize = 20;
 /// Most subscriptions of one organization that an event is matched against.
 pub const MAX_SUBSCRIPTIONS: usize = 1000;
+/// The fastest pace a target may ask for, in attempts a second.
+pub const MAX_PER_SECOND: u32 = 1000;
 
 /// One thing a component staged for its next commit.
 #[derive(Debug, Clone)]
@@ -80,8 +83,22 @@ pub fn subscribe(policy: Policy, module: &str, sub: Subscription) -> Result<Stag
         if target.headers.len() > MAX_HEADERS || target.headers.iter().any(|(k, v)| k.len() > 64 || v.len() > 1000) {
             return Err(format!("a target has at most {MAX_HEADERS} headers of 64 bytes and values of 1000"));
         }
+        if target.max_per_second.is_some_and(|n| !(1..=MAX_PER_SECOND).contains(&n)) {
+            return Err(format!("a target's max-per-second is 1 to {MAX_PER_SECOND}"));
+        }
     }
     Ok(Staged::Subscribe(Subscription { module: module.into(), ..sub }))
+}
+
+/// The queue an ordered target's deliveries about one resource (the event's
+/// `data.id`) wait in: a digest, so that any id makes a key of one shape.
+fn ordered_queue(sub: &Subscription, target: &Target, data: &Value) -> String {
+    let resource = match data.get("id") {
+        Some(Value::String(id)) => id.clone(),
+        other => other.map(Value::to_string).unwrap_or_default(),
+    };
+    let digest = Sha256::digest([&sub.module, &sub.id, &target.url, &resource].map(String::as_str).join("\n"));
+    digest[..16].iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Whether `id` may name a subscription.
@@ -180,6 +197,7 @@ impl Outbox {
                     });
                     let body = event.to_string();
                     for (sub, target) in targets {
+                        let queue = target.ordered.then(|| ordered_queue(sub, target, &data));
                         let delivery = Delivery {
                             id: ids::new_id(),
                             event_id: event_id.clone(),
@@ -196,7 +214,13 @@ impl Outbox {
                             updated_at: now_text.clone(),
                             body: body.clone(),
                             counted: false,
+                            max_per_second: target.max_per_second,
+                            queue,
                         };
+                        if let Some(queue) = &delivery.queue {
+                            let key = records::ordered_key(queue, &delivery.id);
+                            writes.ops.push(BatchOp::Put(key.into_bytes(), Vec::new()));
+                        }
                         let bytes = serde_json::to_vec(&delivery).expect("records serialise");
                         writes.ops.push(BatchOp::Put(records::delivery_key(&delivery.id).into_bytes(), bytes));
                         writes

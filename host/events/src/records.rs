@@ -6,6 +6,9 @@
 //!   the exact JSON body every attempt sends;
 //! - `hook/due/<millis, 16 digits>/<delivery id>`: the pending deliveries by
 //!   their next attempt, what the worker reads;
+//! - `hook/ord/<queue>/<delivery id>`: the unsettled deliveries of an
+//!   ordered target, one queue per subscription, target and resource, in
+//!   the order they were made; the first one is the one that may go;
 //! - `hook/count`: how many deliveries there are (the list's total), counted
 //!   by the worker at a delivery's first attempt so a change's own commit
 //!   carries only the delivery and its due entry.
@@ -15,6 +18,7 @@ use serde::{Deserialize, Serialize};
 pub const SUBSCRIPTIONS: &str = "hook/sub/";
 pub const DELIVERIES: &str = "hook/dlv/";
 pub const DUE: &str = "hook/due/";
+pub const ORDERED: &str = "hook/ord/";
 pub const COUNT: &str = "hook/count";
 
 pub fn subscription_key(module: &str, id: &str) -> String {
@@ -29,6 +33,15 @@ pub fn due_key(millis: u64, delivery_id: &str) -> String {
     format!("{DUE}{millis:016}/{delivery_id}")
 }
 
+/// Where an ordered delivery waits its turn in `queue`.
+pub fn ordered_key(queue: &str, delivery_id: &str) -> String {
+    format!("{ORDERED}{queue}/{delivery_id}")
+}
+
+/// The due entry's value of a paced delivery given its turn: sent when due
+/// without asking the pace again. Any other due entry's value is empty.
+pub const PACED_TURN: &[u8] = b"turn";
+
 /// The time and delivery id of a due key.
 pub fn parse_due_key(key: &[u8]) -> Option<(u64, String)> {
     let rest = std::str::from_utf8(key).ok()?.strip_prefix(DUE)?;
@@ -36,11 +49,18 @@ pub fn parse_due_key(key: &[u8]) -> Option<(u64, String)> {
     Some((millis.parse().ok()?, id.to_string()))
 }
 
-/// Where an event goes.
+/// Where an event goes, and how.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Target {
     pub url: String,
     pub headers: Vec<(String, String)>,
+    /// At most this many attempts a second to this target.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_per_second: Option<u32>,
+    /// One resource's events in the order they were committed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ordered: bool,
 }
 
 /// Events of one type, filtered, sent to some targets (an active automation).
@@ -96,6 +116,12 @@ pub struct Delivery {
     /// Whether `hook/count` counts it yet (the worker counts it once).
     #[serde(default)]
     pub counted: bool,
+    /// Its target's pace, in attempts a second.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_per_second: Option<u32>,
+    /// The ordered queue it waits its turn in, until it settles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue: Option<String>,
 }
 
 pub const PENDING: &str = "pending";

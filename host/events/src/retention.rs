@@ -110,6 +110,8 @@ mod tests {
             updated_at: String::new(),
             body: "{}".into(),
             counted: true,
+            max_per_second: None,
+            queue: None,
         })
         .unwrap()
     }

@@ -31,6 +31,7 @@ use crate::retention;
 use crate::schedule::{self, Outcome};
 use crate::sender::{Attempt, Sender};
 use crate::sign;
+use crate::turns::{self, Pace, Wait};
 
 /// Attempts in flight for one organization, and for the whole host.
 pub const PER_ORG: usize = 8;
@@ -60,6 +61,7 @@ pub struct Worker {
     in_flight: Mutex<HashSet<String>>,
     per_org: Mutex<HashMap<String, usize>>,
     permits: tokio::sync::Semaphore,
+    pace: Pace,
 }
 
 fn now_millis() -> u64 {
@@ -102,6 +104,7 @@ impl Worker {
             in_flight: Mutex::default(),
             per_org: Mutex::default(),
             permits: tokio::sync::Semaphore::new(TOTAL),
+            pace: Pace::default(),
         })
     }
 
@@ -261,11 +264,10 @@ impl Worker {
         Ok((scanned == SCAN).then_some(now))
     }
 
-    /// One attempt of delivery `id`, whose due entry is `due_key`.
+    /// One attempt of delivery `id`, whose due entry is `due_key`, unless it
+    /// must wait its turn (then its due entry moves).
     async fn attempt(&self, org: &str, id: &str, due_key: Vec<u8>) -> StoreResult<()> {
         let store = self.outbox.store();
-        // The change an event tells of is on disk before anyone hears of it.
-        store.durable().await?;
         if self.tenancy.org(org)?.is_none() {
             return Ok(()); // deleted meanwhile: writing now would bring its namespace back
         }
@@ -274,9 +276,7 @@ impl Worker {
         // previous attempt's commit removed it (that attempt leaves
         // `in_flight` only after its commit): the attempt it announced was
         // made, and the next one is due later, under another key.
-        if store.get(&ns, &due_key)?.is_none() {
-            return Ok(());
-        }
+        let Some(due_value) = store.get(&ns, &due_key)? else { return Ok(()) };
         let delivery_key = records::delivery_key(id);
         let Some(stored) = store.get(&ns, delivery_key.as_bytes())? else {
             return store.delete(&ns, &due_key);
@@ -286,6 +286,14 @@ impl Worker {
         if delivery.status != records::PENDING {
             return store.delete(&ns, &due_key);
         }
+        if let Some(wait) = self.wait(org, &ns, &delivery, &due_key, &due_value)? {
+            let (mut conditions, ops) = turns::postponement(&delivery, &due_key, &wait);
+            conditions.push(Condition::Equals(delivery_key.into_bytes(), Some(stored)));
+            store.batch_if(&ns, conditions, ops)?;
+            return Ok(());
+        }
+        // The change an event tells of is on disk before anyone hears of it.
+        store.durable().await?;
         let outcome = self.send(org, &delivery).await?;
         if self.tenancy.org(org)?.is_none() {
             return Ok(()); // deleted meanwhile: nothing to record
@@ -321,9 +329,43 @@ impl Worker {
         // Only if nobody changed the delivery meanwhile (a manual retry, a
         // purge); committed with other attempts' records and the requests'
         // batches where the store can: nobody waits on this one.
-        let unchanged = vec![Condition::Equals(delivery_key.into_bytes(), Some(stored))];
-        store.batch_if_background(ns, unchanged, ops).await?;
+        let unchanged = Condition::Equals(delivery_key.into_bytes(), Some(stored));
+        if delivery.status == records::PENDING || delivery.queue.is_none() {
+            store.batch_if_background(ns, vec![unchanged], ops).await?;
+            return Ok(());
+        }
+        // Settled in its ordered queue: the next one's turn comes with this
+        // write (read again if the next one moved meanwhile).
+        for _ in 0..3 {
+            let (mut conditions, mut settle) = turns::settlement(store.as_ref(), &ns, &delivery, now_millis())?;
+            conditions.push(unchanged.clone());
+            settle.extend(ops.iter().cloned());
+            if store.batch_if_background(ns.clone(), conditions, settle).await? {
+                break;
+            }
+        }
         Ok(())
+    }
+
+    /// Whether `delivery` (due at `due_key`, whose value is `due_value`)
+    /// must wait: behind an earlier one of its ordered queue, or for its
+    /// pace's next turn.
+    fn wait(
+        &self,
+        org: &str,
+        ns: &Namespace,
+        delivery: &Delivery,
+        due_key: &[u8],
+        due_value: &[u8],
+    ) -> StoreResult<Option<Wait>> {
+        let now = now_millis();
+        if let Some(wait) = turns::ordered_wait(self.outbox.store().as_ref(), ns, delivery, now)? {
+            return Ok(Some(wait));
+        }
+        let Some(per_second) = delivery.max_per_second else { return Ok(None) };
+        let given = (due_value == records::PACED_TURN).then(|| records::parse_due_key(due_key).map(|(ms, _)| ms));
+        let turn = self.pace.take(org, &delivery.url, per_second, now, given.flatten());
+        Ok((turn > now).then_some(Wait::Paced { until: turn }))
     }
 
     /// Signs and sends the delivery's event to its target.
@@ -408,6 +450,8 @@ mod tests {
             updated_at: String::new(),
             body: "{}".into(),
             counted: false,
+            max_per_second: None,
+            queue: None,
         };
         let ns = Namespace::org(&org.id);
         let record = serde_json::to_vec(&delivery).unwrap();

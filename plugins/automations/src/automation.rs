@@ -6,6 +6,7 @@
 //! saving an active automation makes it a draft again. The app activates and
 //! pauses it (`POST /admin/orgs/{org}/automations/{id}/activate`, `/pause`).
 
+use crm_first_party::delivery;
 use crm_first_party::pipeline::DEAL_STAGES;
 use crm_sdk::http::{Error, Paging, json_object, json_response};
 use crm_sdk::store::{self, Condition, Write};
@@ -57,6 +58,12 @@ pub struct Action {
     pub kind: String,
     pub url: String,
     pub headers: Map<String, Value>,
+    /// At most this many deliveries a second to `url`.
+    #[serde(rename = "maxPerSecond", default, skip_serializing_if = "Option::is_none")]
+    pub max_per_second: Option<u32>,
+    /// One resource's events delivered in the order they were committed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub ordered: bool,
 }
 
 fn key(id: &str) -> String {
@@ -157,7 +164,10 @@ pub fn set_status(id: &str, status: &str) -> Result<Response, Error> {
         automation.updated_at = runtime::now();
         let write = Write::Put((key(id).into_bytes(), to_bytes(&automation)?));
         match status {
-            "active" => events::subscribe(&subscription(&automation)),
+            "active" => {
+                let (subscription, options) = subscription(&automation);
+                events::subscribe_with_options(&subscription, &options)
+            }
             _ => events::unsubscribe(id),
         }
         .map_err(Error::internal)?;
@@ -169,8 +179,9 @@ pub fn set_status(id: &str, status: &str) -> Result<Response, Error> {
 }
 
 /// What the host delivers for an active automation: its trigger's events,
-/// filtered by `toStage` or `formId`, to each action's URL.
-fn subscription(automation: &Automation) -> events::Subscription {
+/// filtered by `toStage` or `formId`, to each action's URL at its pace and
+/// order.
+fn subscription(automation: &Automation) -> (events::Subscription, Vec<events::DeliveryOptions>) {
     let trigger = &automation.trigger;
     let filter = [("toStage", &trigger.to_stage), ("formId", &trigger.form_id)]
         .into_iter()
@@ -184,7 +195,12 @@ fn subscription(automation: &Automation) -> events::Subscription {
             headers: a.headers.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())).collect(),
         })
         .collect();
-    events::Subscription { id: automation.id.clone(), event_type: trigger.kind.clone(), filter, targets }
+    let options = automation
+        .actions
+        .iter()
+        .map(|a| events::DeliveryOptions { max_per_second: a.max_per_second, ordered: a.ordered })
+        .collect();
+    (events::Subscription { id: automation.id.clone(), event_type: trigger.kind.clone(), filter, targets }, options)
 }
 
 fn to_bytes(automation: &Automation) -> Result<Vec<u8>, Error> {
@@ -244,8 +260,9 @@ fn action(i: usize, value: &Value) -> Result<Action, Error> {
     let Value::Object(a) = value else {
         return Err(invalid(&format!("actions[{i}]"), "must be an object"));
     };
-    if let Some(other) = a.keys().find(|k| !["type", "url", "headers"].contains(&k.as_str())) {
-        return Err(invalid(&field(other), "is not an action field (type, url, headers)"));
+    const FIELDS: [&str; 5] = ["type", "url", "headers", "maxPerSecond", "ordered"];
+    if let Some(other) = a.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+        return Err(invalid(&field(other), "is not an action field (type, url, headers, maxPerSecond, ordered)"));
     }
     if a.get("type") != Some(&json!("http_request")) {
         return Err(invalid(&field("type"), "must be http_request"));
@@ -281,5 +298,12 @@ fn action(i: usize, value: &Value) -> Result<Action, Error> {
             }
         }
     }
-    Ok(Action { kind: "http_request".into(), url: url.clone(), headers })
+    let options = delivery::parse(a, "maxPerSecond", "ordered").map_err(|(key, why)| invalid(&field(&key), &why))?;
+    Ok(Action {
+        kind: "http_request".into(),
+        url: url.clone(),
+        headers,
+        max_per_second: options.max_per_second,
+        ordered: options.ordered,
+    })
 }

@@ -4,6 +4,7 @@
 //! `crm_first_party::pipeline`); the app creates more (`POST
 //! /admin/orgs/{org}/pipelines`). Pipelines are not edited afterwards.
 
+use crm_first_party::delivery;
 use crm_first_party::pipeline::{self as defaults, CONVERSATION_STAGES, DEAL_STAGES};
 use crm_sdk::http::{Error, Paging, json_object, json_response, query_choice};
 use crm_sdk::store::{self, Condition, Write};
@@ -41,6 +42,12 @@ pub struct Stage {
     pub id: String,
     pub name: String,
     pub webhook_url: Option<String>,
+    /// At most this many `webhookUrl` deliveries a second.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webhook_max_per_second: Option<u32>,
+    /// One conversation's moves delivered to `webhookUrl` in order.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub webhook_ordered: bool,
 }
 
 fn key(id: &str) -> String {
@@ -57,7 +64,13 @@ fn default_pipeline(kind: &str) -> Pipeline {
     let stages = names
         .iter()
         .enumerate()
-        .map(|(i, n)| Stage { id: defaults::default_stage_id(&id, i), name: n.to_string(), webhook_url: None })
+        .map(|(i, n)| Stage {
+            id: defaults::default_stage_id(&id, i),
+            name: n.to_string(),
+            webhook_url: None,
+            webhook_max_per_second: None,
+            webhook_ordered: false,
+        })
         .collect();
     Pipeline { id, kind: kind.into(), name: name.into(), stages, is_default: true, created_at: None }
 }
@@ -131,13 +144,17 @@ pub fn create(req: &Request) -> Result<Response, Error> {
     let pipeline = Pipeline { id, kind, name, stages, is_default: false, created_at: Some(runtime::now()) };
     for stage in &pipeline.stages {
         if let Some(url) = &stage.webhook_url {
-            events::subscribe(&events::Subscription {
+            let subscription = events::Subscription {
                 id: format!("{}-{}", pipeline.id, stage.id),
                 event_type: STAGE_ENTERED.into(),
                 filter: vec![("pipelineId".into(), pipeline.id.clone()), ("toStage".into(), stage.id.clone())],
                 targets: vec![events::Target { url: url.clone(), headers: Vec::new() }],
-            })
-            .map_err(Error::internal)?;
+            };
+            let options = events::DeliveryOptions {
+                max_per_second: stage.webhook_max_per_second,
+                ordered: stage.webhook_ordered,
+            };
+            events::subscribe_with_options(&subscription, &[options]).map_err(Error::internal)?;
         }
     }
     let writes = [
@@ -164,8 +181,12 @@ fn text(body: &Map<String, Value>, key: &str, field: &str) -> Result<String, Err
 fn stage(kind: &str, i: usize, value: &Value) -> Result<Stage, Error> {
     let field = |name: &str| format!("stages[{i}].{name}");
     let Value::Object(s) = value else { return Err(invalid(&format!("stages[{i}]"), "must be an object")) };
-    if let Some(other) = s.keys().find(|k| !["name", "webhookUrl"].contains(&k.as_str())) {
-        return Err(invalid(&field(other), "is not a stage field (name, webhookUrl)"));
+    const FIELDS: [&str; 4] = ["name", "webhookUrl", "webhookMaxPerSecond", "webhookOrdered"];
+    if let Some(other) = s.keys().find(|k| !FIELDS.contains(&k.as_str())) {
+        return Err(invalid(
+            &field(other),
+            "is not a stage field (name, webhookUrl, webhookMaxPerSecond, webhookOrdered)",
+        ));
     }
     let name = text(s, "name", &field("name"))?;
     let webhook_url = match s.get("webhookUrl") {
@@ -184,5 +205,16 @@ fn stage(kind: &str, i: usize, value: &Value) -> Result<Stage, Error> {
         Some(Value::String(_)) => return Err(invalid(&field("webhookUrl"), "applies to conversation pipelines only")),
         Some(_) => return Err(invalid(&field("webhookUrl"), "must be a URL")),
     };
-    Ok(Stage { id: runtime::new_id(), name, webhook_url })
+    let options = delivery::parse(s, "webhookMaxPerSecond", "webhookOrdered")
+        .map_err(|(key, why)| invalid(&field(&key), &why))?;
+    if webhook_url.is_none() && (options.max_per_second.is_some() || options.ordered) {
+        return Err(invalid(&field("webhookUrl"), "is needed for webhookMaxPerSecond and webhookOrdered"));
+    }
+    Ok(Stage {
+        id: runtime::new_id(),
+        name,
+        webhook_url,
+        webhook_max_per_second: options.max_per_second,
+        webhook_ordered: options.ordered,
+    })
 }

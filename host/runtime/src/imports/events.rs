@@ -68,6 +68,18 @@ impl events::Host for HostState {
     }
 
     async fn subscribe(&mut self, sub: events::Subscription) -> Result<(), String> {
+        let options = vec![events::DeliveryOptions { max_per_second: None, ordered: false }; sub.targets.len()];
+        self.subscribe_with_options(sub, options).await
+    }
+
+    async fn subscribe_with_options(
+        &mut self,
+        sub: events::Subscription,
+        options: Vec<events::DeliveryOptions>,
+    ) -> Result<(), String> {
+        if options.len() != sub.targets.len() {
+            return Err("give one delivery-options for each target".into());
+        }
         let sub = crm_events::records::Subscription {
             id: sub.id,
             module: String::new(),
@@ -76,7 +88,13 @@ impl events::Host for HostState {
             targets: sub
                 .targets
                 .into_iter()
-                .map(|t| crm_events::records::Target { url: t.url, headers: t.headers })
+                .zip(options)
+                .map(|(t, o)| crm_events::records::Target {
+                    url: t.url,
+                    headers: t.headers,
+                    max_per_second: o.max_per_second,
+                    ordered: o.ordered,
+                })
                 .collect(),
         };
         let policy = self.runtime.outbox.policy();

@@ -1,0 +1,170 @@
+//! When a due delivery may go: its turn in an ordered queue, and its
+//! target's pace. A delivery that may not go yet is postponed (its due entry
+//! moved), never sent early.
+//!
+//! **Order.** An ordered target's deliveries about one resource wait in a
+//! queue (`hook/ord/<queue>/<delivery id>`, ids sorting by creation); only the
+//! first may go. One that finds another before it records, in its queue entry,
+//! the due entry it moved to, provided the one before is still there; the one
+//! before, when it settles, deletes its own entry and brings the next one's
+//! due entry to now, provided that entry is still as it read it. Whichever
+//! of the two writes lands second sees the first and acts on it, so nobody
+//! waits for a wake-up that never comes; a lost one (a crash between) costs
+//! at most [`ORDER_SAFETY_NET`].
+//!
+//! **Pace.** Each organization's target URL with a pace has, in memory, its
+//! next free turn and when one last went. A paced delivery due now takes the
+//! next turn: now, or a later one, to which its due entry moves marked
+//! [`records::PACED_TURN`], so that when that time comes it goes without
+//! taking another. A backlog thus drains at the pace, turn by turn; a turn
+//! that comes up late (the worker was busy) waits an interval after the one
+//! before it went, so late turns never go in a bunch.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use crm_store::{BatchOp, Condition, Namespace, Store, StoreResult};
+
+use crate::records::{self, Delivery};
+
+/// When a waiting ordered delivery looks again if the one before it never
+/// brings it forward: past the one before's next attempt, by this.
+pub const ORDER_SAFETY_NET: u64 = 5 * 60 * 1000;
+
+/// Why a delivery does not go now, and until when.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Wait {
+    /// Behind `before` (its queue entry as read) in its ordered queue.
+    Behind { until: u64, before: (Vec<u8>, Vec<u8>) },
+    /// Its pace's next turn is later.
+    Paced { until: u64 },
+}
+
+/// Whether `delivery` is first in its ordered queue; if not, until when it
+/// waits. A queue entry left by a delivery that is gone is removed.
+pub fn ordered_wait(store: &dyn Store, ns: &Namespace, delivery: &Delivery, now: u64) -> StoreResult<Option<Wait>> {
+    let Some(queue) = &delivery.queue else { return Ok(None) };
+    let prefix = records::ordered_key(queue, "");
+    loop {
+        let first = store.scan(ns, prefix.as_bytes(), None, 1)?;
+        let Some((key, value)) = first.into_iter().next() else { return Ok(None) };
+        let head_id = String::from_utf8_lossy(&key[prefix.len()..]).into_owned();
+        if head_id == delivery.id {
+            return Ok(None);
+        }
+        let head = store.get(ns, records::delivery_key(&head_id).as_bytes())?;
+        match head.and_then(|bytes| serde_json::from_slice::<Delivery>(&bytes).ok()) {
+            Some(head) if head.status == records::PENDING => {
+                let next_attempt = head.next_attempt_millis.unwrap_or(now).max(now);
+                return Ok(Some(Wait::Behind { until: next_attempt + ORDER_SAFETY_NET, before: (key, value) }));
+            }
+            _ => {
+                store.batch_if(ns, vec![Condition::Equals(key.clone(), Some(value))], vec![BatchOp::Delete(key)])?;
+            }
+        }
+    }
+}
+
+/// The conditions and writes that move `delivery`'s due entry `due_key` to
+/// where `wait` says.
+pub fn postponement(delivery: &Delivery, due_key: &[u8], wait: &Wait) -> (Vec<Condition>, Vec<BatchOp>) {
+    let (until, value) = match wait {
+        Wait::Behind { until, .. } => (*until, Vec::new()),
+        Wait::Paced { until } => (*until, records::PACED_TURN.to_vec()),
+    };
+    let moved = records::due_key(until, &delivery.id).into_bytes();
+    let mut ops = vec![BatchOp::Delete(due_key.to_vec()), BatchOp::Put(moved.clone(), value)];
+    // Read by the one before once it settles, so only while it is there.
+    let mut conditions = Vec::new();
+    if let (Wait::Behind { before: (before_key, before_value), .. }, Some(queue)) = (wait, &delivery.queue) {
+        conditions.push(Condition::Equals(before_key.clone(), Some(before_value.clone())));
+        ops.push(BatchOp::Put(records::ordered_key(queue, &delivery.id).into_bytes(), moved));
+    }
+    (conditions, ops)
+}
+
+/// What the settling of ordered `delivery` writes beside its record: its
+/// queue entry removed, and the next one's due entry brought to `now` (with
+/// the condition that the next one's entry is as read here).
+pub fn settlement(
+    store: &dyn Store,
+    ns: &Namespace,
+    delivery: &Delivery,
+    now: u64,
+) -> StoreResult<(Vec<Condition>, Vec<BatchOp>)> {
+    let Some(queue) = &delivery.queue else { return Ok((Vec::new(), Vec::new())) };
+    let own = records::ordered_key(queue, &delivery.id).into_bytes();
+    let mut ops = vec![BatchOp::Delete(own.clone())];
+    let prefix = records::ordered_key(queue, "");
+    let next = store.scan(ns, prefix.as_bytes(), Some(&crm_store::key_after(&own)), 1)?;
+    let Some((next_key, moved_to)) = next.into_iter().next() else { return Ok((Vec::new(), ops)) };
+    let conditions = vec![Condition::Equals(next_key.clone(), Some(moved_to.clone()))];
+    if let Some((_, next_id)) = records::parse_due_key(&moved_to) {
+        ops.push(BatchOp::Delete(moved_to));
+        ops.push(BatchOp::Put(records::due_key(now, &next_id).into_bytes(), Vec::new()));
+        ops.push(BatchOp::Put(next_key, Vec::new()));
+    }
+    Ok((conditions, ops))
+}
+
+/// Each organization's paced target URLs: their next free turn and when
+/// one last went, in microseconds since the epoch.
+#[derive(Default)]
+pub struct Pace {
+    targets: Mutex<HashMap<(String, String), Turns>>,
+}
+
+#[derive(Default, Clone, Copy)]
+struct Turns {
+    next_free: u64,
+    last_start: u64,
+}
+
+impl Pace {
+    /// When a paced delivery of `org` to `url` due at `now` (milliseconds)
+    /// goes: `now`, or the later turn to move it to. `given` is the turn it
+    /// was given before (its due time): it goes then, unless a late one
+    /// went less than an interval ago, so that turns taken late never bunch.
+    pub fn take(&self, org: &str, url: &str, per_second: u32, now: u64, given: Option<u64>) -> u64 {
+        let interval = 1_000_000 / u64::from(per_second.max(1));
+        let now_us = now * 1000;
+        let mut targets = self.targets.lock().expect("pace lock");
+        if targets.len() > 10_000 {
+            // Turns all past: nothing to remember.
+            targets.retain(|_, turns| turns.next_free > now_us);
+        }
+        let turns = targets.entry((org.to_string(), url.to_string())).or_default();
+        let spaced = turns.last_start + interval;
+        let start = match given {
+            Some(_) => now_us.max(spaced),
+            None => now_us.max(spaced).max(turns.next_free),
+        };
+        if start == now_us {
+            turns.last_start = now_us;
+        }
+        if given.is_none() || start > now_us {
+            turns.next_free = turns.next_free.max(start + interval);
+        }
+        start.div_ceil(1000)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_backlog_takes_turns_at_the_pace_and_late_turns_do_not_bunch() {
+        let pace = Pace::default();
+        let turns: Vec<u64> = (0..5).map(|_| pace.take("o", "https://x.co/", 4, 1000, None)).collect();
+        assert_eq!(turns, [1000, 1250, 1500, 1750, 2000]);
+        assert_eq!(pace.take("o", "https://other.co/", 4, 1000, None), 1000, "each URL has its own");
+        assert_eq!(pace.take("p", "https://x.co/", 4, 1000, None), 1000, "each organization too");
+        // The turns of 1250 and 1500 both come up late, at 1600: one goes,
+        // the other an interval later.
+        assert_eq!(pace.take("o", "https://x.co/", 4, 1600, Some(1250)), 1600);
+        assert_eq!(pace.take("o", "https://x.co/", 4, 1600, Some(1500)), 1850);
+        assert_eq!(pace.take("o", "https://x.co/", 4, 1850, Some(1850)), 1850);
+        assert_eq!(pace.take("o", "https://x.co/", 4, 9000, None), 9000, "idle: at once");
+    }
+}
