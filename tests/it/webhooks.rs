@@ -2,7 +2,7 @@
 //! the host runs with `CRM_WEBHOOK_ALLOW_PRIVATE=true`): an active
 //! automation's trigger delivers one signed call, a draft's does not; failed
 //! attempts are retried with the same `webhook-id`; nothing is lost to a
-//! `kill -9`; a hanging receiver holds up nobody else; redirects are not
+//! `kill -9`, and a status listed is kept through one; a hanging receiver holds up nobody else; redirects are not
 //! followed; the deliveries are listed and a failed one is sent again; an
 //! import announces each contact it creates once, even when a chunk of its
 //! rows runs again; the failed deliveries of a window are recovered once a
@@ -425,6 +425,49 @@ async fn every_event_arrives_after_a_kill_9_while_the_receiver_was_down() {
         })
         .await
     );
+}
+
+/// What the list says is kept: a delivery listed `delivered` is still
+/// delivered after a `kill -9` right after, and is not sent again.
+#[tokio::test]
+async fn a_delivery_listed_delivered_stays_delivered_after_a_kill_9() {
+    let receiver = Receiver::start().await;
+    let data = tempfile::tempdir().unwrap();
+    let mut host = Host::start_in(data.path(), ALLOW_PRIVATE).await;
+    let (org, token) = host.org_with_token(json!({ "name": "Acme" })).await;
+    automation(&host, &org, &token, json!({ "type": "contact.created" }), &format!("{}/hook", receiver.url), true)
+        .await;
+    const CONTACTS: usize = 20;
+    for i in 0..CONTACTS {
+        shop::create_contact(&host, &token, &format!("c{i}@acme.co")).await;
+    }
+    // Listed as soon as the worker records the answers, then the crash.
+    let listed = loop {
+        let r = host.get("/api/webhooks/deliveries?status=delivered&limit=100", &token).await;
+        let delivered = r.json()["data"].as_array().unwrap().len();
+        if delivered > 0 {
+            break delivered;
+        }
+    };
+    host.kill9();
+
+    let host = Host::start_in(data.path(), ALLOW_PRIVATE).await;
+    let after = host.get("/api/webhooks/deliveries?status=delivered&limit=100", &token).await.json();
+    assert!(after["data"].as_array().unwrap().len() >= listed, "{listed} were listed delivered: {after}");
+    assert!(receiver.wait_for("/hook", CONTACTS, Duration::from_secs(20)).await);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let sent: Vec<String> = receiver.received_at("/hook").iter().map(|r| r.header("webhook-id").to_string()).collect();
+    let mut once = sent.clone();
+    once.sort();
+    once.dedup();
+    // Those not yet listed may go again (at least once); those listed may not.
+    assert!(
+        sent.len() - once.len() <= CONTACTS - listed,
+        "{} sent for {} events, {listed} listed",
+        sent.len(),
+        once.len()
+    );
+    sent.clear();
 }
 
 #[tokio::test]

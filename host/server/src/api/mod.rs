@@ -49,7 +49,14 @@ pub type WaitingHandler =
 
 /// Who serves a route.
 pub enum Handler {
+    /// A native handler that only reads what requests wrote (durable
+    /// before they were answered).
     Native(NativeHandler),
+    /// A native handler whose answer leaves once everything it wrote or
+    /// read is on disk: a write's, and a read of what a background task
+    /// wrote without waiting for the disk (the delivery worker's attempts),
+    /// so that it never shows a status a crash could take back.
+    NativeDurable(NativeHandler),
     /// A native handler whose CPU work grows faster than its input (fuzzy
     /// city matching): it runs on the blocking pool, off the threads that
     /// serve I/O. (A catalog search is linear in `q` and stays inline.)
@@ -169,16 +176,17 @@ impl Api {
         };
         let served = match &route.handler {
             Handler::Native(handler) => {
+                let _turn = app.runtime.turns.take(&org).await;
+                handler(app, &caller, &req, &params)
+            }
+            Handler::NativeDurable(handler) => {
                 let computed = {
                     let _turn = app.runtime.turns.take(&org).await;
                     handler(app, &caller, &req, &params)
                 };
                 match computed {
-                    // A native write (a delivery retried) is durable before its 2xx.
-                    Ok(done) if req.method != Method::GET => {
-                        app.store.durable().await.map(|_| done).map_err(Into::into)
-                    }
-                    computed => computed,
+                    Ok(done) => app.store.durable().await.map(|_| done).map_err(Into::into),
+                    refused => refused,
                 }
             }
             Handler::NativeBlocking(handler) => {
@@ -285,20 +293,26 @@ fn routes(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<T
         (Method::GET, "/catalogs/municipalities", Handler::Native(catalogs::municipalities), None, false),
         (Method::GET, "/catalogs/states", Handler::Native(catalogs::states), None, false),
         (Method::GET, "/catalogs/resolve", Handler::NativeBlocking(catalogs::resolve), None, false),
-        (Method::GET, "/webhooks/deliveries", Handler::Native(deliveries::list), Some("automations:read"), false),
+        (
+            Method::GET,
+            "/webhooks/deliveries",
+            Handler::NativeDurable(deliveries::list),
+            Some("automations:read"),
+            false,
+        ),
         (Method::GET, "/webhooks/event-types", Handler::Native(event_types::list), Some("automations:read"), false),
         (Method::POST, "/webhooks/test", Handler::NativeWaiting(webhook_test::send), Some("automations:write"), false),
         (
             Method::POST,
             "/webhooks/deliveries/recover",
-            Handler::Native(deliveries::recover),
+            Handler::NativeDurable(deliveries::recover),
             Some("automations:write"),
             false,
         ),
         (
             Method::POST,
             "/webhooks/deliveries/{id}/retry",
-            Handler::Native(deliveries::retry),
+            Handler::NativeDurable(deliveries::retry),
             Some("automations:write"),
             false,
         ),
