@@ -811,3 +811,87 @@ async fn an_ordered_target_gets_each_resources_events_in_order_through_a_retry()
         .collect();
     assert_eq!(stages, [json!("qualified"), json!("qualified"), json!("proposal"), json!("won"), json!("lost")]);
 }
+
+#[tokio::test]
+async fn an_endpoint_failing_past_the_period_is_disabled_told_of_and_enabled_again() {
+    let receiver = Receiver::start().await;
+    let settings = [ALLOW_PRIVATE[0], ("CRM_WEBHOOK_DISABLE_AFTER_SECS", "3")];
+    let host = Host::start_with(&settings).await;
+    let (org, token) = host.org_with_token(json!({ "name": "Acme", "plan": "pro" })).await;
+    let down = format!("{}/down", receiver.url);
+    receiver.answer_path("/down", Answer::Status(503));
+    let contacts = automation(&host, &org, &token, json!({ "type": "contact.created" }), &down, true).await;
+    let watcher = format!("{}/watch", receiver.url);
+    automation(&host, &org, &token, json!({ "type": "webhook.endpoint_disabled" }), &watcher, true).await;
+    let endpoints = format!("/admin/orgs/{org}/webhook-endpoints");
+
+    // The first attempt fails, and its retry 5 s later: failing for longer
+    // than the period (3 s here, 5 days by default), the endpoint is disabled.
+    shop::create_contact(&host, &token, "uno@acme.co").await;
+    assert!(receiver.wait_for("/watch", 1, Duration::from_secs(20)).await, "the other endpoint is told");
+    assert_eq!(receiver.received_at("/down").len(), 2);
+    let told = &receiver.received_at("/watch")[0];
+    assert!(told.signed_with(&secret(&host, &org).await));
+    let event = told.json();
+    assert_eq!((&event["type"], &event["data"]["url"]), (&json!("webhook.endpoint_disabled"), &json!(down)));
+    let types = host.get("/api/webhooks/event-types", &token).await.json();
+    let listed = types["data"].as_array().unwrap().iter().find(|t| t["type"] == "webhook.endpoint_disabled");
+    assert!(listed.is_some(), "the document and the API list what the host sent: {types}");
+    let listed = host.admin(Method::GET, &endpoints, None).await.json();
+    assert_eq!(listed["data"].as_array().unwrap().len(), 1, "{listed}");
+    let endpoint = &listed["data"][0];
+    assert_eq!((&endpoint["url"], &endpoint["status"]), (&json!(down), &json!("disabled")));
+    assert_eq!(endpoint["lastError"], "answered 503");
+    assert_eq!(event["data"]["disabledAt"], endpoint["disabledAt"]);
+    let notified = host.get("/api/notifications", &token).await.json();
+    let notice = &notified["data"][0];
+    assert_eq!((&notice["type"], &notice["url"]), (&json!("webhook_endpoint_disabled"), &json!(down)), "{notified}");
+    assert!(notice["message"].as_str().unwrap().contains(&down));
+
+    // Held: a new event to it is not attempted, and is listed as such.
+    shop::create_contact(&host, &token, "dos@acme.co").await;
+    assert!(
+        eventually(Duration::from_secs(10), || async {
+            let held = host.get("/api/webhooks/deliveries?status=disabled", &token).await.json();
+            held["pagination"]["total"] == 1
+        })
+        .await
+    );
+    assert_eq!(receiver.received_at("/down").len(), 2, "a disabled endpoint is not attempted");
+
+    // The app activates the automation again: the endpoint is enabled and
+    // what it held goes out.
+    receiver.answer_path("/down", Answer::Status(200));
+    let r = host.admin(Method::POST, &format!("/admin/orgs/{org}/automations/{contacts}/activate"), None).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(receiver.wait_for("/down", 3, Duration::from_secs(10)).await, "the held delivery went out");
+    assert_eq!(receiver.received_at("/down")[2].json()["data"]["email"], "dos@acme.co");
+    assert_eq!(host.admin(Method::GET, &endpoints, None).await.json()["data"], json!([]));
+
+    // Disabled again, then enabled by the admin call.
+    receiver.answer_path("/down", Answer::Status(503));
+    shop::create_contact(&host, &token, "tres@acme.co").await;
+    assert!(receiver.wait_for("/watch", 2, Duration::from_secs(20)).await, "disabled again");
+    shop::create_contact(&host, &token, "cuatro@acme.co").await;
+    assert!(
+        eventually(Duration::from_secs(10), || async {
+            let held = host.get("/api/webhooks/deliveries?status=disabled", &token).await.json();
+            held["pagination"]["total"] == 1
+        })
+        .await
+    );
+    receiver.answer_path("/down", Answer::Status(200));
+    let enable = format!("{endpoints}/enable");
+    let r = host.admin(Method::POST, &enable, Some(&json!({ "url": down }))).await;
+    assert_eq!((r.status.as_u16(), r.json()["status"].clone()), (200, json!("healthy")), "{}", r.text);
+    assert!(
+        eventually(Duration::from_secs(10), || async {
+            receiver.received_at("/down").iter().any(|r| r.json()["data"]["email"] == "cuatro@acme.co")
+        })
+        .await,
+        "the held delivery went out"
+    );
+    assert_eq!(host.admin(Method::POST, &enable, Some(&json!({}))).await.status, 400);
+    let nobody = "/admin/orgs/0123456789abcdef01234567/webhook-endpoints";
+    assert_eq!(host.admin(Method::GET, nobody, None).await.status, 404);
+}

@@ -10,6 +10,8 @@
 //!   writes of its own atomic commit, and the doorbell of the worker;
 //! - [`worker`]: finds due deliveries and records each attempt;
 //! - [`turns`]: when a due delivery may go (its ordered queue, its pace);
+//! - [`endpoints`]: each destination's health: disabled after days of
+//!   failures, its deliveries held until it is enabled again;
 //! - [`sender`]: one attempt over HTTP, checking the address it connects to;
 //! - [`sign`]: the `webhook-signature` header;
 //! - [`schedule`]: when a failed attempt is tried again;
@@ -24,6 +26,7 @@
 //! [`Outbox::writes`], the server starts the [`Worker`] and serves the API.
 
 pub mod deliveries;
+pub mod endpoints;
 pub mod outbox;
 pub mod records;
 pub mod retention;

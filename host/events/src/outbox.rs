@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use tokio::sync::Notify;
 
+use crate::endpoints;
 use crate::records::{self, Delivery, Subscription, Target};
 use crate::webhook_url::{self, Policy};
 
@@ -88,6 +89,70 @@ pub fn subscribe(policy: Policy, module: &str, sub: Subscription) -> Result<Stag
         }
     }
     Ok(Staged::Subscribe(Subscription { module: module.into(), ..sub }))
+}
+
+/// One event on its way to the targets that subscribed to it.
+struct Event<'a> {
+    org_id: &'a str,
+    event_type: &'a str,
+    data: &'a Value,
+    at: chrono::DateTime<chrono::Utc>,
+}
+
+impl Event<'_> {
+    /// Pushes one pending delivery (and its due entry, and its place in an
+    /// ordered queue) per matching target that `wanted` takes; answers how
+    /// many. The event is stored only inside its deliveries.
+    fn deliveries(&self, subs: &[Subscription], wanted: impl Fn(&Target) -> bool, ops: &mut Vec<BatchOp>) -> usize {
+        let targets: Vec<(&Subscription, &Target)> = subs
+            .iter()
+            .filter(|s| s.matches(self.event_type, self.data))
+            .flat_map(|s| s.targets.iter().map(move |t| (s, t)))
+            .filter(|(_, t)| wanted(t))
+            .collect();
+        if targets.is_empty() {
+            return 0;
+        }
+        let (now_text, now_millis) = (clock::format(self.at), self.at.timestamp_millis().max(0) as u64);
+        let event_id = ids::new_id();
+        let event = json!({
+            "id": event_id,
+            "type": self.event_type,
+            "occurredAt": now_text,
+            "organizationId": self.org_id,
+            "data": self.data,
+        });
+        let body = event.to_string();
+        for (sub, target) in &targets {
+            let queue = target.ordered.then(|| ordered_queue(sub, target, self.data));
+            let delivery = Delivery {
+                id: ids::new_id(),
+                event_id: event_id.clone(),
+                event_type: self.event_type.to_string(),
+                subscription: format!("{}/{}", sub.module, sub.id),
+                url: target.url.clone(),
+                headers: target.headers.clone(),
+                status: records::PENDING.into(),
+                attempts: 0,
+                last_status_code: None,
+                last_error: None,
+                next_attempt_millis: Some(now_millis),
+                created_at: now_text.clone(),
+                updated_at: now_text.clone(),
+                body: body.clone(),
+                counted: false,
+                max_per_second: target.max_per_second,
+                queue,
+            };
+            if let Some(queue) = &delivery.queue {
+                ops.push(BatchOp::Put(records::ordered_key(queue, &delivery.id).into_bytes(), Vec::new()));
+            }
+            let bytes = serde_json::to_vec(&delivery).expect("records serialise");
+            ops.push(BatchOp::Put(records::delivery_key(&delivery.id).into_bytes(), bytes));
+            ops.push(BatchOp::Put(records::due_key(now_millis, &delivery.id).into_bytes(), Vec::new()));
+        }
+        targets.len()
+    }
 }
 
 /// The queue an ordered target's deliveries about one resource (the event's
@@ -162,11 +227,12 @@ impl Outbox {
         let mut writes = Writes { ops: Vec::new(), deliveries: 0, subscriptions_changed: false };
         let mut subscriptions: Option<Arc<Vec<Subscription>>> = None;
         let now = clock::now();
-        let (now_text, now_millis) = (clock::format(now), now.timestamp_millis().max(0) as u64);
         for item in staged {
             match item {
                 Staged::Subscribe(sub) => {
                     writes.subscriptions_changed = true;
+                    // Saving what sends to an endpoint enables it again.
+                    sub.targets.iter().for_each(|t| writes.ops.extend(endpoints::enabling(&t.url)));
                     let bytes = serde_json::to_vec(&sub).expect("records serialise");
                     writes.ops.push(BatchOp::Put(records::subscription_key(module, &sub.id).into_bytes(), bytes));
                 }
@@ -179,59 +245,33 @@ impl Outbox {
                         Some(subs) => subs,
                         None => subscriptions.insert(self.subscriptions(org_id)?),
                     };
-                    let targets: Vec<(&Subscription, &Target)> = subs
-                        .iter()
-                        .filter(|s| s.matches(&event_type, &data))
-                        .flat_map(|s| s.targets.iter().map(move |t| (s, t)))
-                        .collect();
-                    if targets.is_empty() {
-                        continue;
-                    }
-                    let event_id = ids::new_id();
-                    let event = json!({
-                        "id": event_id,
-                        "type": event_type,
-                        "occurredAt": now_text,
-                        "organizationId": org_id,
-                        "data": data,
-                    });
-                    let body = event.to_string();
-                    for (sub, target) in targets {
-                        let queue = target.ordered.then(|| ordered_queue(sub, target, &data));
-                        let delivery = Delivery {
-                            id: ids::new_id(),
-                            event_id: event_id.clone(),
-                            event_type: event_type.clone(),
-                            subscription: format!("{}/{}", sub.module, sub.id),
-                            url: target.url.clone(),
-                            headers: target.headers.clone(),
-                            status: records::PENDING.into(),
-                            attempts: 0,
-                            last_status_code: None,
-                            last_error: None,
-                            next_attempt_millis: Some(now_millis),
-                            created_at: now_text.clone(),
-                            updated_at: now_text.clone(),
-                            body: body.clone(),
-                            counted: false,
-                            max_per_second: target.max_per_second,
-                            queue,
-                        };
-                        if let Some(queue) = &delivery.queue {
-                            let key = records::ordered_key(queue, &delivery.id);
-                            writes.ops.push(BatchOp::Put(key.into_bytes(), Vec::new()));
-                        }
-                        let bytes = serde_json::to_vec(&delivery).expect("records serialise");
-                        writes.ops.push(BatchOp::Put(records::delivery_key(&delivery.id).into_bytes(), bytes));
-                        writes
-                            .ops
-                            .push(BatchOp::Put(records::due_key(now_millis, &delivery.id).into_bytes(), Vec::new()));
-                        writes.deliveries += 1;
-                    }
+                    let event = Event { org_id, event_type: &event_type, data: &data, at: now };
+                    writes.deliveries += event.deliveries(subs, |_| true, &mut writes.ops);
                 }
             }
         }
         Ok(writes)
+    }
+
+    /// Emits an event of the host's own (not a component's): written at
+    /// once, to every matching target but those `skip` names. Answers how
+    /// many deliveries it made.
+    pub fn announce(
+        &self,
+        org_id: &str,
+        event_type: &str,
+        data: &Value,
+        skip: impl Fn(&Target) -> bool,
+    ) -> StoreResult<usize> {
+        let subs = self.subscriptions(org_id)?;
+        let event = Event { org_id, event_type, data, at: clock::now() };
+        let mut ops = Vec::new();
+        let made = event.deliveries(&subs, |t| !skip(t), &mut ops);
+        if made > 0 {
+            self.store.batch(&Namespace::org(org_id), ops)?;
+            self.wake(org_id);
+        }
+        Ok(made)
     }
 
     /// The organization's subscriptions: from memory, or read and kept

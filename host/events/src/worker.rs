@@ -25,6 +25,7 @@ use crm_store::lease::Lease;
 use crm_store::{BatchOp, Condition, Namespace, StoreResult};
 use crm_tenancy::{Tenancy, clock};
 
+use crate::endpoints::{self, Endpoint, Health};
 use crate::outbox::Outbox;
 use crate::records::{self, Delivery};
 use crate::retention;
@@ -36,6 +37,9 @@ use crate::turns::{self, Pace, Wait};
 /// Attempts in flight for one organization, and for the whole host.
 pub const PER_ORG: usize = 8;
 const TOTAL: usize = 512;
+/// Held deliveries sent back per organization per round, once their
+/// endpoint is enabled.
+const RELEASE: usize = 100;
 /// Due entries read per organization per round: enough to fill its free
 /// slots past the ones in flight (which are the earliest due).
 const SCAN: usize = PER_ORG + 1;
@@ -62,6 +66,7 @@ pub struct Worker {
     per_org: Mutex<HashMap<String, usize>>,
     permits: tokio::sync::Semaphore,
     pace: Pace,
+    health: Health,
 }
 
 fn now_millis() -> u64 {
@@ -88,13 +93,13 @@ impl Running {
 impl Worker {
     /// Starts the worker on the current tokio runtime. `host` names this
     /// host among those sharing the store (`shared`).
-    pub fn start(outbox: Arc<Outbox>, tenancy: Tenancy, host: &str, shared: bool) -> Running {
-        let worker = Worker::new(outbox, tenancy, host, shared);
+    pub fn start(outbox: Arc<Outbox>, tenancy: Tenancy, health: Health, host: &str, shared: bool) -> Running {
+        let worker = Worker::new(outbox, tenancy, health, host, shared);
         Running { task: tokio::spawn(worker.clone().run()), worker }
     }
 
     /// The worker, not yet delivering (the tests drive its attempts).
-    fn new(outbox: Arc<Outbox>, tenancy: Tenancy, host: &str, shared: bool) -> Arc<Worker> {
+    fn new(outbox: Arc<Outbox>, tenancy: Tenancy, health: Health, host: &str, shared: bool) -> Arc<Worker> {
         Arc::new(Worker {
             sender: Sender::new(outbox.policy()),
             lease: Lease::new(outbox.store().clone(), "webhook-delivery", host, LEASE),
@@ -105,6 +110,7 @@ impl Worker {
             per_org: Mutex::default(),
             permits: tokio::sync::Semaphore::new(TOTAL),
             pace: Pace::default(),
+            health,
         })
     }
 
@@ -226,6 +232,9 @@ impl Worker {
         if self.tenancy.org(org)?.is_none() {
             return Ok(None); // deleted: its outbox went with it
         }
+        if endpoints::release(self.outbox.store().as_ref(), org, RELEASE)? > 0 {
+            return Ok(Some(now)); // an enabled endpoint's held deliveries are due now
+        }
         let entries = self.outbox.store().scan(&Namespace::org(org), records::DUE.as_bytes(), None, SCAN)?;
         let scanned = entries.len();
         for (key, _) in entries {
@@ -286,6 +295,12 @@ impl Worker {
         if delivery.status != records::PENDING {
             return store.delete(&ns, &due_key);
         }
+        let unchanged = Condition::Equals(delivery_key.clone().into_bytes(), Some(stored.clone()));
+        let endpoint = endpoints::read(store.as_ref(), &ns, &delivery.url)?;
+        if endpoint.as_ref().is_some_and(|(e, _)| e.disabled_at.is_some()) {
+            store.batch_if(&ns, vec![unchanged], endpoints::holding(&mut delivery, &due_key))?;
+            return Ok(());
+        }
         if let Some(wait) = self.wait(org, &ns, &delivery, &due_key, &due_value)? {
             let (mut conditions, ops) = turns::postponement(&delivery, &due_key, &wait);
             conditions.push(Condition::Equals(delivery_key.into_bytes(), Some(stored)));
@@ -326,10 +341,22 @@ impl Worker {
         }
         let bytes = serde_json::to_vec(&delivery).expect("records serialise");
         ops.push(BatchOp::Put(delivery_key.clone().into_bytes(), bytes));
+        let failure = match &outcome {
+            Outcome::Delivered(_) => None,
+            Outcome::Gone => Some("410 Gone".to_string()),
+            Outcome::Refused { status, .. } => Some(format!("answered {status}")),
+            Outcome::Failed(why) => Some(why.clone()),
+        };
+        let read = endpoint.as_ref().map(|(e, _)| e);
+        let (health, disabled) =
+            endpoints::after_attempt(&delivery.url, read, failure.as_deref(), now, self.health.disable_after);
+        match &disabled {
+            Some(disabled) => self.disable(org, &ns, disabled, endpoint.map(|(_, bytes)| bytes), health)?,
+            None => ops.extend(health),
+        }
         // Only if nobody changed the delivery meanwhile (a manual retry, a
         // purge); committed with other attempts' records and the requests'
         // batches where the store can: nobody waits on this one.
-        let unchanged = Condition::Equals(delivery_key.into_bytes(), Some(stored));
         if delivery.status == records::PENDING || delivery.queue.is_none() {
             store.batch_if_background(ns, vec![unchanged], ops).await?;
             return Ok(());
@@ -344,6 +371,35 @@ impl Worker {
                 break;
             }
         }
+        Ok(())
+    }
+
+    /// Disables an endpoint (stored as `read`) with `writes`, unless another
+    /// attempt's outcome changed it meanwhile; the one that does tells the
+    /// organization: a notification (through [`Health::on_disabled`]) and a
+    /// `webhook.endpoint_disabled` event to its other endpoints.
+    fn disable(
+        &self,
+        org: &str,
+        ns: &Namespace,
+        endpoint: &Endpoint,
+        read: Option<Vec<u8>>,
+        writes: Vec<BatchOp>,
+    ) -> StoreResult<()> {
+        let key = endpoints::key(&endpoint.url).into_bytes();
+        if !self.outbox.store().batch_if(ns, vec![Condition::Equals(key, read)], writes)? {
+            return Ok(());
+        }
+        tracing::warn!(org, url = endpoint.url, since = endpoint.failing_since, "webhook endpoint disabled");
+        metrics::counter!("crm_webhook_endpoints_disabled_total").increment(1);
+        let data = serde_json::json!({
+            "url": endpoint.url,
+            "failingSince": endpoint.failing_since,
+            "disabledAt": endpoint.disabled_at,
+            "lastError": endpoint.last_error,
+        });
+        self.outbox.announce(org, endpoints::ENDPOINT_DISABLED, &data, |t| t.url == endpoint.url)?;
+        (self.health.on_disabled)(org, endpoint);
         Ok(())
     }
 
@@ -431,7 +487,9 @@ mod tests {
         let tenancy = Tenancy::new(store.clone());
         let org = tenancy.create_org("Acme".into(), "pro".into(), Default::default(), Default::default()).unwrap();
         let (url, received) = redirecting_receiver().await;
-        let worker = Worker::new(Outbox::new(store.clone(), Policy { allow_private: true }), tenancy, "h", false);
+        let health = Health { disable_after: Health::DISABLE_AFTER, on_disabled: Arc::new(|_, _| {}) };
+        let worker =
+            Worker::new(Outbox::new(store.clone(), Policy { allow_private: true }), tenancy, health, "h", false);
 
         let (id, due) = ("d1", records::due_key(1, "d1"));
         let delivery = Delivery {

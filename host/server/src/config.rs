@@ -206,6 +206,12 @@ pub struct Config {
     #[arg(long, env = "CRM_WEBHOOK_ALLOW_PRIVATE", default_value = "false", value_parser = BoolishValueParser::new(), action = clap::ArgAction::Set)]
     pub webhook_allow_private: bool,
 
+    /// Disable a webhook endpoint after every attempt to it has failed for
+    /// this long (5 days, as Svix): its deliveries are held until it is
+    /// enabled again. Tests shorten it.
+    #[arg(long, env = "CRM_WEBHOOK_DISABLE_AFTER_SECS", default_value_t = 432_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub webhook_disable_after_secs: u64,
+
     /// Rewrite, in the background at start, the search index of every
     /// organization whose index an earlier version wrote (the contacts
     /// module's reindex; instant where the index is current).

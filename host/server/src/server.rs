@@ -251,7 +251,9 @@ fn start_background_work(serving: &Serving, stop: &watch::Sender<bool>) -> crm_e
     let app = &serving.app;
     let shared = app.config.store_url.is_some();
     crate::shipping::scheduler::start(app.clone(), stop.subscribe(), &serving.host_id);
-    let deliveries = crm_events::Worker::start(app.outbox.clone(), app.tenancy.clone(), &serving.host_id, shared);
+    let health = crate::jobs::endpoint_notice::health(app, &serving.admin);
+    let deliveries =
+        crm_events::Worker::start(app.outbox.clone(), app.tenancy.clone(), health, &serving.host_id, shared);
     crate::jobs::org_sweep::start(app.tenancy.clone());
     if app.config.reindex_at_start {
         crate::jobs::reindex_at_start::start(app.clone(), serving.admin.clone());

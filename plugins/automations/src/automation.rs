@@ -27,7 +27,7 @@ const MAX_HEADER_VALUE: usize = 1000;
 /// Headers the host sets on every delivery: an action may not set them.
 const RESERVED_HEADERS: &[&str] =
     &["content-type", "content-length", "host", "webhook-id", "webhook-timestamp", "webhook-signature"];
-const TRIGGERS: &[&str] = &["deal.stage_changed", "contact.created", "form.submitted"];
+const TRIGGERS: &[&str] = &["deal.stage_changed", "contact.created", "form.submitted", "webhook.endpoint_disabled"];
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -74,6 +74,7 @@ impl handler::Guest for Forms {
                 route("GET", "/admin/forms/{id}", None),
                 route("PATCH", "/admin/forms/{id}", None),
                 route("POST", "/admin/forms/{id}/rotate-key", None),
+                route("POST", "/admin/notifications", None),
             ],
         }
     }
@@ -101,6 +102,7 @@ impl handler::Guest for Forms {
             ("GET", ["admin", "forms", _]) => form::admin_get(&id),
             ("PATCH", ["admin", "forms", _]) => form::update(&req, &id),
             ("POST", ["admin", "forms", _, "rotate-key"]) => form::rotate_key(&id),
+            ("POST", ["admin", "notifications"]) => notifications::create(&req),
             _ => Err(Error::not_found("Route")),
         })
     }

@@ -1,5 +1,7 @@
 //! Team notifications: one per address a form's `notify` lists, for each
-//! accepted submission, written in the submission's commit.
+//! accepted submission, written in the submission's commit; and those the
+//! app or the host leaves for the whole team (`POST /admin/notifications`:
+//! the host's delivery worker tells of a webhook endpoint it disabled).
 //! `GET /notifications[?read=]`, newest first; `PUT /notifications/{id}`
 //! `{read}`.
 //!
@@ -19,16 +21,23 @@ use crate::form::Form;
 
 const COUNT_KEY: &str = "meta/notifications";
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Notification {
     pub id: String,
     #[serde(rename = "type")]
     pub kind: String,
-    pub recipient: String,
-    pub form_id: String,
-    pub submission_id: String,
+    /// The address told; `None`: the whole team.
+    pub recipient: Option<String>,
+    pub form_id: Option<String>,
+    pub submission_id: Option<String>,
     pub contact_id: Option<String>,
+    /// What happened, for a notification that is not a submission's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// The address it is about (a webhook endpoint).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
     pub read: bool,
     pub created_at: String,
 }
@@ -48,27 +57,76 @@ fn index_count_key(read: bool) -> &'static str {
 
 /// The writes of one notification per address of `form.notify`.
 pub fn writes(form: &Form, submission_id: &str, contact_id: Option<&str>, now: &str) -> Result<Vec<Write>, Error> {
+    let notifications = form.notify.iter().map(|recipient| Notification {
+        id: runtime::new_id(),
+        kind: "form_submission".into(),
+        recipient: Some(recipient.clone()),
+        form_id: Some(form.id.clone()),
+        submission_id: Some(submission_id.to_string()),
+        contact_id: contact_id.map(str::to_string),
+        message: None,
+        url: None,
+        read: false,
+        created_at: now.to_string(),
+    });
+    unread_writes(notifications)
+}
+
+/// The writes of new, unread notifications: each record, its index entry
+/// and the counters.
+fn unread_writes(notifications: impl Iterator<Item = Notification>) -> Result<Vec<Write>, Error> {
     let mut writes = Vec::new();
-    for recipient in &form.notify {
-        let n = Notification {
-            id: runtime::new_id(),
-            kind: "form_submission".into(),
-            recipient: recipient.clone(),
-            form_id: form.id.clone(),
-            submission_id: submission_id.to_string(),
-            contact_id: contact_id.map(str::to_string),
-            read: false,
-            created_at: now.to_string(),
-        };
-        writes.push(Write::Put((key(&n.id).into_bytes(), serde_json::to_vec(&n).map_err(Error::internal)?)));
-        writes.push(Write::Put((format!("{}{}", index_prefix(false), n.id).into_bytes(), Vec::new())));
+    let mut n = 0;
+    for notification in notifications {
+        let id = &notification.id;
+        writes.push(Write::Put((key(id).into_bytes(), serde_json::to_vec(&notification).map_err(Error::internal)?)));
+        writes.push(Write::Put((format!("{}{id}", index_prefix(false)).into_bytes(), Vec::new())));
+        n += 1;
     }
-    if !form.notify.is_empty() {
-        let n = form.notify.len() as i64;
+    if n > 0 {
         writes.push(Write::Add((COUNT_KEY.as_bytes().to_vec(), n)));
         writes.push(Write::Add((index_count_key(false).as_bytes().to_vec(), n)));
     }
     Ok(writes)
+}
+
+/// `POST /admin/notifications` `{type, message, url?}`: a notification for
+/// the whole team (the app's, or the host's when it disables a webhook
+/// endpoint). 201 the notification.
+pub fn create(req: &Request) -> Result<Response, Error> {
+    let body = json_object(req)?;
+    if let Some(other) = body.keys().find(|k| !["type", "message", "url"].contains(&k.as_str())) {
+        return Err(Error::validation(
+            format!("{other} is not a notification field (type, message, url)"),
+            json!({ "field": other }),
+        ));
+    }
+    let text = |field: &str, max: usize| match body.get(field) {
+        Some(Value::String(s)) if !s.trim().is_empty() && s.chars().count() <= max => Ok(Some(s.trim().to_string())),
+        None | Some(Value::Null) if field == "url" => Ok(None),
+        _ => Err(Error::validation(
+            format!("{field} must be a text of 1 to {max} characters"),
+            json!({ "field": field }),
+        )),
+    };
+    let kind = text("type", 64)?.unwrap_or_default();
+    if !kind.bytes().all(|b| b.is_ascii_lowercase() || b == b'_') {
+        return Err(Error::validation("type must be lowercase letters and _", json!({ "field": "type" })));
+    }
+    let notification = Notification {
+        id: runtime::new_id(),
+        kind,
+        recipient: None,
+        form_id: None,
+        submission_id: None,
+        contact_id: None,
+        message: text("message", 1000)?,
+        url: text("url", 2000)?,
+        read: false,
+        created_at: runtime::now(),
+    };
+    store::commit(&[], &unread_writes(std::iter::once(notification.clone()))?)?;
+    Ok(json_response(201, &notification))
 }
 
 /// `GET /notifications`: all of them, or with `read=false` (`true`) only the

@@ -43,13 +43,14 @@ impl HostState {
     }
 
     /// After the commit that carried `writes` applied: the worker is rung for
-    /// new deliveries, changed subscriptions are read again.
+    /// new deliveries and for the held ones of endpoints a subscription
+    /// enabled; changed subscriptions are read again.
     pub(crate) fn settle(&self, writes: &Writes) {
         let Some(ctx) = &self.ctx else { return };
         if writes.subscriptions_changed {
             self.runtime.outbox.forget_subscriptions(&ctx.org.id);
         }
-        if writes.deliveries > 0 {
+        if writes.deliveries > 0 || writes.subscriptions_changed {
             self.runtime.outbox.wake(&ctx.org.id);
         }
     }

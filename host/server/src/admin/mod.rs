@@ -7,6 +7,7 @@
 mod modules;
 mod orgs;
 mod plugins;
+mod webhook_endpoints;
 
 use std::sync::{Arc, LazyLock, RwLock};
 use std::time::Duration;
@@ -39,6 +40,8 @@ enum Call {
     PutIntegration,
     GetWebhookSecret,
     RotateWebhookSecret,
+    ListWebhookEndpoints,
+    EnableWebhookEndpoint,
 }
 
 /// The admin API's own routes, built once.
@@ -58,6 +61,8 @@ static ROUTES: LazyLock<Router<Call>> = LazyLock::new(|| {
     r.add(Method::PUT, "/admin/orgs/{org}/integrations/{provider}", Call::PutIntegration);
     r.add(Method::GET, "/admin/orgs/{org}/webhook-secret", Call::GetWebhookSecret);
     r.add(Method::POST, "/admin/orgs/{org}/webhook-secret/rotate", Call::RotateWebhookSecret);
+    r.add(Method::GET, "/admin/orgs/{org}/webhook-endpoints", Call::ListWebhookEndpoints);
+    r.add(Method::POST, "/admin/orgs/{org}/webhook-endpoints/enable", Call::EnableWebhookEndpoint);
     r
 });
 
@@ -225,6 +230,8 @@ async fn serve(app: &Arc<ServerState>, call: Call, req: &ApiRequest, params: &Pa
         Call::PutIntegration => modules::put_integration(app, param("org"), param("provider"), req)?,
         Call::GetWebhookSecret => orgs::webhook_secret(app, param("org"))?,
         Call::RotateWebhookSecret => orgs::rotate_webhook_secret(app, param("org"), req)?,
+        Call::ListWebhookEndpoints => webhook_endpoints::list(app, param("org"))?,
+        Call::EnableWebhookEndpoint => webhook_endpoints::enable(app, param("org"), req)?,
     };
     // Durable before acknowledged: every admin write is on disk before its 2xx
     // (reading the webhook secret may make it: what the app shows must stay).

@@ -6,7 +6,7 @@
 //! (`automations:write`). See `crm_events`.
 
 use crm_events::deliveries::{self, RetryRefusal, Window};
-use crm_events::records;
+use crm_events::{endpoints, records};
 use crm_paging::Paging;
 use crm_tenancy::clock;
 use http::StatusCode;
@@ -32,9 +32,9 @@ pub fn list(app: &ServerState, caller: &Caller, req: &ApiRequest, _: &Params) ->
     )?;
     let status = match req.query_first("status") {
         None => None,
-        Some(s @ (records::PENDING | records::DELIVERED | records::FAILED)) => Some(s),
+        Some(s @ (records::PENDING | records::DELIVERED | records::FAILED | endpoints::DISABLED)) => Some(s),
         Some(_) => {
-            let message = "status must be pending, delivered or failed";
+            let message = "status must be pending, delivered, failed or disabled";
             return Err(ApiError::validation(message, json!({ "field": "status" })));
         }
     };

@@ -41,7 +41,14 @@ mod tests {
     fn each_type_of_the_document_is_listed_with_its_own_schema() {
         let listed = EVENT_TYPES.as_array().unwrap();
         let names: Vec<&str> = listed.iter().map(|t| t["type"].as_str().unwrap()).collect();
-        assert_eq!(names, ["conversation.stage_entered", "deal.stage_changed", "contact.created", "form.submitted"]);
+        let expected = [
+            "conversation.stage_entered",
+            "deal.stage_changed",
+            "contact.created",
+            "form.submitted",
+            "webhook.endpoint_disabled",
+        ];
+        assert_eq!(names, expected);
         for t in listed {
             assert_eq!(t["schema"]["properties"]["type"]["const"], t["type"]);
             assert!(t["description"].as_str().is_some_and(|d| !d.is_empty()));
