@@ -117,17 +117,21 @@ pub fn list(store: &dyn Store, org: &str) -> StoreResult<Vec<Endpoint>> {
 
 /// The writes that hold `delivery` (due at `due_key`) for its disabled endpoint.
 pub fn holding(delivery: &mut Delivery, due_key: &[u8]) -> Vec<BatchOp> {
+    let mut ops = vec![
+        BatchOp::Delete(due_key.to_vec()),
+        BatchOp::Put(held_key(&delivery.url, &delivery.id).into_bytes(), Vec::new()),
+    ];
+    if !delivery.counted {
+        // Listed from now on, so counted in the list's total (as an attempt does).
+        delivery.counted = true;
+        ops.push(BatchOp::Add(records::COUNT.as_bytes().to_vec(), 1));
+    }
     delivery.status = DISABLED.into();
     delivery.next_attempt_millis = None;
     delivery.updated_at = clock::now_text();
-    vec![
-        BatchOp::Delete(due_key.to_vec()),
-        BatchOp::Put(held_key(&delivery.url, &delivery.id).into_bytes(), Vec::new()),
-        BatchOp::Put(
-            records::delivery_key(&delivery.id).into_bytes(),
-            serde_json::to_vec(delivery).expect("records serialise"),
-        ),
-    ]
+    let bytes = serde_json::to_vec(delivery).expect("records serialise");
+    ops.push(BatchOp::Put(records::delivery_key(&delivery.id).into_bytes(), bytes));
+    ops
 }
 
 /// What an attempt's outcome changes in its endpoint's record (`stored`, as

@@ -303,7 +303,7 @@ impl Worker {
         }
         if let Some(wait) = self.wait(org, &ns, &delivery, &due_key, &due_value)? {
             let (mut conditions, ops) = turns::postponement(&delivery, &due_key, &wait);
-            conditions.push(Condition::Equals(delivery_key.into_bytes(), Some(stored)));
+            conditions.push(unchanged);
             store.batch_if(&ns, conditions, ops)?;
             return Ok(());
         }
