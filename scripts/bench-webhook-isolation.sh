@@ -17,9 +17,11 @@
 # 2. throughput: a fast receiver (`webhook-receiver`, 204) on core 1 of its own;
 #    the host and the load generator on core 0. $FAST_RATE moves a second
 #    (default 2,000) for $FAST_SECS seconds in an organization whose automation
-#    sends each move to it. Goal: deliveries keep up with the events: the
-#    rate they arrive at while the moves run, and once they stop (the backlog
-#    the moves left, draining).
+#    sends each move to it; then the same rate of events from imports (one
+#    of $FAST_RATE contacts a second, each contact.created sent to it), which
+#    leave the host's core to the deliveries. Goal: deliveries keep up with
+#    the events: the rate they arrive at while the events come, and how long
+#    after the last one the receiver has them all.
 # Usage: scripts/bench-webhook-isolation.sh [ROUNDS, default 3]   (PARTS="1" or "2": one part)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -181,3 +183,42 @@ for round in $(seq "$ROUNDS"); do
   DRAIN+=("$drain")
 done
 echo "median deliveries a second while $FAST_RATE moves a second ran: $(median "${DURING[*]}"); once they stopped: $(median "${DRAIN[*]}"); the last one $(median "${KEPT[*]}") s after the last move"
+
+# The same receiver, the events from imports: one of $FAST_RATE new contacts
+# a second for $FAST_SECS seconds, each contact.created sent to it (an import
+# costs the host far less a contact than a move, so the core is left to the
+# deliveries).
+automation contact.created "http://127.0.0.1:$FAST_PORT/hook"
+KEPT=()
+DURING=()
+for round in $(seq "$ROUNDS"); do
+  python3 - "$FAST_RATE" "$FAST_SECS" "$round" "$WORK/second" <<'EOF'
+import json, sys
+rate, secs, round_, out = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], sys.argv[4]
+for s in range(secs):
+    rows = [{"email": f"r{round_}s{s}n{i}@fast.co"} for i in range(rate)]
+    with open(f"{out}.{s:03d}.json", "w") as f:
+        json.dump({"rows": rows}, f)
+EOF
+  before=$(received)
+  started=$(date +%s.%N)
+  for s in $(seq 0 $((FAST_SECS - 1))); do
+    # Each import leaves on its second, whatever the one before took.
+    until awk -v a="$(seconds_since "$started" 3)" -v s="$s" 'BEGIN { exit !(a >= s) }'; do sleep 0.01; done
+    taskset -c 0 curl -fs -o /dev/null -H "Authorization: Bearer $ORG_TOKEN" -H 'content-type: application/json' \
+      "$API/api/import/contacts" --data-binary @"$WORK/second.$(printf %03d "$s").json"
+  done
+  imported=$(seconds_since "$started" 3)
+  during=$(($(received) - before))
+  until [ $(($(received) - before)) -ge "$FAST_MOVES" ]; do
+    sleep 0.05
+    if awk -v a="$(seconds_since "$started" 3)" -v m="$imported" 'BEGIN { exit !(a > m + 30) }'; then break; fi
+  done
+  behind=$(awk -v a="$(seconds_since "$started" 3)" -v m="$imported" 'BEGIN { printf "%.2f", a - m }')
+  rate=$(awk -v n="$during" -v t="$imported" 'BEGIN { printf "%.0f", n / t }')
+  echo "imports round $round: $FAST_MOVES contacts in $imported s, $during delivered meanwhile ($rate/s), all $(($(received) - before)) by $behind s after the last import"
+  KEPT+=("$behind")
+  DURING+=("$rate")
+  rm -f "$WORK"/second.*.json
+done
+echo "median deliveries a second while imports made $FAST_RATE events a second: $(median "${DURING[*]}"); the last one $(median "${KEPT[*]}") s after the last import"
