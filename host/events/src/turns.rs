@@ -38,6 +38,9 @@ pub enum Wait {
     Behind { until: u64, before: (Vec<u8>, Vec<u8>) },
     /// Its pace's next turn is later.
     Paced { until: u64 },
+    /// It has its turn, but the turn before went late, less than an
+    /// interval ago: it goes an interval after that one (waited in memory).
+    Spaced { until: u64 },
 }
 
 /// Whether `delivery` is first in its ordered queue; if not, until when it
@@ -70,7 +73,7 @@ pub fn ordered_wait(store: &dyn Store, ns: &Namespace, delivery: &Delivery, now:
 pub fn postponement(delivery: &Delivery, due_key: &[u8], wait: &Wait) -> (Vec<Condition>, Vec<BatchOp>) {
     let (until, value) = match wait {
         Wait::Behind { until, .. } => (*until, Vec::new()),
-        Wait::Paced { until } => (*until, records::PACED_TURN.to_vec()),
+        Wait::Paced { until } | Wait::Spaced { until } => (*until, records::PACED_TURN.to_vec()),
     };
     let moved = records::due_key(until, &delivery.id).into_bytes();
     let mut ops = vec![BatchOp::Delete(due_key.to_vec()), BatchOp::Put(moved.clone(), value)];
@@ -121,11 +124,14 @@ struct Turns {
 }
 
 impl Pace {
-    /// When a paced delivery of `org` to `url` due at `now` (milliseconds)
-    /// goes: `now`, or the later turn to move it to. `given` is the turn it
-    /// was given before (its due time): it goes then, unless a late one
-    /// went less than an interval ago, so that turns taken late never bunch.
-    pub fn take(&self, org: &str, url: &str, per_second: u32, now: u64, given: Option<u64>) -> u64 {
+    /// When a paced delivery of `org` to `url`, due at `now` (milliseconds),
+    /// goes. One without a turn yet takes the next free one: now, or a later
+    /// one to move it to. One with its turn (`given`: due at it) goes now, or,
+    /// when a turn that came up late went less than an interval ago, that
+    /// interval after it: a wait shorter than an interval, which the worker
+    /// makes in memory. So late turns never bunch, and a slow store does not
+    /// make each turn later than the one before.
+    pub fn take(&self, org: &str, url: &str, per_second: u32, now: u64, given: bool) -> u64 {
         let interval = 1_000_000 / u64::from(per_second.max(1));
         let now_us = now * 1000;
         let mut targets = self.targets.lock().expect("pace lock");
@@ -136,15 +142,13 @@ impl Pace {
         let turns = targets.entry((org.to_string(), url.to_string())).or_default();
         let spaced = turns.last_start + interval;
         let start = match given {
-            Some(_) => now_us.max(spaced),
-            None => now_us.max(spaced).max(turns.next_free),
+            true => now_us.max(spaced),
+            false => now_us.max(spaced).max(turns.next_free),
         };
-        if start == now_us {
-            turns.last_start = now_us;
+        if given || start == now_us {
+            turns.last_start = start;
         }
-        if given.is_none() || start > now_us {
-            turns.next_free = turns.next_free.max(start + interval);
-        }
+        turns.next_free = turns.next_free.max(start + interval);
         start.div_ceil(1000)
     }
 }
@@ -156,15 +160,15 @@ mod tests {
     #[test]
     fn a_backlog_takes_turns_at_the_pace_and_late_turns_do_not_bunch() {
         let pace = Pace::default();
-        let turns: Vec<u64> = (0..5).map(|_| pace.take("o", "https://x.co/", 4, 1000, None)).collect();
+        let turns: Vec<u64> = (0..5).map(|_| pace.take("o", "https://x.co/", 4, 1000, false)).collect();
         assert_eq!(turns, [1000, 1250, 1500, 1750, 2000]);
-        assert_eq!(pace.take("o", "https://other.co/", 4, 1000, None), 1000, "each URL has its own");
-        assert_eq!(pace.take("p", "https://x.co/", 4, 1000, None), 1000, "each organization too");
+        assert_eq!(pace.take("o", "https://other.co/", 4, 1000, false), 1000, "each URL has its own");
+        assert_eq!(pace.take("p", "https://x.co/", 4, 1000, false), 1000, "each organization too");
         // The turns of 1250 and 1500 both come up late, at 1600: one goes,
-        // the other an interval later.
-        assert_eq!(pace.take("o", "https://x.co/", 4, 1600, Some(1250)), 1600);
-        assert_eq!(pace.take("o", "https://x.co/", 4, 1600, Some(1500)), 1850);
-        assert_eq!(pace.take("o", "https://x.co/", 4, 1850, Some(1850)), 1850);
-        assert_eq!(pace.take("o", "https://x.co/", 4, 9000, None), 9000, "idle: at once");
+        // the other an interval later; the one of 1750, at 1850, after it.
+        assert_eq!(pace.take("o", "https://x.co/", 4, 1600, true), 1600);
+        assert_eq!(pace.take("o", "https://x.co/", 4, 1600, true), 1850);
+        assert_eq!(pace.take("o", "https://x.co/", 4, 1850, true), 2100);
+        assert_eq!(pace.take("o", "https://x.co/", 4, 9000, false), 9000, "idle: at once");
     }
 }

@@ -301,11 +301,17 @@ impl Worker {
             store.batch_if(&ns, vec![unchanged], endpoints::holding(&mut delivery, &due_key))?;
             return Ok(());
         }
-        if let Some(wait) = self.wait(org, &ns, &delivery, &due_key, &due_value)? {
-            let (mut conditions, ops) = turns::postponement(&delivery, &due_key, &wait);
-            conditions.push(unchanged);
-            store.batch_if(&ns, conditions, ops)?;
-            return Ok(());
+        match self.wait(org, &ns, &delivery, &due_value)? {
+            None => {}
+            Some(Wait::Spaced { until }) => {
+                tokio::time::sleep(Duration::from_millis(until.saturating_sub(now_millis()))).await;
+            }
+            Some(wait) => {
+                let (mut conditions, ops) = turns::postponement(&delivery, &due_key, &wait);
+                conditions.push(unchanged);
+                store.batch_if(&ns, conditions, ops)?;
+                return Ok(());
+            }
         }
         // The change an event tells of is on disk before anyone hears of it.
         store.durable().await?;
@@ -403,25 +409,21 @@ impl Worker {
         Ok(())
     }
 
-    /// Whether `delivery` (due at `due_key`, whose value is `due_value`)
-    /// must wait: behind an earlier one of its ordered queue, or for its
-    /// pace's next turn.
-    fn wait(
-        &self,
-        org: &str,
-        ns: &Namespace,
-        delivery: &Delivery,
-        due_key: &[u8],
-        due_value: &[u8],
-    ) -> StoreResult<Option<Wait>> {
+    /// Whether `delivery` (its due entry's value `due_value`) must wait:
+    /// behind an earlier one of its ordered queue, or for its pace.
+    fn wait(&self, org: &str, ns: &Namespace, delivery: &Delivery, due_value: &[u8]) -> StoreResult<Option<Wait>> {
         let now = now_millis();
         if let Some(wait) = turns::ordered_wait(self.outbox.store().as_ref(), ns, delivery, now)? {
             return Ok(Some(wait));
         }
         let Some(per_second) = delivery.max_per_second else { return Ok(None) };
-        let given = (due_value == records::PACED_TURN).then(|| records::parse_due_key(due_key).map(|(ms, _)| ms));
-        let turn = self.pace.take(org, &delivery.url, per_second, now, given.flatten());
-        Ok((turn > now).then_some(Wait::Paced { until: turn }))
+        let given = due_value == records::PACED_TURN;
+        let turn = self.pace.take(org, &delivery.url, per_second, now, given);
+        Ok(match (turn > now, given) {
+            (false, _) => None,
+            (true, true) => Some(Wait::Spaced { until: turn }),
+            (true, false) => Some(Wait::Paced { until: turn }),
+        })
     }
 
     /// Signs and sends the delivery's event to its target.
