@@ -19,6 +19,8 @@
 //! - `imports`: what components may call (tenant-scoped store, catalog, ids
 //!   and clock, logs, the contacts interface, shipping, provider HTTP);
 //! - [`nested`]: a module calling another's interface (contacts);
+//! - [`upkeep`]: the host calling a module's upkeep export on its own behalf
+//!   (the contacts module's reindex at start);
 //! - [`deferred`]: a joined nested call's writes, held for its caller's commit;
 //! - [`providers`]: calls into shipping providers and into the shipments
 //!   module's `tracking-sink`.
@@ -43,6 +45,7 @@ pub mod outbound;
 pub mod providers;
 pub mod runtime;
 pub mod turns;
+pub mod upkeep;
 
 pub use context::CallContext;
 pub use loader::Embedded;

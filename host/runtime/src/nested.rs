@@ -46,7 +46,7 @@ impl Runtime {
     /// shares its caller's compute turn (the caller is suspended meanwhile)
     /// and passes it on at a tick as the caller would, so an import's nested
     /// upsert of 10,000 rows is sliced like any long call.
-    async fn nested_contacts(
+    pub(crate) async fn nested_contacts(
         self: &Arc<Self>,
         ctx: Arc<CallContext>,
         turn: Held,

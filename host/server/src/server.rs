@@ -256,7 +256,7 @@ fn start_background_work(serving: &Serving, stop: &watch::Sender<bool>) -> crm_e
         crm_events::Worker::start(app.outbox.clone(), app.tenancy.clone(), health, &serving.host_id, shared);
     crate::jobs::org_sweep::start(app.tenancy.clone());
     if app.config.reindex_at_start {
-        crate::jobs::reindex_at_start::start(app.clone(), serving.admin.clone());
+        crate::jobs::reindex_at_start::start(app.clone());
     }
     deliveries
 }

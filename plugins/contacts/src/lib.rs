@@ -34,9 +34,10 @@ mod upsert;
 
 crm_sdk::component_bindings!("contacts-provider", "../../wit");
 
-use bindings::exports::crm::plugin::{contacts, handler};
+use bindings::exports::crm::plugin::{contacts, contacts_upkeep, handler};
 use crm_sdk::http::{self, Error, json_response, path_param, respond};
 use crm_sdk::types::{Caller, ModuleInfo, Request, Response, Route};
+use serde_json::Value;
 
 struct Contacts;
 
@@ -115,6 +116,14 @@ impl contacts::Guest for Contacts {
     fn conversation(id: String) -> Option<String> {
         let found = crm_sdk::is_id(&id).then(|| conversations::get(&id).ok().flatten()).flatten()?;
         serde_json::to_string(&found).ok()
+    }
+}
+
+impl contacts_upkeep::Guest for Contacts {
+    fn reindex(after: Option<String>) -> Result<contacts_upkeep::Reindexed, String> {
+        let failed = |e: Error| format!("{} {}", e.status, Value::Object(e.body));
+        let (indexed, next) = search::reindex_page(after).map_err(failed)?;
+        Ok(contacts_upkeep::Reindexed { indexed: indexed as u32, next })
     }
 }
 

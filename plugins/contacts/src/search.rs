@@ -439,23 +439,29 @@ const REINDEX_CHUNK: u32 = 256;
 
 /// `POST /admin/contacts/reindex` `{after?}` (on the admin API as
 /// `POST /admin/orgs/{org}/contacts/reindex`; `crm-host admin contacts
-/// reindex ORG` repeats it): writes the trigram keys of up to
-/// [`REINDEX_PAGE`] contacts in creation order after the cursor `after`, and
-/// answers `{indexed, next}`; `next` is null once every contact is indexed,
-/// and search then uses the index. Safe to repeat and to run under writes.
-/// A first call to an organization whose index is current answers at once
-/// (`indexed: 0`): the host calls it for every organization at start.
+/// reindex ORG` repeats it): [`reindex_page`], answered as `{indexed, next}`.
 pub fn reindex(req: &Request) -> Result<Response, Error> {
     let body = if req.body.is_empty() { Default::default() } else { http::json_object(req)? };
-    let mut after = match body.get("after") {
+    let after = match body.get("after") {
         None | Some(serde_json::Value::Null) => None,
         Some(serde_json::Value::String(s)) if s.len() < 200 => Some(s.clone()),
         Some(_) => {
             return Err(Error::validation("after must be the cursor a reindex answered", json!({ "field": "after" })));
         }
     };
+    let (indexed, next) = reindex_page(after)?;
+    Ok(json_response(200, &json!({ "success": true, "indexed": indexed, "next": next })))
+}
+
+/// Writes the trigram keys of up to [`REINDEX_PAGE`] contacts in creation
+/// order after the cursor `after`; answers how many, and the cursor to go on
+/// from (`None` once every contact is indexed: search then uses the index).
+/// Safe to repeat and to run under writes. A first call to an organization
+/// whose index is current answers at once (`0`): the host calls it (the
+/// `contacts-upkeep` export) for every organization at start.
+pub fn reindex_page(mut after: Option<String>) -> Result<(usize, Option<String>), Error> {
     if after.is_none() && indexed_contacts()?.is_some() {
-        return Ok(json_response(200, &json!({ "success": true, "indexed": 0, "next": null })));
+        return Ok((0, None));
     }
     let mut indexed = 0usize;
     while indexed < REINDEX_PAGE {
@@ -474,7 +480,7 @@ pub fn reindex(req: &Request) -> Result<Response, Error> {
     if after.is_none() {
         mark_indexed()?;
     }
-    Ok(json_response(200, &json!({ "success": true, "indexed": indexed, "next": after })))
+    Ok((indexed, after))
 }
 
 /// Writes the projection and trigram keys of the contacts of `entries`, each
