@@ -60,7 +60,7 @@ for kind in event none; do
   echo "$kind: $(wc -l <"${PATHS[$kind]}") deals"
 done
 
-# Host CPU between two cpu_ticks readings, per deal moved (of the round,
+# Host CPU between two cpu_micros readings, per deal moved (of the round,
 # or of the $3 given).
 cpu_per() { micros_per "$1" "$2" "${3:-$PER_ROUND}"; }
 # Moves new → qualified the deals of $WORK/<part>.paths in organization <kind>,
@@ -81,10 +81,10 @@ for round in $(seq "$ROUNDS"); do
     sed -n "$((first + PER_ROUND)),$((first + PER_ROUND + SINGLE - 1))p" "${PATHS[$kind]}" >"$WORK/single.paths"
     sed -n "$((first + PER_ROUND + SINGLE)),$((first + PER_ROUND + SINGLE + PACED - 1))p" "${PATHS[$kind]}" >"$WORK/paced.paths"
     before=$(received)
-    cpu_before=$(cpu_ticks)
+    cpu_before=$(cpu_micros)
     started=$(date +%s.%N)
     line=$(move "$kind" round -c 64 --threads 2 --requests "$PER_ROUND")
-    cpu_moves=$(cpu_ticks)
+    cpu_moves=$(cpu_micros)
     echo "round $round $kind: $line; host CPU per move $(cpu_per "$cpu_before" "$cpu_moves") µs (while moving)"
     RATES[$kind]+="$(field req/s "$line") "
     P50[$kind]+="$(field p50 "$line") "
@@ -93,18 +93,18 @@ for round in $(seq "$ROUNDS"); do
       until [ $(($(received) - before)) -ge "$PER_ROUND" ]; do sleep 0.05; done
       took=$(seconds_since "$started" 3)
       rate=$(awk -v n="$PER_ROUND" -v t="$took" 'BEGIN {printf "%.0f", n / t}')
-      echo "round $round host CPU per event, moves and deliveries: $(cpu_per "$cpu_before" "$(cpu_ticks)") µs"
+      echo "round $round host CPU per event, moves and deliveries: $(cpu_per "$cpu_before" "$(cpu_micros)") µs"
       echo "round $round deliveries: $PER_ROUND in $took s = $rate/s"
       DELIVER+=("$rate")
     fi
     before=$(received)
-    cpu_before=$(cpu_ticks)
+    cpu_before=$(cpu_micros)
     line=$(move "$kind" single -c 1 --requests "$SINGLE")
     # A move's CPU from one connection, its delivery included (less noisy than its latency).
     if [ "$kind" = event ]; then
       until [ $(($(received) - before)) -ge "$SINGLE" ]; do sleep 0.05; done
     fi
-    cpu=$(cpu_per "$cpu_before" "$(cpu_ticks)" "$SINGLE")
+    cpu=$(cpu_per "$cpu_before" "$(cpu_micros)" "$SINGLE")
     echo "round $round $kind, one connection: $line; host CPU per move $cpu µs"
     SINGLE_P50[$kind]+="$(field p50 "$line") "
     SINGLE_CPU[$kind]+="$cpu "

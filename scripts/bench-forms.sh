@@ -49,14 +49,14 @@ run() { # NAME URL BODY [HEADER...]
   local headers=()
   for h in "$@"; do headers+=(-H "$h"); done
   local before
-  before=$(cpu_ticks)
+  before=$(cpu_micros)
   "$LOAD" -X POST -c 64 -d "$SECONDS_EACH" --warmup 0 --threads 2 -H 'content-type: application/json' "${headers[@]}" \
     -b "$body" "$url" >"$WORK/run.txt"
   local summary rate requests
   summary=$(grep 'req/s=' "$WORK/run.txt")
   rate=$(field 'req/s' "$summary")
   requests=$(awk -v r="$rate" -v s="$SECONDS_EACH" 'BEGIN {printf "%.0f", r * s}')
-  echo "$name $rate $summary  host CPU per request: $(micros_per "$before" "$(cpu_ticks)" "$requests") µs"
+  echo "$name $rate $summary  host CPU per request: $(micros_per "$before" "$(cpu_micros)" "$requests") µs"
 }
 declare -A RATES CPUS
 for round in $(seq "$ROUNDS"); do

@@ -77,8 +77,8 @@ launch 0
 new_org Write unlimited
 stop_hosts
 
-# CPU ticks (user + system) of every postgres process now.
-pg_cpu() { cpu_ticks $(pgrep -u postgres postgres); }
+# CPU (user + system, µs) of every postgres process now.
+pg_cpu() { cpu_micros $(pgrep -u postgres postgres); }
 # Busy and total jiffies of the whole machine.
 machine() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8, $2 + $3 + $4 + $5 + $6 + $7 + $8}' /proc/stat; }
 # crm-load of creates against host i with C connections, tagged TAG; prints "rate p50 p99".
@@ -105,7 +105,7 @@ run() {
   pg1=$(pg_cpu); read -r mb1 mt1 < <(machine)
   for i in $(seq 0 $((n - 1))); do t1=$((t1 + $(throttled "${CGROUPS[$i]}"))); done
   stop_hosts
-  cat "$WORK"/run.* | awk -v pg=$(((pg1 - pg0))) -v hz="$(getconf CLK_TCK)" -v secs="$SECS" -v busy=$((mb1 - mb0)) \
+  cat "$WORK"/run.* | awk -v pg=$(((pg1 - pg0))) -v hz=1000000 -v secs="$SECS" -v busy=$((mb1 - mb0)) \
     -v all=$((mt1 - mt0)) -v th=$((t1 - t0)) '{r += $1; if ($2 > p) p = $2; if ($3 > q) q = $3}
       END {printf "%.0f %.2f %.2f %.2f %.2f %d\n", r, p, q, pg / hz / secs, busy / all, th}'
   rm -f "$WORK"/run.*

@@ -16,20 +16,25 @@
 #                                   PSQL (an array); stopped and deleted at exit. Needs root and
 #                                   Debian's postgresql package (scripts/install-postgresql.sh)
 #   median "N N ..."                the median of space-separated numbers (the mean of the
-#                                   middle two when even): every script's medians are this one
-#   cpu_ticks [PID...]              the CPU (user + kernel) these processes have used, in clock
-#                                   ticks (default: the host, $PID)
-#   micros_per BEFORE AFTER N       the CPU between two cpu_ticks readings, in µs per one of N
+#                                   middle two when even)
+#   spread "N N ..."                "median (min–max)"
+#   cpu_micros [PID...]             the CPU (user + kernel) these processes have used, in µs
+#                                   (default: the host, $PID)
+#   micros_per BEFORE AFTER N       the CPU between two cpu_micros readings, in µs per one of N
+# The four are `crm-stats` (bench/src/bin/crm-stats.rs): every script's
+# statistics are that one routine.
 # Sourced from the checkout's root once the script has read its arguments:
 # builds the release host (its Wasm components too, contacts_client.wasm
 # included) and the load generator, and sets
 #   HOST  the host binary (HOST=other/crm-host measures another build)
 #   LOAD  the load generator
+#   STATS crm-stats, the statistics below
 #   WORK  a throw-away folder, deleted at exit
 # Needs PORT set; uses CRM_ADMIN_TOKEN (set here to bench-admin).
 cargo build --release -q -p crm-host -p crm-load
 HOST=${HOST:-target/release/crm-host}
 LOAD=target/release/crm-load
+STATS=target/release/crm-stats
 WORK=$(mktemp -d)
 export CRM_ADMIN_TOKEN=${CRM_ADMIN_TOKEN:-bench-admin}
 PID=
@@ -51,17 +56,14 @@ field() { sed -n "s|.*$1=\([0-9.]*\).*|\1|p" <<<"$2"; }
 
 seconds_since() { awk -v a="$1" -v b="$(date +%s.%N)" -v d="${2:-2}" 'BEGIN {printf "%." d "f", b - a}'; }
 
-median() { tr ' ' '\n' <<<"$1" | grep -v '^$' | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}'; }
+# shellcheck disable=SC2086 # the numbers are split on purpose
+median() { "$STATS" median $1; }
+# shellcheck disable=SC2086
+spread() { "$STATS" spread $1; }
 
-cpu_ticks() {
-  local total=0 pid
-  for pid in "${@:-$PID}"; do
-    total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
-  done
-  echo "$total"
-}
+cpu_micros() { "$STATS" cpu "${@:-$PID}"; }
 
-micros_per() { awk -v a="$1" -v b="$2" -v hz="$(getconf CLK_TCK)" -v n="$3" 'BEGIN {printf "%.0f", (b - a) * 1e6 / hz / n}'; }
+micros_per() { "$STATS" per "$1" "$2" "$3"; }
 
 start_postgres() {
   local port=$1 options

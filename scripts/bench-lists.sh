@@ -24,7 +24,7 @@ time_list() {
     times+=("$(curl -fs -o "$DATA/body.json" -w '%{time_total}' -H "Authorization: Bearer $TOKEN" "http://127.0.0.1:$PORT/api/$list?limit=100&$q")")
   done
   total=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["pagination"]["total"])' "$DATA/body.json")
-  median=$(printf '%s\n' "${times[@]}" | sort -n | sed -n 2p)
+  median=$(median "${times[*]}")
 }
 
 printf '%-50s %10s %12s %14s\n' query total "median ms" "peak memory"

@@ -143,7 +143,7 @@ for round in $(seq "$ROUNDS"); do
 done
 stop_host
 for kind in clean none hanging; do
-  echo "median at $RATE moves a second, $kind: p50 $(median "${P50[$kind]}") ms, p99 $(median "${P99[$kind]}") ms"
+  echo "at $RATE moves a second, $kind: p50 $(spread "${P50[$kind]}") ms, p99 $(spread "${P99[$kind]}") ms (median (min–max) of the rounds)"
 done
 awk -v h="$(median "${P99[hanging]}")" -v c="$(median "${P99[clean]}")" -v n="$(median "${P99[none]}")" \
   'BEGIN { printf "p99 hanging / clean = %.2f (goal within 1.2); hanging / none (same time) = %.2f\n", h / c, h / n }'
