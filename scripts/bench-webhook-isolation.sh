@@ -50,6 +50,15 @@ admin() { curl -fs -H "Authorization: Bearer $CRM_ADMIN_TOKEN" -H 'content-type:
 id_of() { python3 -c 'import json,sys; d=json.load(sys.stdin); print(d.get("data", d)["id"])'; }
 api() { curl -fs -H "Authorization: Bearer $ORG_TOKEN" -H 'content-type: application/json' "$API$1" ${2:+-d "$2"}; }
 received() { curl -fs "http://127.0.0.1:$FAST_PORT/count"; }
+# Waits until the receiver has $FAST_MOVES more events than $1, or 30 s past
+# the moment $2 (a `date +%s.%N`); prints the seconds past $2 it ended.
+wait_for_all() {
+  until [ $(($(received) - $1)) -ge "$FAST_MOVES" ]; do
+    sleep 0.05
+    if awk -v a="$(seconds_since "$2")" 'BEGIN { exit !(a > 30) }'; then break; fi
+  done
+  seconds_since "$2" 3
+}
 # An active automation of ORG sending trigger $1's events to $2.
 automation() {
   local id
@@ -168,15 +177,10 @@ for round in $(seq "$ROUNDS"); do
   out=$(paced_moves "$WORK/fast.paths" $(((round - 1) * FAST_MOVES + 1)) "$FAST_RATE" "$FAST_MOVES")
   moved=$(seconds_since "$started" 3)
   during=$(($(received) - before))
-  until [ $(($(received) - before)) -ge "$FAST_MOVES" ]; do
-    sleep 0.05
-    if awk -v a="$(seconds_since "$started" 3)" -v m="$moved" 'BEGIN { exit !(a > m + 30) }'; then break; fi
-  done
-  delivered=$(seconds_since "$started" 3)
+  behind=$(wait_for_all "$before" "$(date +%s.%N)")
   got=$(($(received) - before))
-  behind=$(awk -v a="$delivered" -v m="$moved" 'BEGIN { printf "%.2f", a - m }')
   rate=$(awk -v n="$during" -v t="$moved" 'BEGIN { printf "%.0f", n / t }')
-  drain=$(awk -v n="$((got - during))" -v t="$behind" 'BEGIN { printf "%.0f", n / t }')
+  drain=$(awk -v n="$((got - during))" -v t="$behind" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }')
   echo "round $round: $out; moves took $moved s, $during delivered meanwhile ($rate/s), the other $((got - during)) in $behind s after the last move ($drain/s)"
   KEPT+=("$behind")
   DURING+=("$rate")
@@ -210,11 +214,7 @@ EOF
   done
   imported=$(seconds_since "$started" 3)
   during=$(($(received) - before))
-  until [ $(($(received) - before)) -ge "$FAST_MOVES" ]; do
-    sleep 0.05
-    if awk -v a="$(seconds_since "$started" 3)" -v m="$imported" 'BEGIN { exit !(a > m + 30) }'; then break; fi
-  done
-  behind=$(awk -v a="$(seconds_since "$started" 3)" -v m="$imported" 'BEGIN { printf "%.2f", a - m }')
+  behind=$(wait_for_all "$before" "$(date +%s.%N)")
   rate=$(awk -v n="$during" -v t="$imported" 'BEGIN { printf "%.0f", n / t }')
   echo "imports round $round: $FAST_MOVES contacts in $imported s, $during delivered meanwhile ($rate/s), all $(($(received) - before)) by $behind s after the last import"
   KEPT+=("$behind")
