@@ -54,7 +54,23 @@ enum Command {
 /// 16, with no throughput lost on any route.
 const EVENT_INTERVAL: u32 = 16;
 
+/// Transparent huge pages off for this process, before it touches much
+/// memory. mimalloc asks for them on its arenas, and a 2 MiB page is resident
+/// whole however little of it is used: a fresh host at rest held 74–77 MB
+/// with them and 37–38 MB without, a host under `/me` load peaked at 206–213
+/// MB against 109–115, at the same throughput of `/me` and of creates
+/// (docs/bench-log/2026-11.md, "Huge pages off").
+fn without_transparent_huge_pages() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: PR_SET_THP_DISABLE takes plain integers and changes only how
+    // the kernel backs this process's later page faults.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
+}
+
 fn main() -> std::process::ExitCode {
+    without_transparent_huge_pages();
     let cli = Cli::parse();
     let logs = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
