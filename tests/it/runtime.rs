@@ -67,7 +67,7 @@ async fn other_requests_keep_their_latency_while_a_component_loops() {
 }
 
 #[tokio::test]
-async fn a_partner_component_adds_a_route_and_replaces_nothing() {
+async fn a_partner_component_adds_a_route_and_replaces_nothing_and_each_says_what_it_was_built_against() {
     let host = Host::start_with_plugins(&["partner_hello"], &[]).await;
     let plugins = host.admin(Method::GET, "/admin/plugins", None).await;
     assert_eq!(plugins.status, 200);
@@ -81,6 +81,14 @@ async fn a_partner_component_adds_a_route_and_replaces_nothing() {
     assert_eq!(hello["routes"][0]["permission"], "hello:read");
     let contacts = list.iter().find(|p| p["name"] == "contacts").expect("the first-party module stays");
     assert_eq!(contacts["source"], "embedded");
+    // What each was built against, read from the component itself.
+    assert_eq!((&hello["world"], &hello["contract"]), (&json!("module"), &json!(["crm:plugin@1.0.0"])));
+    assert!(hello["imports"].as_array().unwrap().contains(&json!("crm:plugin/runtime@1.0.0")), "{hello}");
+    assert_eq!(contacts["world"], "contacts-provider");
+    let shipments = list.iter().find(|p| p["name"] == "shipments").unwrap();
+    assert_eq!(shipments["world"], "shipments-module");
+    let envia = list.iter().find(|p| p["name"] == "envia").unwrap();
+    assert_eq!((&envia["world"], &envia["contract"]), (&json!("provider-component"), &json!(["crm:plugin@1.0.0"])));
 
     let token = host.demo_token.clone().unwrap();
     let r = host.get("/api/hello", &token).await;

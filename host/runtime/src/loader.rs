@@ -25,7 +25,7 @@ use crate::bindings::platform::crm::plugin::types;
 use crate::bindings::provider_component::ProviderComponentPre;
 use crate::bindings::shipments_module::ShipmentsModulePre;
 use crate::engine;
-use crate::runtime::{Kind, LoadedModule, Runtime, Source};
+use crate::runtime::{Contract, Kind, LoadedModule, Runtime, Source};
 
 /// A component the binary carries: a label for messages and its bytes.
 pub type Embedded = (&'static str, &'static [u8]);
@@ -106,6 +106,8 @@ async fn load_one(
         .linker
         .instantiate_pre(&component)
         .map_err(|e| format!("imports something the host does not offer: {e:#}"))?;
+    let (imports, exports) = interfaces(runtime, &component);
+    let contract = |world| Contract { world, versions: plugin_versions(&imports, &exports), imports: imports.clone() };
     if let Ok(provider) = ProviderComponentPre::new(instance_pre.clone()) {
         let mut store = runtime.new_store("describe", None, DESCRIBE_DEADLINE);
         let instance =
@@ -125,6 +127,7 @@ async fn load_one(
             routes: Vec::new(),
             source,
             hash,
+            contract: contract("provider-component"),
             hosts: info.hosts.into_iter().map(|h| h.to_ascii_lowercase()).collect(),
             needs_api_key: info.needs_api_key,
             pre: None,
@@ -143,6 +146,11 @@ async fn load_one(
     let info =
         instance.crm_plugin_handler().call_describe(&mut store).await.map_err(|e| format!("describe failed: {e:#}"))?;
     validate(&info)?;
+    let world = match (&contacts, &tracking) {
+        (Some(_), _) => "contacts-provider",
+        (None, Some(_)) => "shipments-module",
+        (None, None) => "module",
+    };
     Ok(LoadedModule {
         name: info.name,
         version: info.version,
@@ -150,6 +158,7 @@ async fn load_one(
         routes: info.routes,
         source,
         hash,
+        contract: contract(world),
         hosts: Vec::new(),
         needs_api_key: false,
         pre: Some(pre),
@@ -244,4 +253,26 @@ fn validate(info: &types::ModuleInfo) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The names of the interfaces `component` imports and exports, sorted.
+fn interfaces(runtime: &Runtime, component: &Component) -> (Vec<String>, Vec<String>) {
+    let ty = component.component_type();
+    let mut imports: Vec<String> = ty.imports(&runtime.engine).map(|(name, _)| name.to_string()).collect();
+    let mut exports: Vec<String> = ty.exports(&runtime.engine).map(|(name, _)| name.to_string()).collect();
+    imports.sort();
+    exports.sort();
+    (imports, exports)
+}
+
+/// `crm:plugin@<version>` for each version of the package the names carry.
+fn plugin_versions(imports: &[String], exports: &[String]) -> Vec<String> {
+    let mut versions: Vec<String> = imports
+        .iter()
+        .chain(exports)
+        .filter_map(|name| name.strip_prefix("crm:plugin/")?.split_once('@').map(|(_, v)| format!("crm:plugin@{v}")))
+        .collect();
+    versions.sort();
+    versions.dedup();
+    versions
 }

@@ -65,6 +65,11 @@ pub struct LoadedModule {
     pub source: Source,
     /// SHA-256 of the component's bytes.
     pub hash: String,
+    /// What the component was built against: the WIT world its exports
+    /// make it (`module`, `contacts-provider`, `shipments-module`,
+    /// `provider-component`), the `crm:plugin` versions its imports and
+    /// exports name, and the interfaces it imports.
+    pub contract: Contract,
     /// Providers: hosts their outbound HTTP may reach, and whether an
     /// organization must configure an API key.
     pub hosts: Vec<String>,
@@ -77,6 +82,16 @@ pub struct LoadedModule {
     pub(crate) tracking: Option<ShipmentsModulePre<HostState>>,
     /// Set for providers.
     pub(crate) provider: Option<ProviderComponentPre<HostState>>,
+}
+
+/// What a component was built against, read from its own type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Contract {
+    pub world: &'static str,
+    /// `crm:plugin@1.0.0`, one of each version named.
+    pub versions: Vec<String>,
+    /// Every interface it imports (`crm:plugin/store@1.0.0`, `wasi:io/...`).
+    pub imports: Vec<String>,
 }
 
 /// The loaded components by name, replaced whole by a reload: a call keeps

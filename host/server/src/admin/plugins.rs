@@ -34,6 +34,9 @@ fn describe(m: &LoadedModule) -> Value {
         "hosts": m.hosts,
         "source": match &m.source { Source::Embedded => "embedded".to_string(), Source::File(p) => p.display().to_string() },
         "hash": m.hash,
+        "world": m.contract.world,
+        "contract": m.contract.versions,
+        "imports": m.contract.imports,
         "routes": m.routes.iter().map(|r| json!({
             "method": r.method, "path": r.path, "permission": r.permission, "module": r.module,
             "deadlineMs": r.deadline_ms, "maxBodyBytes": r.max_body_bytes,
