@@ -1,5 +1,6 @@
-//! The plugin runtime: components from `--plugins-dir`, containment of
-//! misbehaving ones, tenant isolation of the component store.
+//! The plugin runtime: components from `--plugins-dir` (and what each was
+//! built against), containment of misbehaving ones, tenant isolation of the
+//! component store, and `crm-host plugin check`.
 
 use std::time::{Duration, Instant};
 
@@ -276,4 +277,36 @@ async fn a_second_joined_upsert_before_a_commit_is_refused() {
     assert_eq!(r.status, 200, "{}", r.text);
     assert_eq!(r.json(), json!({ "201": 1, "500": 2 }));
     assert_eq!(host.get("/api/contacts", &token).await.json()["pagination"]["total"], 0);
+}
+
+/// `crm-host plugin check`: what a component was built against and whether
+/// this host loads it, with no host running.
+#[test]
+fn plugin_check_says_what_a_component_was_built_against_and_whether_it_loads() {
+    let check = |file: &std::path::Path| {
+        std::process::Command::new(host_binary()).args(["plugin", "check"]).arg(file).output().unwrap()
+    };
+    let hello = built_component("partner_hello");
+    let out = check(&hello);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    for line in [
+        "name: partner-hello 1.0.0 (module)",
+        "world: module, built against crm:plugin@1.0.0",
+        "route: GET /hello (hello:read)",
+        "loads on this host: yes",
+    ] {
+        assert!(text.lines().any(|l| l == line), "no {line:?} in:\n{text}");
+    }
+    let courier = String::from_utf8_lossy(&check(&built_component("flat_rate_courier")).stdout).into_owned();
+    assert!(courier.contains("world: provider-component, built against crm:plugin@1.0.0"), "{courier}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("broken.wasm");
+    std::fs::write(&bad, b"not wasm").unwrap();
+    let out = check(&bad);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("loads on this host: no"));
+    let why = String::from_utf8_lossy(&out.stderr);
+    assert!(why.contains(&format!("{} cannot be loaded: not a valid component", bad.display())), "{why}");
 }

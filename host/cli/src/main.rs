@@ -1,13 +1,15 @@
 //! `crm-host`: the CRM edge service (`serve`, the `crm-server` crate) and
 //! the command-line clients of a running host, each in its own module:
-//! `admin` (the admin API), `import` (a file through the import API) and
-//! `store_copy` (a store moved between backends, with no host running).
+//! `admin` (the admin API), `import` (a file through the import API),
+//! `store_copy` (a store moved between backends, with no host running) and
+//! `plugin` (a component checked as a host loads it, through `crm-runtime`).
 //! The clients know the server only through its HTTP API, its store and its
 //! admin token's file: nothing of theirs is linked into the server.
 
 mod admin;
 mod console;
 mod import;
+mod plugin;
 mod store_copy;
 
 use clap::{Parser, Subcommand};
@@ -15,6 +17,7 @@ use clap::{Parser, Subcommand};
 use admin::AdminArgs;
 use crm_server::config::Config;
 use import::ImportArgs;
+use plugin::PluginArgs;
 use store_copy::StoreArgs;
 
 /// mimalloc instead of glibc's malloc: in a profile of creates, glibc's
@@ -42,6 +45,8 @@ enum Command {
     Import(ImportArgs),
     /// Work on a store while no host runs on it (`store copy --from --to`).
     Store(StoreArgs),
+    /// Check a component before shipping it (`plugin check FILE.wasm`).
+    Plugin(PluginArgs),
 }
 
 /// How many tasks a busy worker runs between two looks for new network
@@ -96,6 +101,7 @@ fn main() -> std::process::ExitCode {
             Command::Admin(args) => admin::run(args).await,
             Command::Import(args) => import::run(args).await,
             Command::Store(args) => store_copy::run(args).await,
+            Command::Plugin(args) => plugin::run(args).await,
         }
     });
     // Work abandoned at shutdown (a request past the grace period) must not
