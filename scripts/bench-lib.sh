@@ -10,6 +10,7 @@
 #   new_org NAME [PLAN]             creates an organization; sets ORG and ORG_TOKEN (a `*` token)
 #   seed_contacts ORG N             writes N contacts into ORG through the admin bulk path (the
 #                                   rows of tests/it/large_org.rs); prints how long it took
+#   post_rows URL HEADER            POSTs each $WORK/rows.*.json to URL with HEADER, then deletes it
 #   start_postgres PGPORT [SETTING...]
 #                                   a throw-away PostgreSQL (initdb, as the `postgres` user) on
 #                                   127.0.0.1:PGPORT with `-c SETTING`s; sets PGBIN, PGDIR and
@@ -117,6 +118,16 @@ new_org() {
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
 }
 
+# POSTs each $WORK/rows.*.json, in order, to URL $1 with the header $2
+# (the credentials), and deletes it.
+post_rows() {
+  local f
+  for f in "$WORK"/rows.*.json; do
+    curl -fs -o /dev/null -H "$2" -H "content-type: application/json" "$1" --data-binary @"$f"
+    rm "$f"
+  done
+}
+
 seed_contacts() {
   local org=$1 n=$2 started
   started=$(date +%s.%N)
@@ -138,10 +149,6 @@ for start in range(0, n, chunk):
     with open(f"{out}.{start // chunk:05d}.json", "w") as f:
         json.dump({"rows": rows}, f)
 EOF
-  for f in "$WORK"/rows.*.json; do
-    curl -fs -o /dev/null -H "Authorization: Bearer $CRM_ADMIN_TOKEN" -H "content-type: application/json" \
-      "http://127.0.0.1:$((PORT + 1))/admin/orgs/$org/contacts/bulk" --data-binary @"$f"
-    rm "$f"
-  done
+  post_rows "http://127.0.0.1:$((PORT + 1))/admin/orgs/$org/contacts/bulk" "Authorization: Bearer $CRM_ADMIN_TOKEN"
   echo "seeded $n contacts through the bulk path in $(seconds_since "$started" 1) s"
 }

@@ -87,11 +87,7 @@ for start in range(0, n, 10000):
     with open(f"{out}.{start // 10000:05d}.json", "w") as f:
         json.dump({"rows": rows}, f)
 EOF
-  for f in "$WORK"/rows.*.json; do
-    curl -fs -o /dev/null -H "Authorization: Bearer $ORG_TOKEN" -H 'content-type: application/json' \
-      "$API/api/import/contacts" --data-binary @"$f"
-    rm "$f"
-  done
+  post_rows "$API/api/import/contacts" "Authorization: Bearer $ORG_TOKEN"
 }
 # Moves new → qualified the deals of lines $2.. of file $1 with ORG's token at
 # $3 a second ($4 of them); prints crm-load's summary line and its errors.
