@@ -812,6 +812,15 @@ async fn an_ordered_target_gets_each_resources_events_in_order_through_a_retry()
     assert_eq!(stages, [json!("qualified"), json!("qualified"), json!("proposal"), json!("won"), json!("lost")]);
 }
 
+/// Whether, within 10 s, exactly one delivery is listed as held by a disabled endpoint.
+async fn one_held(host: &Host, token: &str) -> bool {
+    eventually(Duration::from_secs(10), || async {
+        let held = host.get("/api/webhooks/deliveries?status=disabled", token).await.json();
+        held["pagination"]["total"] == 1
+    })
+    .await
+}
+
 #[tokio::test]
 async fn an_endpoint_failing_past_the_period_is_disabled_told_of_and_enabled_again() {
     let receiver = Receiver::start().await;
@@ -850,13 +859,7 @@ async fn an_endpoint_failing_past_the_period_is_disabled_told_of_and_enabled_aga
 
     // Held: a new event to it is not attempted, and is listed as such.
     shop::create_contact(&host, &token, "dos@acme.co").await;
-    assert!(
-        eventually(Duration::from_secs(10), || async {
-            let held = host.get("/api/webhooks/deliveries?status=disabled", &token).await.json();
-            held["pagination"]["total"] == 1
-        })
-        .await
-    );
+    assert!(one_held(&host, &token).await, "the new event's delivery is held");
     assert_eq!(receiver.received_at("/down").len(), 2, "a disabled endpoint is not attempted");
 
     // The app activates the automation again: the endpoint is enabled and
@@ -873,13 +876,7 @@ async fn an_endpoint_failing_past_the_period_is_disabled_told_of_and_enabled_aga
     shop::create_contact(&host, &token, "tres@acme.co").await;
     assert!(receiver.wait_for("/watch", 2, Duration::from_secs(20)).await, "disabled again");
     shop::create_contact(&host, &token, "cuatro@acme.co").await;
-    assert!(
-        eventually(Duration::from_secs(10), || async {
-            let held = host.get("/api/webhooks/deliveries?status=disabled", &token).await.json();
-            held["pagination"]["total"] == 1
-        })
-        .await
-    );
+    assert!(one_held(&host, &token).await, "the new event's delivery is held");
     receiver.answer_path("/down", Answer::Status(200));
     let enable = format!("{endpoints}/enable");
     let r = host.admin(Method::POST, &enable, Some(&json!({ "url": down }))).await;

@@ -7,7 +7,6 @@
 //! crm-stats spread N...          "median (min–max)"
 //! crm-stats cpu PID...           CPU time (user and system) the processes used, in µs
 //! crm-stats per BEFORE AFTER N   (AFTER - BEFORE) / N, rounded: two `cpu` readings per request
-//! crm-stats ratio A B            A / B, to two decimals
 //! ```
 
 use std::process::ExitCode;
@@ -24,10 +23,6 @@ fn main() -> ExitCode {
             Some(&[before, after, n]) if n > 0.0 => Some(format!("{:.0}", (after - before) / n)),
             _ => None,
         },
-        "ratio" => match numbers().as_deref() {
-            Some(&[a, b]) if b != 0.0 => Some(format!("{:.2}", a / b)),
-            _ => None,
-        },
         _ => None,
     };
     match answer {
@@ -40,7 +35,7 @@ fn main() -> ExitCode {
 }
 
 fn usage() -> ExitCode {
-    eprintln!("usage: crm-stats median|spread N... | cpu PID... | per BEFORE AFTER N | ratio A B");
+    eprintln!("usage: crm-stats median|spread N... | cpu PID... | per BEFORE AFTER N");
     ExitCode::from(2)
 }
 

@@ -3,7 +3,7 @@
 //! a window sent again (`POST .../recover`).
 
 use chrono::{DateTime, Utc};
-use crm_store::{BatchOp, Condition, Namespace, Store, StoreError, StoreResult, counter_value, key_after};
+use crm_store::{Condition, Namespace, Store, StoreError, StoreResult, counter_value, key_after};
 use crm_tenancy::{clock, ids};
 use serde_json::{Value, json};
 
@@ -117,17 +117,9 @@ pub fn retry(outbox: &Outbox, org: &str, id: &str) -> StoreResult<Result<Value, 
 /// its schedule started over and its event's id kept (receivers
 /// de-duplicate by it); `false` when it changed since it was read.
 fn requeue(store: &dyn Store, ns: &Namespace, delivery: &mut Delivery, stored: Vec<u8>) -> StoreResult<bool> {
-    let now = clock::now();
-    let millis = now.timestamp_millis().max(0) as u64;
-    delivery.status = records::PENDING.into();
     delivery.attempts = 0;
-    delivery.next_attempt_millis = Some(millis);
-    delivery.updated_at = clock::format(now);
+    let ops = records::due_now(delivery, clock::now());
     let key = records::delivery_key(&delivery.id).into_bytes();
-    let ops = vec![
-        BatchOp::Put(key.clone(), serde_json::to_vec(&delivery).expect("records serialise")),
-        BatchOp::Put(records::due_key(millis, &delivery.id).into_bytes(), Vec::new()),
-    ];
     store.batch_if(ns, vec![Condition::Equals(key, Some(stored))], ops)
 }
 

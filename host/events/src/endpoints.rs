@@ -20,7 +20,6 @@ use std::time::Duration;
 use crm_store::{BatchOp, Namespace, Store, StoreError, StoreResult};
 use crm_tenancy::clock;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use crate::records::{self, Delivery};
 
@@ -77,16 +76,12 @@ impl Endpoint {
     }
 }
 
-fn digest(url: &str) -> String {
-    Sha256::digest(url.as_bytes())[..16].iter().map(|b| format!("{b:02x}")).collect()
-}
-
 pub fn key(url: &str) -> String {
-    format!("{ENDPOINTS}{}", digest(url))
+    format!("{ENDPOINTS}{}", records::digest(&[url]))
 }
 
 fn held_prefix(url: &str) -> String {
-    format!("{HELD}{}/", digest(url))
+    format!("{HELD}{}/", records::digest(&[url]))
 }
 
 pub fn held_key(url: &str, delivery_id: &str) -> String {
@@ -105,7 +100,7 @@ pub fn read(store: &dyn Store, ns: &Namespace, url: &str) -> StoreResult<Option<
 pub fn enabling(url: &str) -> Vec<BatchOp> {
     vec![
         BatchOp::Delete(key(url).into_bytes()),
-        BatchOp::Put(format!("{ENABLED}{}", digest(url)).into_bytes(), url.as_bytes().to_vec()),
+        BatchOp::Put(format!("{ENABLED}{}", records::digest(&[url])).into_bytes(), url.as_bytes().to_vec()),
     ]
 }
 
@@ -184,23 +179,14 @@ pub fn release(store: &dyn Store, org: &str, max: usize) -> StoreResult<usize> {
             continue;
         }
         let now = clock::now();
-        let millis = now.timestamp_millis().max(0) as u64;
         for (held_key, _) in held {
             let id = String::from_utf8_lossy(&held_key[prefix.len()..]).into_owned();
-            let delivery_key = records::delivery_key(&id);
             let mut ops = vec![BatchOp::Delete(held_key)];
-            if let Some(stored) = store.get(&ns, delivery_key.as_bytes())?
+            if let Some(stored) = store.get(&ns, records::delivery_key(&id).as_bytes())?
                 && let Ok(mut delivery) = serde_json::from_slice::<Delivery>(&stored)
                 && delivery.status == DISABLED
             {
-                delivery.status = records::PENDING.into();
-                delivery.next_attempt_millis = Some(millis);
-                delivery.updated_at = clock::format(now);
-                ops.push(BatchOp::Put(
-                    delivery_key.into_bytes(),
-                    serde_json::to_vec(&delivery).expect("records serialise"),
-                ));
-                ops.push(BatchOp::Put(records::due_key(millis, &id).into_bytes(), Vec::new()));
+                ops.extend(records::due_now(&mut delivery, now));
             }
             store.batch(&ns, ops)?;
             released += 1;

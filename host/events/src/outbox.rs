@@ -14,8 +14,7 @@ use std::time::{Duration, Instant};
 
 use crm_store::{BatchOp, Namespace, Store, StoreResult};
 use crm_tenancy::{clock, ids};
-use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
+use serde_json::Value;
 use tokio::sync::Notify;
 
 use crate::endpoints;
@@ -115,14 +114,7 @@ impl Event<'_> {
         }
         let (now_text, now_millis) = (clock::format(self.at), self.at.timestamp_millis().max(0) as u64);
         let event_id = ids::new_id();
-        let event = json!({
-            "id": event_id,
-            "type": self.event_type,
-            "occurredAt": now_text,
-            "organizationId": self.org_id,
-            "data": self.data,
-        });
-        let body = event.to_string();
+        let body = records::event_body(&event_id, self.event_type, &now_text, self.org_id, self.data);
         for (sub, target) in &targets {
             let queue = target.ordered.then(|| ordered_queue(sub, target, self.data));
             let delivery = Delivery {
@@ -156,14 +148,13 @@ impl Event<'_> {
 }
 
 /// The queue an ordered target's deliveries about one resource (the event's
-/// `data.id`) wait in: a digest, so that any id makes a key of one shape.
+/// `data.id`) wait in.
 fn ordered_queue(sub: &Subscription, target: &Target, data: &Value) -> String {
     let resource = match data.get("id") {
         Some(Value::String(id)) => id.clone(),
         other => other.map(Value::to_string).unwrap_or_default(),
     };
-    let digest = Sha256::digest([&sub.module, &sub.id, &target.url, &resource].map(String::as_str).join("\n"));
-    digest[..16].iter().map(|b| format!("{b:02x}")).collect()
+    records::digest(&[&sub.module, &sub.id, &target.url, &resource])
 }
 
 /// Whether `id` may name a subscription.

@@ -13,7 +13,11 @@
 //!   by the worker at a delivery's first attempt so a change's own commit
 //!   carries only the delivery and its due entry.
 
+use chrono::{DateTime, Utc};
+use crm_store::BatchOp;
+use crm_tenancy::clock;
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 pub const SUBSCRIPTIONS: &str = "hook/sub/";
 pub const DELIVERIES: &str = "hook/dlv/";
@@ -31,6 +35,40 @@ pub fn delivery_key(id: &str) -> String {
 
 pub fn due_key(millis: u64, delivery_id: &str) -> String {
     format!("{DUE}{millis:016}/{delivery_id}")
+}
+
+/// A key part naming what `parts` name together (an endpoint's URL, an
+/// ordered queue): the hex of 16 bytes of their SHA-256, so any text makes a
+/// key of one shape.
+pub fn digest(parts: &[&str]) -> String {
+    hex::encode(&Sha256::digest(parts.join("\n").as_bytes())[..16])
+}
+
+/// An event as every delivery of it sends it (Standard Webhooks' envelope):
+/// `{id, type, occurredAt, organizationId, data}`.
+pub fn event_body(id: &str, event_type: &str, occurred_at: &str, org_id: &str, data: &serde_json::Value) -> String {
+    serde_json::json!({
+        "id": id,
+        "type": event_type,
+        "occurredAt": occurred_at,
+        "organizationId": org_id,
+        "data": data,
+    })
+    .to_string()
+}
+
+/// The writes that make `delivery` pending and due at `now`: its record
+/// and its due entry.
+pub fn due_now(delivery: &mut Delivery, now: DateTime<Utc>) -> Vec<BatchOp> {
+    let millis = now.timestamp_millis().max(0) as u64;
+    delivery.status = PENDING.into();
+    delivery.next_attempt_millis = Some(millis);
+    delivery.updated_at = clock::format(now);
+    let record = serde_json::to_vec(&delivery).expect("records serialise");
+    vec![
+        BatchOp::Put(delivery_key(&delivery.id).into_bytes(), record),
+        BatchOp::Put(due_key(millis, &delivery.id).into_bytes(), Vec::new()),
+    ]
 }
 
 /// Where an ordered delivery waits its turn in `queue`.

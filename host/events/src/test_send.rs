@@ -7,8 +7,9 @@ use std::time::{Duration, Instant};
 
 use crm_store::StoreResult;
 use crm_tenancy::{Tenancy, clock, ids};
-use serde_json::{Value, json};
+use serde_json::Value;
 
+use crate::records;
 use crate::schedule::Outcome;
 use crate::sender::{Attempt, Sender};
 use crate::sign;
@@ -37,9 +38,7 @@ pub async fn send(
     data: &Value,
 ) -> StoreResult<TestSent> {
     let id = ids::new_id();
-    let event =
-        json!({ "id": id, "type": event_type, "occurredAt": clock::now_text(), "organizationId": org, "data": data });
-    let body = event.to_string().into_bytes();
+    let body = records::event_body(&id, event_type, &clock::now_text(), org, data).into_bytes();
     let timestamp = clock::now().timestamp();
     let signature = sign::header_for(&tenancy.webhook_secret(org)?, &id, timestamp, &body);
     let attempt = Attempt { url, headers: &[], webhook_id: &id, timestamp, signature: &signature, body };

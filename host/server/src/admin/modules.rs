@@ -13,6 +13,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::ModuleRoute;
+use super::orgs::existing;
 use crate::components;
 use crate::http::router::{Match, Router};
 use crate::http::{ApiError, ApiRequest, Response};
@@ -26,7 +27,7 @@ pub fn put_integration(
     provider: &str,
     req: &ApiRequest,
 ) -> Result<Response, ApiError> {
-    app.tenancy.org(org_id)?.ok_or_else(|| ApiError::not_found("Organization"))?;
+    existing(app, org_id)?;
     let loaded = app.runtime.provider(provider).ok_or_else(|| {
         ApiError::new(StatusCode::NOT_FOUND, "PROVIDER_NOT_FOUND", format!("No provider named {provider:?} is loaded"))
     })?;
@@ -97,7 +98,7 @@ pub async fn forward(
         }
         Match::NotFound => return Err(not_found()),
     };
-    let org = app.tenancy.org(org_id)?.ok_or_else(|| ApiError::not_found("Organization"))?;
+    let org = existing(app, org_id)?;
     let org_id = org.id.clone();
     let ctx = Some(CallContext::admin(org, &req.request_id));
     let answer = components::call(app, &route.module, ctx, req, module_path, params, route.deadline).await;

@@ -191,7 +191,8 @@ pub fn rotate_webhook_secret(app: &ServerState, org_id: &str, req: &ApiRequest) 
 
 // --- validation helpers ------------------------------------------------------------
 
-fn existing(app: &ServerState, org_id: &str) -> Result<Org, ApiError> {
+/// The organization `org_id`, or 404: what every admin call on one starts with.
+pub(super) fn existing(app: &ServerState, org_id: &str) -> Result<Org, ApiError> {
     app.tenancy.org(org_id)?.ok_or_else(|| ApiError::not_found("Organization"))
 }
 

@@ -11,13 +11,14 @@ use http::StatusCode;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::orgs::existing;
 use crate::http::{ApiError, ApiRequest, Response};
 use crate::state::ServerState;
 
 /// 200 `{data: [{url, status: failing|disabled, failingSince, lastError,
 /// disabledAt}]}`: a healthy endpoint is not listed.
 pub fn list(app: &ServerState, org_id: &str) -> Result<Response, ApiError> {
-    let org = app.tenancy.org(org_id)?.ok_or_else(|| ApiError::not_found("Organization"))?;
+    let org = existing(app, org_id)?;
     let listed: Vec<Value> = endpoints::list(app.store.as_ref(), &org.id)?.iter().map(|e| e.view()).collect();
     Ok(Response::json(StatusCode::OK, &json!({ "data": listed })))
 }
@@ -31,7 +32,7 @@ struct Enable {
 /// 200 `{url, status: "healthy"}`: its failures forgotten, its held
 /// deliveries due now.
 pub fn enable(app: &Arc<ServerState>, org_id: &str, req: &ApiRequest) -> Result<Response, ApiError> {
-    let org = app.tenancy.org(org_id)?.ok_or_else(|| ApiError::not_found("Organization"))?;
+    let org = existing(app, org_id)?;
     let Enable { url } = req.json()?;
     if url.is_empty() || url.len() > 2000 {
         return Err(ApiError::validation("url must be a URL of at most 2000 bytes", json!({ "field": "url" })));
