@@ -8,12 +8,12 @@
 # PostgreSQL it passes but takes about 6 minutes with a debug host, 5 of them
 # seeding; run it with `CRM_TEST_STORE=postgres cargo test --test it --
 # --include-ignored large_org::`), python_partner (the partner component,
-# not the store, is under test) and tidy (no host at all); many_hosts, edge
-# and store_copy choose their stores themselves.
+# not the store, is under test) and tidy (no host at all); many_hosts, edge,
+# store_copy and store_backup choose their stores themselves.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 skip=()
-for module in large_org python_partner many_hosts edge store_copy tidy; do
+for module in large_org python_partner many_hosts edge store_copy store_backup tidy; do
   skip+=(--skip "$module::")
 done
 # `--workspace` rather than `-p crm-tests`: the same feature set as the

@@ -46,6 +46,7 @@ mod shipment_idempotency;
 mod shipment_rules;
 mod shipment_tracking;
 mod shipments;
+mod store_backup;
 mod store_copy;
 mod store_tls;
 mod tidy;

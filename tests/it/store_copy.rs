@@ -1,19 +1,21 @@
 //! `crm-host store copy`: an embedded store copied into PostgreSQL, and back
-//! into a new embedded store, serves the same organizations, tokens and
-//! contacts; a copy run twice gives the same result; a store in use by a
-//! running host is refused.
+//! into a new embedded store on the other engine, serves the same
+//! organizations, tokens and contacts; a copy run twice gives the same
+//! result; a store in use by a running host is refused.
 
 use std::path::Path;
 use std::process::{Command, Output};
 
+use crm_store::embedded::Engine;
 use crm_tests::*;
 
 fn copy(from: &str, to: &str) -> Output {
     Command::new(host_binary()).args(["store", "copy", "--from", from, "--to", to]).output().expect("run crm-host")
 }
 
-fn sled(dir: &Path) -> String {
-    format!("sled:{}", dir.display())
+/// The spec of the embedded store in `dir`, on `engine`.
+fn spec(engine: Engine, dir: &Path) -> String {
+    format!("{}:{}", engine.name(), dir.display())
 }
 
 /// What a client sees of the organization: every contact in order, the list
@@ -43,8 +45,9 @@ async fn an_embedded_store_copied_to_postgres_and_back_serves_the_same_data() {
     assert!(host.terminate());
 
     let url = backend::database("store-copy");
+    let engine = Engine::found_in(&embedded).expect("the host wrote an embedded store");
     for run in ["first", "again"] {
-        let out = copy(&sled(&embedded), &url);
+        let out = copy(&spec(engine, &embedded), &url);
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success(), "{run}: {}{stdout}", String::from_utf8_lossy(&out.stderr));
         assert!(stdout.contains("copied 2 organizations"), "the demo organization and Acme: {stdout}");
@@ -57,14 +60,16 @@ async fn an_embedded_store_copied_to_postgres_and_back_serves_the_same_data() {
     assert!(on_postgres.terminate());
 
     let back = temp.path().join("back");
-    let out = copy(&url, &sled(&back));
+    let other = if engine == Engine::Sled { Engine::Fjall } else { Engine::Sled };
+    let out = copy(&url, &spec(other, &back));
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let again = Host::start_in(&back, &[]).await;
+    assert_eq!(Engine::found_in(&back), Some(other));
+    let again = Host::start_in(&back, &[("CRM_STORE_ENGINE", other.name())]).await;
     let after = seen(&again, &token).await;
     assert_eq!(after.1, json!(31), "the write made on PostgreSQL came back");
     assert_eq!((after.2, after.3), (before.2, before.3));
 
-    let refused = copy(&sled(&back), &url);
+    let refused = copy(&spec(other, &back), &url);
     assert!(!refused.status.success(), "a running host's store is refused");
     assert!(String::from_utf8_lossy(&refused.stderr).contains("is a host running on it?"));
 }
@@ -73,5 +78,5 @@ async fn an_embedded_store_copied_to_postgres_and_back_serves_the_same_data() {
 fn an_unknown_store_is_refused_with_a_reason() {
     let out = copy("mysql://x", "sled:/tmp/never");
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("neither sled:<data-dir> nor postgres://"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("none of fjall:<data-dir>, sled:<data-dir>, postgres://"));
 }

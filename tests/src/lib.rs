@@ -132,6 +132,10 @@ pub fn serve_command(data_dir: &Path) -> Command {
     if let Some(url) = backend::store_url_for(data_dir) {
         cmd.env("CRM_STORE_URL", url);
     }
+    match backend::embedded_engine() {
+        Some(engine) => cmd.env("CRM_STORE_ENGINE", engine.name()),
+        None => cmd.env_remove("CRM_STORE_ENGINE"),
+    };
     cmd
 }
 

@@ -14,14 +14,21 @@ use crate::console::{print_answer, print_note};
 
 #[derive(Debug, Args)]
 pub struct AdminArgs {
+    #[command(flatten)]
+    reach: Reach,
+    #[command(subcommand)]
+    command: AdminCommand,
+}
+
+/// How a client reaches a running host's admin API.
+#[derive(Debug, Args)]
+pub struct Reach {
     /// Base URL of the admin API.
     #[arg(long, env = "CRM_ADMIN_URL", default_value = "http://127.0.0.1:8081")]
     url: String,
     /// The host's data dir, to read a generated admin token from.
     #[arg(long, env = "CRM_DATA_DIR", default_value = "./data")]
     data_dir: PathBuf,
-    #[command(subcommand)]
-    command: AdminCommand,
 }
 
 #[derive(Debug, Subcommand)]
@@ -123,12 +130,7 @@ enum TokensCommand {
 
 /// Runs one admin command; prints the answer's JSON. Fails on a non-2xx answer.
 pub async fn run(args: AdminArgs) -> Result<(), Box<dyn std::error::Error>> {
-    let token = std::env::var("CRM_ADMIN_TOKEN")
-        .ok()
-        .filter(|t| !t.trim().is_empty())
-        .or_else(|| admin_token::read(&args.data_dir))
-        .ok_or("no admin token: set CRM_ADMIN_TOKEN or --data-dir to the host's data dir")?;
-    let admin = Client { url: args.url.trim_end_matches('/').to_string(), token, http: reqwest::Client::new() };
+    let admin = Client::connect(&args.reach)?;
     if let AdminCommand::Contacts(ContactsCommand::Reindex { org }) = &args.command {
         return reindex(&admin, org).await;
     }
@@ -141,16 +143,48 @@ pub async fn run(args: AdminArgs) -> Result<(), Box<dyn std::error::Error>> {
 }
 
 /// The admin API, with the token.
-struct Client {
+pub struct Client {
     url: String,
     token: String,
     http: reqwest::Client,
 }
 
 impl Client {
+    /// The admin API `reach` names, with the token from `CRM_ADMIN_TOKEN`,
+    /// else from the data dir.
+    pub fn connect(reach: &Reach) -> Result<Client, Box<dyn std::error::Error>> {
+        let token = std::env::var("CRM_ADMIN_TOKEN")
+            .ok()
+            .filter(|t| !t.trim().is_empty())
+            .or_else(|| admin_token::read(&reach.data_dir))
+            .ok_or("no admin token: set CRM_ADMIN_TOKEN or --data-dir to the host's data dir")?;
+        Ok(Client { url: reach.url.trim_end_matches('/').to_string(), token, http: reqwest::Client::new() })
+    }
+
+    /// A GET whose answer is bytes, not JSON: the body and its headers.
+    pub async fn octets(
+        &self,
+        path: &str,
+    ) -> Result<(Vec<u8>, reqwest::header::HeaderMap), Box<dyn std::error::Error>> {
+        let url = format!("{}{path}", self.url);
+        let response = self.http.get(&url).bearer_auth(self.token.trim()).send().await;
+        let response = response.map_err(|e| format!("cannot reach the admin API at {url}: {e}"))?;
+        let (status, headers) = (response.status(), response.headers().clone());
+        let body = response.bytes().await?;
+        match status.is_success() {
+            true => Ok((body.to_vec(), headers)),
+            false => Err(format!("{status}: {}", String::from_utf8_lossy(&body)).into()),
+        }
+    }
+
     /// One call: the answer's JSON (its text as a string when it is not
     /// JSON, null when empty), or an error naming the status.
-    async fn call(&self, method: &str, path: &str, body: Option<Value>) -> Result<Value, Box<dyn std::error::Error>> {
+    pub async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<Value>,
+    ) -> Result<Value, Box<dyn std::error::Error>> {
         let url = format!("{}{path}", self.url);
         let mut request = self.http.request(method.parse()?, &url).bearer_auth(self.token.trim());
         if let Some(body) = body {

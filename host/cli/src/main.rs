@@ -1,7 +1,8 @@
 //! `crm-host`: the CRM edge service (`serve`, the `crm-server` crate) and
 //! the command-line clients of a running host, each in its own module:
 //! `admin` (the admin API), `import` (a file through the import API),
-//! `store_copy` (a store moved between backends, with no host running) and
+//! `store` (a store moved between backends with no host running, and the
+//! online backup of a running one, verified and restored) and
 //! `plugin` (a component checked as a host loads it, through `crm-runtime`).
 //! The clients know the server only through its HTTP API, its store and its
 //! admin token's file: nothing of theirs is linked into the server.
@@ -10,7 +11,7 @@ mod admin;
 mod console;
 mod import;
 mod plugin;
-mod store_copy;
+mod store;
 
 use clap::{Parser, Subcommand};
 
@@ -18,7 +19,7 @@ use admin::AdminArgs;
 use crm_server::config::Config;
 use import::ImportArgs;
 use plugin::PluginArgs;
-use store_copy::StoreArgs;
+use store::StoreArgs;
 
 /// mimalloc instead of glibc's malloc: in a profile of creates, glibc's
 /// allocator (`_int_malloc`, `malloc_consolidate`, `unlink_chunk`, `free`)
@@ -43,7 +44,8 @@ enum Command {
     Admin(AdminArgs),
     /// Import a file through the API of a running host.
     Import(ImportArgs),
-    /// Work on a store while no host runs on it (`store copy --from --to`).
+    /// Copy a store between backends, back a running host up, verify and
+    /// restore a backup (`store copy|backup|verify|restore`).
     Store(StoreArgs),
     /// Check a component before shipping it (`plugin check FILE.wasm`).
     Plugin(PluginArgs),
@@ -74,11 +76,15 @@ fn without_transparent_huge_pages() {
     }
 }
 
+/// The log filter unless `RUST_LOG` says otherwise: info, but the store
+/// engines' own notes (fjall logs each table it writes) only from warnings up.
+const QUIET_ENGINES: &str = "info,fjall=warn,lsm_tree=warn";
+
 fn main() -> std::process::ExitCode {
     without_transparent_huge_pages();
     let cli = Cli::parse();
     let logs = tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| QUIET_ENGINES.into()))
         .with_writer(std::io::stderr)
         // A log line that cannot be written (nobody reads stderr any more) is
         // dropped: reporting it would panic on the same closed stderr.
@@ -100,7 +106,7 @@ fn main() -> std::process::ExitCode {
             Command::Serve(config) => crm_server::server::serve(*config).await,
             Command::Admin(args) => admin::run(args).await,
             Command::Import(args) => import::run(args).await,
-            Command::Store(args) => store_copy::run(args).await,
+            Command::Store(args) => store::run(args).await,
             Command::Plugin(args) => plugin::run(args).await,
         }
     });

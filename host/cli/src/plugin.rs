@@ -15,7 +15,7 @@ use crm_events::Outbox;
 use crm_events::webhook_url::Policy;
 use crm_runtime::bindings::platform::crm::plugin::http::{HttpError, HttpResponse};
 use crm_runtime::{HttpClient, LoadedModule, Runtime, loader};
-use crm_store::{SledStore, Store};
+use crm_store::embedded::{self, Engine};
 
 #[derive(Debug, Args)]
 pub struct PluginArgs {
@@ -56,7 +56,7 @@ async fn load(file: &std::path::Path, bytes: &[u8]) -> Result<Result<LoadedModul
     let name = file.file_name().map_or("component.wasm".into(), |n| n.to_string_lossy().into_owned());
     let copy = plugins.join(name);
     std::fs::write(&copy, bytes)?;
-    let store: Arc<dyn Store> = Arc::new(SledStore::open(&scratch.path().join("store"))?);
+    let store = embedded::open(Engine::DEFAULT, scratch.path(), 16 << 20, Default::default())?;
     let outbox = Outbox::new(store.clone(), Policy { allow_private: false });
     let runtime =
         Runtime::new(store, 64 << 20, Duration::from_secs(5), Arc::new(NoNetwork), outbox, 1, Default::default())

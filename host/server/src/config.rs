@@ -194,11 +194,18 @@ pub struct Config {
     #[arg(long, env = "CRM_COMMIT_WINDOW_US", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(0..=20_000))]
     pub commit_window_us: u64,
 
-    /// The embedded store's page cache, in MiB: most of the host's memory on a
-    /// large store; reads past it go to disk. With the default, 1,000,000
-    /// contacts take about 1.5 GB of resident memory (`docs/operators.md`, "Memory").
-    #[arg(long, env = "CRM_STORE_CACHE_MB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
-    pub store_cache_mb: u64,
+    /// The embedded engine of a fresh data dir: `fjall` (the default: an LSM
+    /// tree, compressed, online backups) or `sled`. A data dir that already
+    /// holds a store keeps the engine that wrote it; naming the other one is
+    /// refused (`crm-host store copy` moves a store between engines).
+    #[arg(long, env = "CRM_STORE_ENGINE", value_parser = clap::value_parser!(crm_store::embedded::Engine))]
+    pub store_engine: Option<crm_store::embedded::Engine>,
+
+    /// The embedded store's cache, in MiB: most of the host's memory on a
+    /// large store; reads past it go to disk. Unset: 256 on fjall, 1024
+    /// (sled's own default) on sled (`docs/operators.md`, "Memory").
+    #[arg(long, env = "CRM_STORE_CACHE_MB", value_parser = clap::value_parser!(u64).range(16..=1_048_576))]
+    pub store_cache_mb: Option<u64>,
 
     /// Let webhooks go to private addresses and plain http (tests, private
     /// deployments); off, only `https` URLs to addresses that are all public

@@ -1,4 +1,5 @@
-//! Which store a host runs on: the embedded sled store in the data dir, or,
+//! Which store a host runs on: the embedded store in the data dir (fjall or
+//! sled, whichever wrote it; see `crm_store::embedded`), or,
 //! with `--store-url`, a PostgreSQL-protocol database that many hosts share
 //! (and with `--store-read-url` too, its replica beside an edge host).
 
@@ -6,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crm_store::combine::{CommitWindow, Computing};
-use crm_store::{SledStore, Store};
+use crm_store::{Store, embedded};
 use crm_store_postgres::PostgresStore;
 
 use crate::config::Config;
@@ -39,10 +40,11 @@ pub fn open(config: &Config, computing: Computing) -> Result<Storage, String> {
             Ok(Storage { store, edge })
         }
         None => {
-            let dir = config.data_dir.join("store");
-            let store = SledStore::open_with(&dir, config.store_cache_mb << 20, window)
-                .map_err(|e| format!("cannot open the store in {}: {e}", config.data_dir.display()))?;
-            Ok(Storage { store: Arc::new(store), edge: None })
+            let cannot = |e| format!("cannot open the store in {}: {e}", config.data_dir.display());
+            let engine = embedded::choose(&config.data_dir, config.store_engine).map_err(cannot)?;
+            let cache_mb = config.store_cache_mb.unwrap_or(engine.default_cache_mb());
+            let store = embedded::open(engine, &config.data_dir, cache_mb << 20, window).map_err(cannot)?;
+            Ok(Storage { store, edge: None })
         }
     }
 }

@@ -35,6 +35,7 @@ macro_rules! store_contract {
             conditional_batches_check_then_write,
             counters_under_a_bound_have_exact_winners,
             drop_namespace_drops_one_namespace,
+            a_snapshot_reads_one_instant,
         );
         #[test]
         fn durable_resolves_after_writes() {
@@ -307,6 +308,30 @@ pub fn drop_namespace_drops_one_namespace(s: &Arc<dyn Store>) {
     assert_eq!(s.get(&b, b"x").unwrap(), Some(b"x".to_vec()), "dropping a took b's keys");
     s.put(&a, b"z", b"1").unwrap();
     assert_eq!(s.get(&a, b"z").unwrap(), Some(b"1".to_vec()), "a dropped namespace can be written again");
+}
+
+/// A snapshot, when the backend takes one, reads every namespace as it
+/// stood when taken, whatever is written after; namespaces come whole, in
+/// key order.
+pub fn a_snapshot_reads_one_instant(s: &Arc<dyn Store>) {
+    let (a, b) = (Namespace::org("a"), Namespace::org("b"));
+    put_keys(s, &a, &["x", "y"]);
+    put_keys(s, &b, &["x"]);
+    s.put(&Namespace::system(), b"org/a", b"{}").unwrap();
+    let Some(pairs) = s.snapshot() else { return };
+    s.put(&a, b"new", b"after").unwrap();
+    s.delete(&b, b"x").unwrap();
+    s.put(&a, b"x", b"changed").unwrap();
+    let read: Vec<(String, String, String)> = pairs
+        .map(|pair| {
+            let (ns, (k, v)) = pair.unwrap();
+            let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+            (ns.as_str().to_string(), text(k), text(v))
+        })
+        .collect();
+    let expected = [("org/a", "x", "x"), ("org/a", "y", "y"), ("org/b", "x", "x"), ("sys", "org/a", "{}")];
+    let expected: Vec<_> = expected.iter().map(|(n, k, v)| (n.to_string(), k.to_string(), v.to_string())).collect();
+    assert_eq!(read, expected, "the snapshot saw a write made after it");
 }
 
 pub async fn durable_resolves_after_writes(s: Arc<dyn Store>) {

@@ -3,10 +3,13 @@
 //! This crate owns the [`Store`] trait and the promises written on it, the key
 //! layout ([`Namespace`]: one for the host's own records, one per organization),
 //! [`group_commit`] (many writers share one flush), [`combine`] (many
-//! writers' conditional batches share one engine commit), the [`sled_store`]
-//! backend, the [`contract`] suite that every backend must pass, and
-//! [`lease`]s (work that runs once among the hosts sharing a store), and
-//! [`split`] (reads from a replica, writes to the primary).
+//! writers' conditional batches share one engine commit), the two embedded
+//! backends ([`fjall_store`], the default, and [`sled_store`]) and which one a
+//! data dir holds ([`embedded`]), the [`contract`] suite that every backend
+//! must pass, and
+//! [`lease`]s (work that runs once among the hosts sharing a store),
+//! [`split`] (reads from a replica, writes to the primary), and the
+//! [`backup`] format (a store's pairs at one instant, in one file).
 //!
 //! It knows nothing of HTTP, WebAssembly or outbound calls: it must not depend
 //! on warp, wasmtime or reqwest. Callers above it (tenancy, the plugin runtime,
@@ -16,9 +19,13 @@
 //! written so far is on disk. Handlers call it before answering a write with a 2xx
 //! (see [`group_commit`] for why that stays cheap under load).
 
+pub mod backup;
 pub mod combine;
 pub mod contract;
+pub mod embedded;
+pub mod fjall_store;
 pub mod group_commit;
+mod lasting;
 pub mod lease;
 pub mod range;
 pub mod sled_store;
@@ -27,6 +34,7 @@ pub mod split;
 use std::future::Future;
 use std::pin::Pin;
 
+pub use fjall_store::FjallStore;
 pub use range::{key_after, reverse_range, scan_range};
 pub use sled_store::SledStore;
 
@@ -47,6 +55,16 @@ impl Namespace {
 
     pub fn as_str(&self) -> &str {
         &self.0
+    }
+
+    /// The namespace [`Namespace::as_str`] named (a backup's, an engine's
+    /// stored key's), if it is one.
+    pub fn from_name(name: &str) -> Option<Namespace> {
+        match name.strip_prefix("org/") {
+            Some(id) if !id.is_empty() && !id.contains('\0') => Some(Namespace::org(id)),
+            Some(_) => None,
+            None => (name == "sys").then(Namespace::system),
+        }
     }
 }
 
@@ -136,6 +154,10 @@ pub fn count_operation(op: &'static str) {
 pub type Conflict = Option<Vec<u8>>;
 
 pub type KeyValue = (Vec<u8>, Vec<u8>);
+
+/// Every pair of a store, namespace by namespace, each in key order
+/// ([`Store::snapshot`]).
+pub type Pairs = Box<dyn Iterator<Item = StoreResult<(Namespace, KeyValue)>> + Send>;
 
 /// A key-value engine. Every operation is scoped to one namespace.
 ///
@@ -254,6 +276,14 @@ pub trait Store: Send + Sync + 'static {
     /// again); the host then stops. A backend whose failures pass on their
     /// own (a database connection) answers `None`.
     fn lasting_failure(&self) -> Option<String> {
+        None
+    }
+
+    /// Every pair of every namespace as they all stood at one instant, read
+    /// while writes go on: what an online backup ([`backup`]) holds. `None`
+    /// (the default): this backend cannot read one instant of everything
+    /// while it serves (sled; PostgreSQL, whose own tools back it up).
+    fn snapshot(&self) -> Option<Pairs> {
         None
     }
 

@@ -1,5 +1,35 @@
 //! The key ranges that prefix scans read, worked out once for every backend.
 
+use std::ops::Bound;
+
+/// A key range, as the engines' `range` takes it.
+pub(crate) type Bounds = (Bound<Vec<u8>>, Bound<Vec<u8>>);
+
+/// `whole`, the keys under `prefix` from `first` to `last`, as `parts`
+/// adjacent ranges that together hold each key once, cut at points spread
+/// evenly between `first` and `last` (read as numbers from their first 16
+/// bytes after the prefix): what a count reads on several threads. Keys
+/// spread unevenly make uneven parts, never a key missed or repeated.
+pub(crate) fn split(whole: Bounds, prefix: &[u8], first: &[u8], last: &[u8], parts: usize) -> Vec<Bounds> {
+    let number = |key: &[u8]| {
+        let mut bytes = [0u8; 16];
+        let suffix = &key[prefix.len()..];
+        let n = suffix.len().min(16);
+        bytes[..n].copy_from_slice(&suffix[..n]);
+        u128::from_be_bytes(bytes)
+    };
+    let (low, high) = (number(first), number(last));
+    let step = (high - low) / parts.max(1) as u128;
+    if step == 0 {
+        return vec![whole];
+    }
+    let cuts: Vec<Vec<u8>> = (1..parts as u128).map(|i| [prefix, &(low + step * i).to_be_bytes()].concat()).collect();
+    let (start, end) = whole;
+    let starts = std::iter::once(start).chain(cuts.iter().cloned().map(Bound::Included));
+    let ends = cuts.iter().cloned().map(Bound::Excluded).chain(std::iter::once(end));
+    starts.zip(ends).collect()
+}
+
 /// A range of keys: from `.0` (inclusive) to `.1` (exclusive; `None` is the
 /// end of the namespace).
 pub type KeyRange = (Vec<u8>, Option<Vec<u8>>);

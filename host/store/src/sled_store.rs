@@ -7,12 +7,14 @@ use std::future::Future;
 use std::ops::Bound;
 use std::path::Path;
 use std::pin::Pin;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use crate::combine::{Combiner, CommitWindow, Conditional};
 use crate::group_commit::GroupCommit;
+use crate::lasting::LastingFailure;
 use sled::transaction::{TransactionError, TransactionalTree, UnabortableTransactionError};
 
+use crate::range::{self, Bounds};
 use crate::{
     BatchOp, Condition, Conflict, KeyValue, Namespace, Store, StoreError, StoreResult, reverse_range, scan_range,
 };
@@ -24,24 +26,9 @@ pub struct SledStore {
     failure: Arc<LastingFailure>,
 }
 
-/// The first write sled failed for good ([`Store::lasting_failure`]): once its
-/// log cannot be written (a full disk, an I/O error), sled refuses every
-/// later write of this process, which only a restart mends.
-#[derive(Default)]
-struct LastingFailure(OnceLock<String>);
-
-impl LastingFailure {
-    /// `outcome` of a write, the failure kept if it is one sled keeps.
-    fn note<T>(&self, outcome: sled::Result<T>) -> StoreResult<T> {
-        outcome.map_err(|e| {
-            if matches!(e, sled::Error::Io(_) | sled::Error::Corruption { .. } | sled::Error::ReportableBug(_))
-                && self.0.set(e.to_string()).is_ok()
-            {
-                tracing::error!(error = %e, "the store failed a write and refuses every write until the host restarts");
-            }
-            err(e)
-        })
-    }
+/// The errors after which sled refuses every later write.
+fn lasting(e: &sled::Error) -> bool {
+    matches!(e, sled::Error::Io(_) | sled::Error::Corruption { .. } | sled::Error::ReportableBug(_))
 }
 
 /// sled's own default page cache: 1 GiB.
@@ -75,8 +62,9 @@ impl SledStore {
             })?;
         let failure = Arc::new(LastingFailure::default());
         let (flusher, flush_failure) = (db.clone(), failure.clone());
-        let group =
-            GroupCommit::start(move || flush_failure.note(flusher.flush()).map(|_| ()).map_err(|e| e.to_string()));
+        let group = GroupCommit::start(move || {
+            flush_failure.note(flusher.flush(), lasting).map(|_| ()).map_err(|e| e.to_string())
+        });
         let (committer, commit_failure) = (db.clone(), failure.clone());
         let combiner = Combiner::start(
             Box::new(move |ns: &Namespace, batches: &[Conditional]| {
@@ -95,38 +83,15 @@ impl SledStore {
 /// Threads one [`Store::count_found`] takes at most.
 const MOST_COUNT_THREADS: usize = 4;
 
-/// A key range, as sled's `range` takes it.
-type Bounds = (Bound<Vec<u8>>, Bound<Vec<u8>>);
-
-/// The keys under `prefix` as `parts` adjacent ranges that together hold
-/// each key once, cut at points spread evenly between the first and the
-/// last key (read as numbers from their first 16 bytes after the prefix).
-/// Keys spread unevenly make uneven parts, never a key missed or repeated.
+/// The keys under `prefix` as `parts` adjacent ranges (see [`range::split`]).
 fn split_range(tree: &sled::Tree, prefix: &[u8], parts: usize) -> StoreResult<Vec<Bounds>> {
     let (from, end) = scan_range(prefix, None);
-    let end = end.map_or(Bound::Unbounded, Bound::Excluded);
-    let whole = (Bound::Included(from), end.clone());
+    let whole = (Bound::Included(from), end.map_or(Bound::Unbounded, Bound::Excluded));
     let mut keys = tree.range(whole.clone()).keys();
-    let (Some(first), Some(last)) = (keys.next().transpose().map_err(err)?, keys.next_back().transpose().map_err(err)?)
-    else {
-        return Ok(vec![whole]);
-    };
-    let number = |key: &[u8]| {
-        let mut bytes = [0u8; 16];
-        let suffix = &key[prefix.len()..];
-        let n = suffix.len().min(16);
-        bytes[..n].copy_from_slice(&suffix[..n]);
-        u128::from_be_bytes(bytes)
-    };
-    let (low, high) = (number(&first), number(&last));
-    let step = (high - low) / parts.max(1) as u128;
-    if step == 0 {
-        return Ok(vec![whole]);
+    match (keys.next().transpose().map_err(err)?, keys.next_back().transpose().map_err(err)?) {
+        (Some(first), Some(last)) => Ok(range::split(whole, prefix, &first, &last, parts)),
+        _ => Ok(vec![whole]),
     }
-    let cuts: Vec<Vec<u8>> = (1..parts as u128).map(|i| [prefix, &(low + step * i).to_be_bytes()].concat()).collect();
-    let starts = std::iter::once(whole.0).chain(cuts.iter().cloned().map(Bound::Included));
-    let ends = cuts.iter().cloned().map(Bound::Excluded).chain(std::iter::once(end));
-    Ok(starts.zip(ends).collect())
 }
 
 /// Commits `batches` in one sled transaction, which runs under sled's global
@@ -145,10 +110,13 @@ fn commit_together(tree: &sled::Tree, batches: &[Conditional], failure: &Lasting
         }
         Ok(applied)
     });
-    failure.note(outcome.map_err(|e| match e {
-        TransactionError::Storage(e) => e,
-        TransactionError::Abort(never) => match never {},
-    }))
+    failure.note(
+        outcome.map_err(|e| match e {
+            TransactionError::Storage(e) => e,
+            TransactionError::Abort(never) => match never {},
+        }),
+        lasting,
+    )
 }
 
 type TxResult<T> = Result<T, UnabortableTransactionError>;
@@ -189,13 +157,13 @@ impl Store for SledStore {
 
     fn put(&self, ns: &Namespace, key: &[u8], value: &[u8]) -> StoreResult<()> {
         crate::count_operation("put");
-        self.failure.note(self.tree(ns)?.insert(key, value))?;
+        self.failure.note(self.tree(ns)?.insert(key, value), lasting)?;
         Ok(())
     }
 
     fn delete(&self, ns: &Namespace, key: &[u8]) -> StoreResult<()> {
         crate::count_operation("delete");
-        self.failure.note(self.tree(ns)?.remove(key))?;
+        self.failure.note(self.tree(ns)?.remove(key), lasting)?;
         Ok(())
     }
 
@@ -207,7 +175,7 @@ impl Store for SledStore {
         new: Option<&[u8]>,
     ) -> StoreResult<Result<(), Conflict>> {
         crate::count_operation("compare_and_swap");
-        let outcome = self.failure.note(self.tree(ns)?.compare_and_swap(key, expected, new))?;
+        let outcome = self.failure.note(self.tree(ns)?.compare_and_swap(key, expected, new), lasting)?;
         Ok(outcome.map_err(|e| e.current.map(|v| v.to_vec())))
     }
 
@@ -295,7 +263,7 @@ impl Store for SledStore {
                 BatchOp::Add(..) => unreachable!("batches with counters run as transactions"),
             }
         }
-        self.failure.note(self.tree(ns)?.apply_batch(batch))
+        self.failure.note(self.tree(ns)?.apply_batch(batch), lasting)
     }
 
     fn batch_if(&self, ns: &Namespace, conditions: Vec<Condition>, ops: Vec<BatchOp>) -> StoreResult<bool> {
@@ -309,7 +277,7 @@ impl Store for SledStore {
     }
 
     fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()> {
-        self.failure.note(self.db.drop_tree(ns.as_str()))?;
+        self.failure.note(self.db.drop_tree(ns.as_str()), lasting)?;
         Ok(())
     }
 
@@ -318,6 +286,6 @@ impl Store for SledStore {
     }
 
     fn lasting_failure(&self) -> Option<String> {
-        self.failure.0.get().cloned()
+        self.failure.get()
     }
 }

@@ -4,6 +4,7 @@
 //! ([`Admin::admit`]). The `crm-host admin` command is its client (crate
 //! `crm-host`, `host/cli/`).
 
+mod backups;
 mod modules;
 mod orgs;
 mod plugins;
@@ -42,6 +43,9 @@ enum Call {
     RotateWebhookSecret,
     ListWebhookEndpoints,
     EnableWebhookEndpoint,
+    StartBackup,
+    BackupPart,
+    CancelBackup,
 }
 
 /// The admin API's own routes, built once.
@@ -63,6 +67,9 @@ static ROUTES: LazyLock<Router<Call>> = LazyLock::new(|| {
     r.add(Method::POST, "/admin/orgs/{org}/webhook-secret/rotate", Call::RotateWebhookSecret);
     r.add(Method::GET, "/admin/orgs/{org}/webhook-endpoints", Call::ListWebhookEndpoints);
     r.add(Method::POST, "/admin/orgs/{org}/webhook-endpoints/enable", Call::EnableWebhookEndpoint);
+    r.add(Method::POST, "/admin/store/backups", Call::StartBackup);
+    r.add(Method::GET, "/admin/store/backups/{backup}/parts/{part}", Call::BackupPart);
+    r.add(Method::DELETE, "/admin/store/backups/{backup}", Call::CancelBackup);
     r
 });
 
@@ -82,6 +89,8 @@ pub struct Admin {
     tokenless: Arc<Tokenless>,
     /// One reload at a time.
     reloading: tokio::sync::Mutex<()>,
+    /// The online backup being read, if any.
+    backups: backups::Backups,
 }
 
 impl Admin {
@@ -92,7 +101,14 @@ impl Admin {
         tokenless: Arc<Tokenless>,
     ) -> Result<Admin, String> {
         let module_routes = RwLock::new(Arc::new(module_table(modules, default_deadline)?));
-        Ok(Admin { module_routes, default_deadline, api, tokenless, reloading: Default::default() })
+        Ok(Admin {
+            module_routes,
+            default_deadline,
+            api,
+            tokenless,
+            reloading: Default::default(),
+            backups: Default::default(),
+        })
     }
 
     /// `GET /admin/routes`: what the public listener serves now under `/api`,
@@ -155,6 +171,16 @@ impl Admin {
                 plugins::reload(app, self).await.map(|r| r.served_by(pattern, None))
             }
             Match::Found(Call::ListRoutes, _, pattern) => Ok(self.routes().served_by(pattern, None)),
+            Match::Found(Call::StartBackup, _, pattern) => {
+                self.backups.start(app).await.map(|r| r.served_by(pattern, None))
+            }
+            Match::Found(Call::BackupPart, params, pattern) => {
+                let (backup, part) = (param(&params, "backup"), param(&params, "part"));
+                self.backups.part(backup, part).await.map(|r| r.served_by(pattern, None))
+            }
+            Match::Found(Call::CancelBackup, params, pattern) => {
+                self.backups.cancel(param(&params, "backup")).await.map(|r| r.served_by(pattern, None))
+            }
             Match::Found(call, params, pattern) => {
                 serve(app, *call, &req, &params).await.map(|r| r.served_by(pattern, None))
             }
@@ -207,8 +233,13 @@ fn authorized(app: &ServerState, req: &ApiRequest) -> Result<(), ApiError> {
     }
 }
 
+/// The route parameter `name` ("" when absent).
+fn param<'a>(params: &'a Params, name: &str) -> &'a str {
+    params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()).unwrap_or("")
+}
+
 async fn serve(app: &Arc<ServerState>, call: Call, req: &ApiRequest, params: &Params) -> Result<Response, ApiError> {
-    let param = |name: &str| params.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()).unwrap_or("");
+    let param = |name: &str| param(params, name);
     let response = match call {
         Call::ListOrgs => orgs::list(app)?,
         Call::CreateOrg => orgs::create(app, req)?,
@@ -226,7 +257,9 @@ async fn serve(app: &Arc<ServerState>, call: Call, req: &ApiRequest, params: &Pa
         Call::CreateToken => orgs::create_token(app, param("org"), req)?,
         Call::RevokeToken => orgs::revoke_token(app, param("org"), param("token"))?,
         Call::ListPlugins => plugins::list(app),
-        Call::ReloadPlugins | Call::ListRoutes => unreachable!("served by Admin::dispatch"),
+        Call::ReloadPlugins | Call::ListRoutes | Call::StartBackup | Call::BackupPart | Call::CancelBackup => {
+            unreachable!("served by Admin::dispatch")
+        }
         Call::PutIntegration => modules::put_integration(app, param("org"), param("provider"), req)?,
         Call::GetWebhookSecret => orgs::webhook_secret(app, param("org"))?,
         Call::RotateWebhookSecret => orgs::rotate_webhook_secret(app, param("org"), req)?,

@@ -1,6 +1,6 @@
-//! `crm-host store copy --from A --to B`: moves a store between backends, an
-//! embedded one (`sled:<data-dir>`) and a database (`postgres://...`), either
-//! way, with every host of both stopped.
+//! `crm-host store copy --from A --to B`: moves a store between backends, the
+//! embedded engines (`fjall:<data-dir>`, `sled:<data-dir>`) and a database
+//! (`postgres://...`), any way, with every host of both stopped.
 //!
 //! The host's namespace (`sys`: organizations, tokens, leases) is merged into
 //! the destination's; each organization's namespace is replaced whole by the
@@ -12,9 +12,9 @@ use std::error::Error;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use clap::{Args, Subcommand};
-
-use crm_store::{BatchOp, Namespace, SledStore, Store};
+use crm_store::combine::CommitWindow;
+use crm_store::embedded::{self, Engine};
+use crm_store::{BatchOp, Namespace, Store};
 use crm_store_postgres::PostgresStore;
 use crm_tenancy::Tenancy;
 
@@ -22,30 +22,10 @@ use crm_server::{admin_token, storage};
 
 use crate::console::print_answer;
 
-#[derive(Debug, Args)]
-pub struct StoreArgs {
-    #[command(subcommand)]
-    command: StoreCommand,
-}
-
-#[derive(Debug, Subcommand)]
-enum StoreCommand {
-    /// Copy every organization and the host's records from one store to another.
-    Copy {
-        /// `sled:<data-dir>` (the embedded store of that data dir) or `postgres://...`.
-        #[arg(long)]
-        from: String,
-        /// `sled:<data-dir>` or `postgres://...`.
-        #[arg(long)]
-        to: String,
-    },
-}
-
 /// Keys read and written per step.
 const PAGE: usize = 1_000;
 
-pub async fn run(args: StoreArgs) -> Result<(), Box<dyn Error>> {
-    let StoreCommand::Copy { from, to } = args.command;
+pub async fn run(from: String, to: String) -> Result<(), Box<dyn Error>> {
     // The store calls block: off this runtime's threads.
     let (destination, report) =
         tokio::task::spawn_blocking(move || copy(&from, &to)).await?.map_err(|e| e as Box<dyn Error>)?;
@@ -64,28 +44,35 @@ fn copy(from: &str, to: &str) -> Result<(Arc<dyn Store>, String), Box<dyn Error 
     for org in &orgs {
         keys += copy_namespace(&*source, &*destination, &Namespace::org(&org.id), true)?;
     }
-    if let Some(dir) = from.strip_prefix("sled:") {
-        admin_token::carry(&PathBuf::from(dir), &*destination)?;
+    if let Some((_, dir)) = embedded_spec(from) {
+        admin_token::carry(&dir, &*destination)?;
     }
     let report =
         format!("crm-host: copied {} organizations and {keys} keys; every namespace's count verified", orgs.len());
     Ok((destination, report))
 }
 
+/// The engine and data dir of an `<engine>:<data-dir>` spec.
+fn embedded_spec(spec: &str) -> Option<(Engine, PathBuf)> {
+    let (engine, dir) = spec.split_once(':')?;
+    Some((engine.parse().ok()?, PathBuf::from(dir)))
+}
+
 fn open(spec: &str) -> Result<Arc<dyn Store>, Box<dyn Error + Send + Sync>> {
-    if let Some(dir) = spec.strip_prefix("sled:") {
-        let dir = PathBuf::from(dir);
+    if let Some((engine, dir)) = embedded_spec(spec) {
         std::fs::create_dir_all(&dir)?;
-        let store = SledStore::open(&dir.join("store"))
+        let engine = embedded::choose(&dir, Some(engine))?;
+        let cache = engine.default_cache_mb() << 20;
+        let store = embedded::open(engine, &dir, cache, CommitWindow::default())
             .map_err(|e| format!("cannot open the store of {} (is a host running on it?): {e}", dir.display()))?;
-        return Ok(Arc::new(store));
+        return Ok(store);
     }
     if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
         let store =
             PostgresStore::connect(spec, 4).map_err(|e| format!("cannot open {}: {e}", storage::redacted(spec)))?;
         return Ok(Arc::new(store));
     }
-    Err(format!("{:?} is neither sled:<data-dir> nor postgres://...", storage::redacted(spec)).into())
+    Err(format!("{:?} is none of fjall:<data-dir>, sled:<data-dir>, postgres://...", storage::redacted(spec)).into())
 }
 
 /// Copies one namespace page by page (replacing the destination's first
@@ -114,7 +101,7 @@ fn put((key, value): (Vec<u8>, Vec<u8>)) -> BatchOp {
 
 /// Calls `each` with every page of the namespace's pairs, in key order;
 /// answers how many pairs there were.
-fn for_each_page(
+pub(super) fn for_each_page(
     store: &dyn Store,
     ns: &Namespace,
     mut each: impl FnMut(Vec<(Vec<u8>, Vec<u8>)>) -> crm_store::StoreResult<()>,
