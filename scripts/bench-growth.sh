@@ -31,12 +31,7 @@ ROWS=()
 for n in "${SIZES[@]}"; do
   # shellcheck disable=SC2086 # HOST_ENV is words on purpose
   start_host "$HOST" ${HOST_ENV:-}
-  new_org Read unlimited
-  READ_ORG=$ORG
-  READ_TOKEN=$ORG_TOKEN
-  new_org Write unlimited
-  WRITE_TOKEN=$ORG_TOKEN
-  seed_contacts "$READ_ORG" "$n"
+  read_and_write_orgs "$n"
   read -r rate _ p99 < <(measure -c 64 -d 5 -X POST -H "Authorization: Bearer $WRITE_TOKEN" \
     -H "content-type: application/json" -b '{"email":"new{n}@w.co","firstName":"N","cityCode":"{city}"}' "$API/contacts")
   read -r _ page _ < <(measure -c 1 -d 3 --warmup 0.5 -H "Authorization: Bearer $READ_TOKEN" "$API/contacts?limit=100")

@@ -8,6 +8,8 @@
 #   seconds_since START [DECIMALS]  the seconds since START (a `date +%s.%N`), to DECIMALS
 #                                   places (default 2)
 #   new_org NAME [PLAN]             creates an organization; sets ORG and ORG_TOKEN (a `*` token)
+#   read_and_write_orgs N           two unlimited organizations: Read, seeded with N contacts
+#                                   (READ_ORG, READ_TOKEN), and Write, empty (WRITE_TOKEN)
 #   seed_contacts ORG N             writes N contacts into ORG through the admin bulk path (the
 #                                   rows of tests/it/large_org.rs); prints how long it took
 #   post_rows URL HEADER            POSTs each $WORK/rows.*.json to URL with HEADER, then deletes it
@@ -16,6 +18,12 @@
 #                                   127.0.0.1:PGPORT with `-c SETTING`s; sets PGBIN, PGDIR and
 #                                   PSQL (an array); stopped and deleted at exit. Needs root and
 #                                   Debian's postgresql package (scripts/install-postgresql.sh)
+#   postgres_contacts N             in the PostgreSQL started: the contacts table a good schema
+#                                   has (unique email per organization, creation and city orders, a
+#                                   trigram index for search), N rows like seed_contacts' in
+#                                   organization 'r', and $WORK/create.sql (pgbench: one new contact
+#                                   with a city in organization 'w')
+#   pg_measure SCRIPT CLIENTS       pgbench over SCRIPT for $SECS seconds; prints "rate p50_ms p99_ms"
 #   median "N N ..."                the median of space-separated numbers (the mean of the
 #                                   middle two when even)
 #   spread "N N ..."                "median (min–max)"
@@ -118,6 +126,15 @@ new_org() {
     | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
 }
 
+read_and_write_orgs() {
+  new_org Read unlimited
+  READ_ORG=$ORG
+  READ_TOKEN=$ORG_TOKEN
+  new_org Write unlimited
+  WRITE_TOKEN=$ORG_TOKEN
+  seed_contacts "$READ_ORG" "$1"
+}
+
 # POSTs each $WORK/rows.*.json, in order, to URL $1 with the header $2
 # (the credentials), and deletes it.
 post_rows() {
@@ -151,4 +168,60 @@ for start in range(0, n, chunk):
 EOF
   post_rows "http://127.0.0.1:$((PORT + 1))/admin/orgs/$org/contacts/bulk" "Authorization: Bearer $CRM_ADMIN_TOKEN"
   echo "seeded $n contacts through the bulk path in $(seconds_since "$started" 1) s"
+}
+
+postgres_contacts() {
+  local N=$1 started
+  started=$(date +%s.%N)
+"${PSQL[@]}" <<SQL
+CREATE EXTENSION pg_trgm;
+CREATE TABLE contacts (
+  id bigserial PRIMARY KEY,
+  org text NOT NULL,
+  email text NOT NULL,
+  first_name text NOT NULL DEFAULT '',
+  last_name text NOT NULL DEFAULT '',
+  mobile text NOT NULL DEFAULT '',
+  company text NOT NULL DEFAULT '',
+  city_code text NOT NULL DEFAULT '',
+  state_code text NOT NULL DEFAULT '',
+  props jsonb NOT NULL DEFAULT '{}',
+  created_at timestamptz NOT NULL DEFAULT now(),
+  updated_at timestamptz NOT NULL DEFAULT now(),
+  search text GENERATED ALWAYS AS (lower(first_name || ' ' || last_name || ' ' || email || ' ' || mobile || ' ' || company)) STORED,
+  UNIQUE (org, email)
+);
+INSERT INTO contacts (org, email, first_name, city_code, state_code, props, created_at, updated_at)
+SELECT 'r', 'bulk' || i || '@bench.co', 'user' || i,
+       coalesce((ARRAY['05001', '05088', '11001', '76001', '08001', NULL])[i % 6 + 1], ''),
+       coalesce((ARRAY['05', '05', '11', '76', '08', NULL])[i % 6 + 1], ''),
+       CASE i % 10 WHEN 0 THEN '{"plan":"gold"}'::jsonb WHEN 1 THEN '{"plan":"Gold"}' WHEN 2 THEN '{"plan":"silver"}' ELSE '{}' END,
+       now() - make_interval(secs => ($N - i) / 1000.0), now() - make_interval(secs => ($N - i) / 1000.0)
+FROM generate_series(0, $N - 1) AS i;
+CREATE INDEX contacts_created ON contacts (org, created_at DESC);
+CREATE INDEX contacts_city ON contacts (org, city_code, created_at DESC);
+CREATE INDEX contacts_search ON contacts USING gin (search gin_trgm_ops);
+CREATE SEQUENCE new_email;
+VACUUM ANALYZE contacts;
+SQL
+  echo "PostgreSQL: $N rows and indexes in $(seconds_since "$started" 1) s"
+  cat >"$WORK/create.sql" <<'SQL'
+\set c random(1, 5)
+INSERT INTO contacts (org, email, first_name, city_code, state_code)
+VALUES ('w', 'new' || nextval('new_email') || '@w.co', 'N', (ARRAY['05001', '08001', '11001', '13001', '76001'])[:c], (ARRAY['05', '08', '11', '13', '76'])[:c]);
+SQL
+}
+
+pg_measure() {
+  local script=$1 clients=$2
+  rm -f "$WORK"/pglog*
+  (cd "$WORK" && "$PGBIN/pgbench" -h 127.0.0.1 -p "$PGPORT" -U postgres -n -c "$clients" -j 2 -T "$SECS" \
+    -f "$script" -l --log-prefix=pglog postgres >/dev/null 2>"$WORK/pgbench.err") || { cat "$WORK/pgbench.err" >&2; exit 1; }
+  python3 - "$SECS" "$WORK"/pglog* <<'EOF'
+import sys
+secs, files = float(sys.argv[1]), sys.argv[2:]
+lat = sorted(int(line.split()[2]) for f in files for line in open(f))
+pick = lambda p: lat[min(len(lat) - 1, int(len(lat) * p))] / 1000
+print(f"{len(lat) / secs:.0f} {pick(0.5):.2f} {pick(0.99):.2f}")
+EOF
 }

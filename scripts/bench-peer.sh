@@ -31,39 +31,7 @@ PGPORT=${PGPORT:-18890}
 
 # ---- PostgreSQL: a cluster, the schema, N rows like ours
 start_postgres "$PGPORT" max_connections=200 shared_buffers=256MB synchronous_commit=on
-started=$(date +%s.%N)
-"${PSQL[@]}" <<SQL
-CREATE EXTENSION pg_trgm;
-CREATE TABLE contacts (
-  id bigserial PRIMARY KEY,
-  org text NOT NULL,
-  email text NOT NULL,
-  first_name text NOT NULL DEFAULT '',
-  last_name text NOT NULL DEFAULT '',
-  mobile text NOT NULL DEFAULT '',
-  company text NOT NULL DEFAULT '',
-  city_code text NOT NULL DEFAULT '',
-  state_code text NOT NULL DEFAULT '',
-  props jsonb NOT NULL DEFAULT '{}',
-  created_at timestamptz NOT NULL DEFAULT now(),
-  updated_at timestamptz NOT NULL DEFAULT now(),
-  search text GENERATED ALWAYS AS (lower(first_name || ' ' || last_name || ' ' || email || ' ' || mobile || ' ' || company)) STORED,
-  UNIQUE (org, email)
-);
-INSERT INTO contacts (org, email, first_name, city_code, state_code, props, created_at, updated_at)
-SELECT 'r', 'bulk' || i || '@bench.co', 'user' || i,
-       coalesce((ARRAY['05001', '05088', '11001', '76001', '08001', NULL])[i % 6 + 1], ''),
-       coalesce((ARRAY['05', '05', '11', '76', '08', NULL])[i % 6 + 1], ''),
-       CASE i % 10 WHEN 0 THEN '{"plan":"gold"}'::jsonb WHEN 1 THEN '{"plan":"Gold"}' WHEN 2 THEN '{"plan":"silver"}' ELSE '{}' END,
-       now() - make_interval(secs => ($N - i) / 1000.0), now() - make_interval(secs => ($N - i) / 1000.0)
-FROM generate_series(0, $N - 1) AS i;
-CREATE INDEX contacts_created ON contacts (org, created_at DESC);
-CREATE INDEX contacts_city ON contacts (org, city_code, created_at DESC);
-CREATE INDEX contacts_search ON contacts USING gin (search gin_trgm_ops);
-CREATE SEQUENCE new_email;
-VACUUM ANALYZE contacts;
-SQL
-echo "PostgreSQL: $N rows and indexes in $(seconds_since "$started" 1) s"
+postgres_contacts "$N"
 
 page_sql() { # WHERE clause -> the page and its total, as our API answers them
   printf "SELECT id, email, first_name, last_name, city_code, state_code, props, created_at FROM contacts WHERE org = 'r'%s ORDER BY created_at DESC, id DESC LIMIT 100;\nSELECT count(*) FROM contacts WHERE org = 'r'%s;\n" "$1" "$1"
@@ -72,35 +40,10 @@ page_sql "" >"$WORK/page.sql"
 page_sql " AND city_code = '05001'" >"$WORK/city.sql"
 page_sql " AND search LIKE '%user4242%'" >"$WORK/rare.sql"
 page_sql " AND search LIKE '%bench%'" >"$WORK/common.sql"
-cat >"$WORK/create.sql" <<'SQL'
-\set c random(1, 5)
-INSERT INTO contacts (org, email, first_name, city_code, state_code)
-VALUES ('w', 'new' || nextval('new_email') || '@w.co', 'N', (ARRAY['05001', '08001', '11001', '13001', '76001'])[:c], (ARRAY['05', '08', '11', '13', '76'])[:c]);
-SQL
-
-# pgbench over a script; prints "rate p50_ms p99_ms" from its per-transaction log.
-pg_measure() {
-  local script=$1 clients=$2
-  rm -f "$WORK"/pglog*
-  (cd "$WORK" && "$PGBIN/pgbench" -h 127.0.0.1 -p "$PGPORT" -U postgres -n -c "$clients" -j 2 -T "$SECS" \
-    -f "$script" -l --log-prefix=pglog postgres >/dev/null 2>"$WORK/pgbench.err") || { cat "$WORK/pgbench.err" >&2; exit 1; }
-  python3 - "$SECS" "$WORK"/pglog* <<'EOF'
-import sys
-secs, files = float(sys.argv[1]), sys.argv[2:]
-lat = sorted(int(line.split()[2]) for f in files for line in open(f))
-pick = lambda p: lat[min(len(lat) - 1, int(len(lat) * p))] / 1000
-print(f"{len(lat) / secs:.0f} {pick(0.5):.2f} {pick(0.99):.2f}")
-EOF
-}
 
 # ---- ours: the same N contacts through the admin bulk path, one host for the run
 start_host "$HOST"
-new_org Read unlimited
-READ_ORG=$ORG
-READ_TOKEN=$ORG_TOKEN
-new_org Write unlimited
-WRITE_TOKEN=$ORG_TOKEN
-seed_contacts "$READ_ORG" "$N"
+read_and_write_orgs "$N"
 
 declare -A QUERY=([page]="" [city]="cityCode=05001" [rare]="search=user4242" [common]="search=bench")
 # crm-load against our host; prints "rate p50_ms p99_ms".

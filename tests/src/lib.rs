@@ -3,8 +3,9 @@
 //!
 //! The binary is `target/<profile>/crm-host` beside the test executable, or
 //! `CRM_HOST_BIN`. `cargo test --workspace` builds it before any test runs.
-//! Hosts run on the embedded store, or on PostgreSQL with
-//! `CRM_TEST_STORE=postgres` (see [`backend`]).
+//! Hosts run on the embedded store (fjall, or sled with
+//! `CRM_TEST_STORE=sled`), or on PostgreSQL with `CRM_TEST_STORE=postgres`
+//! (see [`backend`]).
 
 pub mod backend;
 pub mod envia_sim;

@@ -83,6 +83,12 @@ const QUIET_ENGINES: &str = "info,fjall=warn,lsm_tree=warn";
 fn main() -> std::process::ExitCode {
     without_transparent_huge_pages();
     let cli = Cli::parse();
+    if let Command::Store(store) = &cli.command
+        && store.runs_beside_a_host()
+    {
+        // Before the runtime's threads start: they inherit it.
+        crm_server::priority::lower_this_thread();
+    }
     let logs = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| QUIET_ENGINES.into()))
         .with_writer(std::io::stderr)

@@ -21,7 +21,7 @@
 //!   flags of `crm-host serve`), [`storage`] (which store backend a host runs
 //!   on), [`edge`] (an edge host's replica reads, bookmarks and forwarded
 //!   writes), [`metrics`] (Prometheus, on the admin listener), [`console`] (lines
-//!   for the operator);
+//!   for the operator), [`priority`] (work that yields the CPU to requests);
 //! - the routes beside the API: [`admin`] (the admin API) and its
 //!   [`admin_token`], [`tokenless`] (component routes served without a
 //!   token, such as a form's public submit URL) with [`form_rate`], its rate
@@ -34,7 +34,7 @@
 //!   loaded), [`jobs`] (the deleted organizations' namespaces dropped again,
 //!   the search index an earlier version wrote rewritten).
 //!
-//! Below it, each in its own crate: `crm-store` (the store trait and sled),
+//! Below it, each in its own crate: `crm-store` (the store trait, fjall and sled),
 //! `crm-store-postgres` (the store on PostgreSQL-protocol databases),
 //! `crm-tenancy` (organizations, plans, users, tokens), `crm-events`
 //! (outbound webhooks), `crm-runtime` (wasmtime and the host imports) and
@@ -59,6 +59,7 @@ pub mod http;
 pub mod jobs;
 pub mod listener;
 pub mod metrics;
+pub mod priority;
 pub mod public_listener;
 pub mod served_components;
 pub mod server;

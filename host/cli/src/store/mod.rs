@@ -63,6 +63,14 @@ enum StoreCommand {
     },
 }
 
+impl StoreArgs {
+    /// Whether the command works beside a host serving requests (a backup),
+    /// and so yields the CPU to it.
+    pub fn runs_beside_a_host(&self) -> bool {
+        matches!(self.command, StoreCommand::Backup { .. })
+    }
+}
+
 pub async fn run(args: StoreArgs) -> Result<(), Box<dyn Error>> {
     match args.command {
         StoreCommand::Copy { from, to } => copy::run(from, to).await,

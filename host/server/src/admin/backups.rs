@@ -11,15 +11,17 @@
 //! - `DELETE /admin/store/backups/{id}`: 204, the backup given up.
 //!
 //! One backup at a time, and one nobody has read for [`IDLE`] is given up:
-//! a snapshot keeps old versions from being compacted away.
+//! a snapshot keeps old versions from being compacted away. The parts are
+//! written on a thread of the lowest CPU priority ([`write_parts`]).
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crm_store::Pairs;
 use crm_store::backup::Writer;
 use http::{HeaderValue, StatusCode};
 use serde_json::json;
-use tokio::sync::Mutex;
+use tokio::sync::{Mutex, mpsc};
 
 use crate::http::{ApiError, Response};
 use crate::state::ServerState;
@@ -32,15 +34,55 @@ pub const IDLE: Duration = Duration::from_secs(60);
 
 /// The backup being read, if any.
 #[derive(Default)]
-pub struct Backups(Mutex<Option<Open>>);
+pub struct Backups(Arc<Mutex<Option<Open>>>);
 
 struct Open {
     id: String,
-    taken_at: String,
     next_part: u64,
-    pairs: Pairs,
-    writer: Writer<Vec<u8>>,
+    /// The parts as the writing thread makes them, and whether each is the last.
+    parts: mpsc::Receiver<Result<(Vec<u8>, bool), String>>,
     touched: Instant,
+}
+
+/// Writes the snapshot's pairs into parts on a thread of its own, at the
+/// lowest CPU priority, so requests keep the cores while a backup is read;
+/// one part waits ahead of the reader. Ends, and releases the snapshot,
+/// once the last part is taken or the backup is given up.
+fn write_parts(pairs: Pairs, id: String, taken_at: String) -> mpsc::Receiver<Result<(Vec<u8>, bool), String>> {
+    let (parts, receiver) = mpsc::channel(1);
+    let writing = move || {
+        crate::priority::lower_this_thread();
+        let mut writer = match Writer::new(Vec::with_capacity(PART_BYTES + (64 << 10))) {
+            Ok(writer) => writer,
+            Err(e) => return drop(parts.blocking_send(Err(e.to_string()))),
+        };
+        let mut pairs = pairs;
+        loop {
+            match fill(&mut pairs, &mut writer) {
+                Ok(false) => {
+                    if parts.blocking_send(Ok((std::mem::take(writer.out()), false))).is_err() {
+                        return tracing::info!(backup = %id, "an online backup was given up");
+                    }
+                }
+                Ok(true) => {
+                    let (summary, body) = match writer.finish() {
+                        Ok(done) => done,
+                        Err(e) => return drop(parts.blocking_send(Err(e.to_string()))),
+                    };
+                    tracing::info!(backup = %id, %taken_at, pairs = summary.pairs, "an online backup was read whole");
+                    return drop(parts.blocking_send(Ok((body, true))));
+                }
+                Err(e) => {
+                    tracing::error!(backup = %id, error = %e, "an online backup failed");
+                    return drop(parts.blocking_send(Err(e.to_string())));
+                }
+            }
+        }
+    };
+    if let Err(e) = std::thread::Builder::new().name("store-backup".into()).spawn(writing) {
+        tracing::error!(error = %e, "cannot start an online backup's thread");
+    }
+    receiver
 }
 
 impl Backups {
@@ -62,10 +104,11 @@ impl Backups {
                  `crm-host store copy`, or move to fjall; on PostgreSQL, use its own tools (pg_basebackup)",
             ));
         };
-        let writer = Writer::new(Vec::with_capacity(PART_BYTES + (64 << 10))).map_err(|_| ApiError::internal())?;
         let (id, taken_at) = (crm_tenancy::ids::new_id(), crm_tenancy::clock::now_text());
         let answer = json!({ "id": id, "takenAt": taken_at });
-        *open = Some(Open { id, taken_at, next_part: 0, pairs, writer, touched: Instant::now() });
+        let parts = write_parts(pairs, id.clone(), taken_at);
+        *open = Some(Open { id: id.clone(), next_part: 0, parts, touched: Instant::now() });
+        tokio::spawn(give_up_when_idle(self.0.clone(), id));
         tracing::info!(backup = %answer["id"], "an online backup started");
         Ok(Response::json(StatusCode::CREATED, &answer))
     }
@@ -81,30 +124,24 @@ impl Backups {
                 format!("The next part of backup {id} is {}", open.next_part),
             ));
         }
-        let mut open = slot.take().expect("found above");
-        // Reading the snapshot may wait for the disk: off the serving threads.
-        let (mut open, filled) = tokio::task::spawn_blocking(move || {
-            let filled = fill(&mut open);
-            (open, filled)
-        })
-        .await
-        .map_err(|_| ApiError::internal())?;
-        match filled {
-            Ok(false) => {
-                let body = std::mem::take(open.writer.out());
+        let part = open.parts.recv().await;
+        match part {
+            Some(Ok((body, false))) => {
                 open.next_part += 1;
                 open.touched = Instant::now();
-                *slot = Some(open);
                 Ok(octets(body, false))
             }
-            Ok(true) => {
-                let (summary, body) = open.writer.finish().map_err(|_| ApiError::internal())?;
-                tracing::info!(backup = %open.id, taken_at = %open.taken_at, pairs = summary.pairs, "an online backup was read whole");
+            Some(Ok((body, true))) => {
+                *slot = None;
                 Ok(octets(body, true))
             }
-            Err(e) => {
-                tracing::error!(backup = %open.id, error = %e, "an online backup failed");
-                Err(e.into())
+            Some(Err(why)) => {
+                *slot = None;
+                Err(crm_store::StoreError(why).into())
+            }
+            None => {
+                *slot = None;
+                Err(ApiError::internal())
             }
         }
     }
@@ -122,12 +159,29 @@ impl Backups {
     }
 }
 
+/// Gives backup `id` up once nobody has read it for [`IDLE`]: its snapshot
+/// released, its thread ended.
+async fn give_up_when_idle(slot: Arc<Mutex<Option<Open>>>, id: String) {
+    loop {
+        tokio::time::sleep(IDLE / 4).await;
+        let mut open = slot.lock().await;
+        match open.as_ref() {
+            Some(o) if o.id == id && o.touched.elapsed() >= IDLE => {
+                *open = None;
+                return tracing::warn!(backup = %id, "an online backup nobody read for a minute was given up");
+            }
+            Some(o) if o.id == id => {}
+            _ => return,
+        }
+    }
+}
+
 /// Writes pairs into the part until it is full; answers whether the
 /// snapshot is read to its end.
-fn fill(open: &mut Open) -> crm_store::StoreResult<bool> {
-    while open.writer.out().len() < PART_BYTES {
-        match open.pairs.next().transpose()? {
-            Some((ns, pair)) => open.writer.pair(&ns, &pair).map_err(|e| crm_store::StoreError(e.to_string()))?,
+fn fill(pairs: &mut Pairs, writer: &mut Writer<Vec<u8>>) -> crm_store::StoreResult<bool> {
+    while writer.out().len() < PART_BYTES {
+        match pairs.next().transpose()? {
+            Some((ns, pair)) => writer.pair(&ns, &pair).map_err(|e| crm_store::StoreError(e.to_string()))?,
             None => return Ok(true),
         }
     }
