@@ -355,21 +355,22 @@ impl Store for FjallStore {
         Some(&self.combiner)
     }
 
-    /// Deletes the namespace's keys some thousands per commit: a crash in
-    /// the middle leaves the rest, which the next drop takes (organizations
-    /// deleted are dropped again by `sweep_deleted`).
+    /// Deletes the namespace's keys some thousands per commit, each step
+    /// reading on from the last key it deleted (not from the namespace's
+    /// start, past every tombstone before it). A crash in the middle leaves
+    /// the rest, which the next drop takes (organizations deleted are
+    /// dropped again by `sweep_deleted`).
     fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()> {
-        let whole = stored_range(ns, scan_range(b"", None));
+        let (mut from, end) = stored_range(ns, scan_range(b"", None));
         loop {
             let keys: Vec<_> = self
                 .data()
-                .range(whole.clone())
+                .range((from.clone(), end.clone()))
                 .take(DROP_STEP)
                 .map(|g| g.key().map_err(err))
                 .collect::<StoreResult<_>>()?;
-            if keys.is_empty() {
-                return Ok(());
-            }
+            let Some(last) = keys.last() else { return Ok(()) };
+            from = Bound::Excluded(last.to_vec());
             let _writing = self.writer.lock();
             let mut batch = self.writer.db.batch();
             for key in keys {

@@ -36,3 +36,18 @@ fn a_second_process_is_refused_with_a_reason() {
     let message = second.err().expect("a second open is refused").to_string();
     assert!(message.contains("in use by another process"), "{message}");
 }
+
+#[test]
+fn a_namespace_larger_than_one_drop_step_is_dropped_whole() {
+    let (_dir, store) = open();
+    let (big, other) = (crm_store::Namespace::org("big"), crm_store::Namespace::org("bigger"));
+    for chunk in 0..5u32 {
+        let ops =
+            (0..5_000u32).map(|i| crm_store::BatchOp::Put((chunk * 5_000 + i).to_be_bytes().to_vec(), b"v".to_vec()));
+        store.batch(&big, ops.collect()).unwrap();
+    }
+    store.put(&other, b"k", b"v").unwrap();
+    store.drop_namespace(&big).unwrap();
+    assert!(store.scan(&big, b"", None, 10).unwrap().is_empty(), "25,000 keys, dropped in steps of 10,000");
+    assert_eq!(store.get(&other, b"k").unwrap(), Some(b"v".to_vec()), "a namespace whose name starts alike is kept");
+}

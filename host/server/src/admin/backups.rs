@@ -30,7 +30,7 @@ use crate::state::ServerState;
 const PART_BYTES: usize = 4 << 20;
 
 /// A backup not read for this long is given up.
-pub const IDLE: Duration = Duration::from_secs(60);
+const IDLE: Duration = Duration::from_secs(60);
 
 /// The backup being read, if any.
 #[derive(Default)]
