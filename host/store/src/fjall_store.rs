@@ -42,9 +42,6 @@ const KEYSPACE: &str = "data";
 /// Keys a namespace drop deletes per commit.
 const DROP_STEP: usize = 10_000;
 
-/// Threads one [`Store::count_found`] takes at most.
-const MOST_COUNT_THREADS: usize = 4;
-
 /// Every failed fjall write is one it keeps: after a failed journal write
 /// the database is poisoned and refuses the rest.
 fn lasting(_: &fjall::Error) -> bool {
@@ -320,24 +317,13 @@ impl Store for FjallStore {
     fn count_found(&self, ns: &Namespace, prefix: &[u8], needle: &[u8]) -> StoreResult<u64> {
         crate::count_operation("count_found");
         let finder = memchr::memmem::Finder::new(needle);
-        // Reading every value is CPU-bound: one part of the range per core.
-        let parts = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MOST_COUNT_THREADS);
-        let ranges = self.split_range(ns, prefix, parts)?;
-        std::thread::scope(|scope| {
-            let counting: Vec<_> = ranges
-                .into_iter()
-                .map(|range| {
-                    let (data, finder) = (self.data(), &finder);
-                    scope.spawn(move || {
-                        let mut count = 0;
-                        for guard in data.range(range) {
-                            count += u64::from(finder.find(&guard.value().map_err(err)?).is_some());
-                        }
-                        Ok(count)
-                    })
-                })
-                .collect();
-            counting.into_iter().map(|part| part.join().expect("a counting thread panicked")).sum()
+        let ranges = self.split_range(ns, prefix, range::count_parts())?;
+        range::count_in_parallel(ranges, |part| {
+            let mut count = 0;
+            for guard in self.data().range(part) {
+                count += u64::from(finder.find(&guard.value().map_err(err)?).is_some());
+            }
+            Ok(count)
         })
     }
 

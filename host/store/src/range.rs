@@ -30,6 +30,28 @@ pub(crate) fn split(whole: Bounds, prefix: &[u8], first: &[u8], last: &[u8], par
     starts.zip(ends).collect()
 }
 
+/// Threads one count takes at most.
+const MOST_COUNT_THREADS: usize = 4;
+
+/// How many parts a count splits its range into: one per core, at most
+/// [`MOST_COUNT_THREADS`].
+pub(crate) fn count_parts() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()).min(MOST_COUNT_THREADS)
+}
+
+/// The sum of `count` over `parts`, each on a thread of its own: reading
+/// every value is CPU-bound, so one large count takes the machine's cores
+/// instead of one.
+pub(crate) fn count_in_parallel(
+    parts: Vec<Bounds>,
+    count: impl Fn(Bounds) -> crate::StoreResult<u64> + Sync,
+) -> crate::StoreResult<u64> {
+    std::thread::scope(|scope| {
+        let counting: Vec<_> = parts.into_iter().map(|part| scope.spawn(|| count(part))).collect();
+        counting.into_iter().map(|part| part.join().expect("a counting thread panicked")).sum()
+    })
+}
+
 /// A range of keys: from `.0` (inclusive) to `.1` (exclusive; `None` is the
 /// end of the namespace).
 pub type KeyRange = (Vec<u8>, Option<Vec<u8>>);

@@ -80,9 +80,6 @@ impl SledStore {
     }
 }
 
-/// Threads one [`Store::count_found`] takes at most.
-const MOST_COUNT_THREADS: usize = 4;
-
 /// The keys under `prefix` as `parts` adjacent ranges (see [`range::split`]).
 fn split_range(tree: &sled::Tree, prefix: &[u8], parts: usize) -> StoreResult<Vec<Bounds>> {
     let (from, end) = scan_range(prefix, None);
@@ -227,26 +224,13 @@ impl Store for SledStore {
         crate::count_operation("count_found");
         let tree = self.tree(ns)?;
         let finder = memchr::memmem::Finder::new(needle);
-        // Reading every value is CPU-bound: one part of the range per core,
-        // each on its own thread, so one large count takes the machine's
-        // cores instead of one.
-        let parts = std::thread::available_parallelism().map_or(1, |n| n.get()).min(MOST_COUNT_THREADS);
-        let ranges = split_range(&tree, prefix, parts)?;
-        std::thread::scope(|scope| {
-            let counting: Vec<_> = ranges
-                .into_iter()
-                .map(|range| {
-                    let (tree, finder) = (&tree, &finder);
-                    scope.spawn(move || {
-                        let mut count = 0;
-                        for item in tree.range(range).values() {
-                            count += u64::from(finder.find(&item.map_err(err)?).is_some());
-                        }
-                        Ok(count)
-                    })
-                })
-                .collect();
-            counting.into_iter().map(|part| part.join().expect("a counting thread panicked")).sum()
+        let ranges = split_range(&tree, prefix, range::count_parts())?;
+        range::count_in_parallel(ranges, |part| {
+            let mut count = 0;
+            for item in tree.range(part).values() {
+                count += u64::from(finder.find(&item.map_err(err)?).is_some());
+            }
+            Ok(count)
         })
     }
 
