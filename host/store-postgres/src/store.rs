@@ -371,7 +371,7 @@ impl Store for PostgresStore {
             let (ns, ops, ensured) = (ns.clone(), ops.clone(), ensured.clone());
             async move {
                 let mut client = pool.get().await?;
-                let batch = [Conditional { conditions: Vec::new(), ops: ops.clone() }];
+                let batch = [Conditional::ops(ops.clone())];
                 conditional::ensure_counters(&client, &ensured, &ns, &batch).await?;
                 let tx = client.transaction().await?;
                 if ops.len() > 1 {

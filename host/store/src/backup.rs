@@ -56,12 +56,9 @@ impl<W: Write> Writer<W> {
     /// Appends one pair; a namespace's pairs come together.
     pub fn pair(&mut self, ns: &Namespace, (key, value): &KeyValue) -> io::Result<()> {
         let name = ns.as_str().as_bytes();
-        let mut head = Vec::with_capacity(3 + name.len() + 4);
-        head.push(PAIR);
-        head.extend_from_slice(&(name.len() as u16).to_be_bytes());
-        head.extend_from_slice(name);
-        head.extend_from_slice(&(key.len() as u32).to_be_bytes());
-        for part in [&head[..], key, &(value.len() as u32).to_be_bytes(), value] {
+        let (name_len, key_len) = ((name.len() as u16).to_be_bytes(), (key.len() as u32).to_be_bytes());
+        let value_len = (value.len() as u32).to_be_bytes();
+        for part in [&[PAIR][..], &name_len, name, &key_len, key, &value_len, value] {
             self.out.write_all(part)?;
             self.hash.update(part);
         }

@@ -93,6 +93,13 @@ pub struct Conditional {
     pub ops: Vec<BatchOp>,
 }
 
+impl Conditional {
+    /// A batch with no conditions: applied whole, always.
+    pub fn ops(ops: Vec<BatchOp>) -> Conditional {
+        Conditional { conditions: Vec::new(), ops }
+    }
+}
+
 /// Commits `batches` of one namespace as one atomic step, answering for
 /// each whether its conditions held (and so whether it was applied).
 pub type CommitTogether = dyn Fn(&Namespace, &[Conditional]) -> StoreResult<Vec<bool>> + Send + Sync;

@@ -128,6 +128,12 @@ impl FjallStore {
         &self.writer.data
     }
 
+    /// What `key` of `ns` holds. The store's own calls read through it, so
+    /// each counts as the one operation its caller asked for.
+    fn value(&self, ns: &Namespace, key: &[u8]) -> StoreResult<Option<Vec<u8>>> {
+        Ok(self.data().get(stored_key(ns, key)).map_err(err)?.map(|v| v.to_vec()))
+    }
+
     /// The pairs of `bounds` in key order (backwards when `reverse`), at most
     /// `limit`, their namespace's prefix taken off the keys.
     fn read(&self, ns: &Namespace, bounds: Bounds, reverse: bool, limit: usize) -> StoreResult<Vec<KeyValue>> {
@@ -246,17 +252,17 @@ impl Pending<'_> {
 impl Store for FjallStore {
     fn get(&self, ns: &Namespace, key: &[u8]) -> StoreResult<Option<Vec<u8>>> {
         crate::count_operation("get");
-        Ok(self.data().get(stored_key(ns, key)).map_err(err)?.map(|v| v.to_vec()))
+        self.value(ns, key)
     }
 
     fn put(&self, ns: &Namespace, key: &[u8], value: &[u8]) -> StoreResult<()> {
         crate::count_operation("put");
-        self.batch(ns, vec![BatchOp::Put(key.to_vec(), value.to_vec())])
+        self.writer.commit(ns, &[Conditional::ops(vec![BatchOp::Put(key.to_vec(), value.to_vec())])]).map(|_| ())
     }
 
     fn delete(&self, ns: &Namespace, key: &[u8]) -> StoreResult<()> {
         crate::count_operation("delete");
-        self.batch(ns, vec![BatchOp::Delete(key.to_vec())])
+        self.writer.commit(ns, &[Conditional::ops(vec![BatchOp::Delete(key.to_vec())])]).map(|_| ())
     }
 
     fn compare_and_swap(
@@ -272,11 +278,11 @@ impl Store for FjallStore {
             None => BatchOp::Delete(key.to_vec()),
         };
         let _writing = self.writer.lock();
-        let current = self.get(ns, key)?;
+        let current = self.value(ns, key)?;
         if current.as_deref() != expected {
             return Ok(Err(current));
         }
-        self.writer.commit_held(ns, &[Conditional { conditions: Vec::new(), ops: vec![op] }])?;
+        self.writer.commit_held(ns, &[Conditional::ops(vec![op])])?;
         Ok(Ok(()))
     }
 
@@ -329,7 +335,7 @@ impl Store for FjallStore {
 
     fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()> {
         crate::count_operation("batch");
-        self.writer.commit(ns, &[Conditional { conditions: Vec::new(), ops }]).map(|_| ())
+        self.writer.commit(ns, &[Conditional::ops(ops)]).map(|_| ())
     }
 
     fn batch_if(&self, ns: &Namespace, conditions: Vec<Condition>, ops: Vec<BatchOp>) -> StoreResult<bool> {
