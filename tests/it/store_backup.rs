@@ -200,3 +200,28 @@ async fn a_store_that_cannot_back_up_online_says_why() {
     assert!(!out.status.success());
     assert!(said(&out).contains("BACKUP_NOT_SUPPORTED"), "{}", said(&out));
 }
+
+#[tokio::test]
+async fn one_backup_at_a_time_read_in_order_and_given_up_on_delete() {
+    let host = Host::start_with(&FJALL).await;
+    let started = host.admin(Method::POST, "/admin/store/backups", None).await;
+    assert_eq!(started.status, 201, "{}", started.text);
+    let id = started.json()["id"].as_str().unwrap().to_string();
+    assert!(started.json()["takenAt"].is_string());
+
+    let second = host.admin(Method::POST, "/admin/store/backups", None).await;
+    assert_eq!(second.status, 409, "{}", second.text);
+    assert_eq!(second.json()["code"], "BACKUP_IN_PROGRESS");
+    let skipped = host.admin(Method::GET, &format!("/admin/store/backups/{id}/parts/1"), None).await;
+    assert_eq!(skipped.status, 409, "{}", skipped.text);
+    assert_eq!(skipped.json()["code"], "BACKUP_PART_OUT_OF_ORDER");
+    let unknown = host.admin(Method::GET, "/admin/store/backups/nope/parts/0", None).await;
+    assert_eq!(unknown.status, 404, "{}", unknown.text);
+
+    let cancelled = host.admin(Method::DELETE, &format!("/admin/store/backups/{id}"), None).await;
+    assert_eq!(cancelled.status, 204, "{}", cancelled.text);
+    let gone = host.admin(Method::GET, &format!("/admin/store/backups/{id}/parts/0"), None).await;
+    assert_eq!(gone.status, 404, "a backup given up is not read on");
+    let again = host.admin(Method::POST, "/admin/store/backups", None).await;
+    assert_eq!(again.status, 201, "once given up, another may start: {}", again.text);
+}
