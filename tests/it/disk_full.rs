@@ -39,10 +39,21 @@ impl Drop for Tmpfs {
     }
 }
 
-/// A contact of about 6 KB, so a few MiB fill in a few hundred creates.
+/// A contact of about 6 KB, so a few MiB fill in a few hundred creates: its
+/// text is letters that do not repeat, which the store's compression
+/// cannot shrink much.
 fn contact(i: usize) -> Value {
-    json!({ "email": format!("lead{i}@full.co"), "firstName": "Lead", "notes": "n".repeat(1900),
-            "interest": "i".repeat(1900), "source": "s".repeat(1900) })
+    let mut seed = i as u64 * 2_654_435_761 + 1;
+    let mut text = |n: usize| -> String {
+        (0..n)
+            .map(|_| {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+                (b'a' + (seed >> 59) as u8 % 26) as char
+            })
+            .collect()
+    };
+    json!({ "email": format!("lead{i}@full.co"), "firstName": "Lead", "notes": text(1900),
+            "interest": text(1900), "source": text(1900) })
 }
 
 const GRACE: (&str, &str) = ("CRM_SHUTDOWN_GRACE_MS", "2000");
@@ -84,7 +95,11 @@ async fn a_full_disk_stops_the_host_and_a_restart_keeps_what_was_acknowledged() 
     assert_eq!(host.call(Method::GET, "/readyz", None, None).await.status, 200);
     let r = host.get("/api/contacts?limit=1", &token).await;
     assert_eq!(r.status, 200, "{}", r.text);
-    assert_eq!(r.json()["pagination"]["total"], acknowledged);
+    // The refused create is an unknown outcome, as a failed commit is on
+    // PostgreSQL: its write may have reached the journal before the flush
+    // that failed, and then it is there after the restart.
+    let total = r.json()["pagination"]["total"].as_u64().unwrap() as usize;
+    assert!(total == acknowledged || total == acknowledged + 1, "{total} contacts, {acknowledged} acknowledged");
     let r = host.post("/api/contacts", &token, &contact(acknowledged)).await;
     assert_eq!(r.status, 201, "{}", r.text);
     drop(host);

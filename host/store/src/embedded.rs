@@ -101,11 +101,30 @@ pub fn choose(data_dir: &Path, wanted: Option<Engine>) -> StoreResult<Engine> {
 
 /// Opens `engine`'s store in `data_dir` with a cache of `cache_bytes`.
 pub fn open(engine: Engine, data_dir: &Path, cache_bytes: u64, window: CommitWindow) -> StoreResult<Arc<dyn Store>> {
+    has_room(data_dir)?;
     let dir = engine.dir(data_dir);
     Ok(match engine {
         Engine::Sled => Arc::new(SledStore::open_with(&dir, cache_bytes, window)?),
         Engine::Fjall => Arc::new(FjallStore::open_with(&dir, cache_bytes, window)?),
     })
+}
+
+/// What a start needs free in the data dir: a journal's first writes.
+const ROOM: usize = 1 << 20;
+
+/// Refuses a data dir without [`ROOM`] to write. fjall opens on a full disk
+/// (it only reads), and its first write would then fail and stop the host,
+/// again at each restart of its supervisor; a start that refuses says why.
+fn has_room(data_dir: &Path) -> StoreResult<()> {
+    use std::io::Write;
+    let probe = data_dir.join("room.probe");
+    let written = std::fs::create_dir_all(data_dir).and_then(|()| {
+        let mut file = std::fs::File::create(&probe)?;
+        file.write_all(&vec![0; ROOM])?;
+        file.sync_all()
+    });
+    let _ = std::fs::remove_file(&probe);
+    written.map_err(|e| StoreError(format!("no room to write in {}: {e}", data_dir.display())))
 }
 
 #[cfg(test)]
