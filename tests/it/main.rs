@@ -38,6 +38,7 @@ mod openapi;
 mod operations;
 mod partner_provider;
 mod pipelines;
+mod plugin_contract;
 mod plugin_reload;
 mod python_partner;
 mod runtime;

@@ -83,13 +83,13 @@ async fn a_partner_component_adds_a_route_and_replaces_nothing_and_each_says_wha
     let contacts = list.iter().find(|p| p["name"] == "contacts").expect("the first-party module stays");
     assert_eq!(contacts["source"], "embedded");
     // What each was built against, read from the component itself.
-    assert_eq!((&hello["world"], &hello["contract"]), (&json!("module"), &json!(["crm:plugin@1.0.0"])));
-    assert!(hello["imports"].as_array().unwrap().contains(&json!("crm:plugin/runtime@1.0.0")), "{hello}");
+    assert_eq!((&hello["world"], &hello["contract"]), (&json!("module"), &json!(["crm:plugin@1.1.0"])));
+    assert!(hello["imports"].as_array().unwrap().contains(&json!("crm:plugin/runtime@1.1.0")), "{hello}");
     assert_eq!(contacts["world"], "contacts-provider");
     let shipments = list.iter().find(|p| p["name"] == "shipments").unwrap();
     assert_eq!(shipments["world"], "shipments-module");
     let envia = list.iter().find(|p| p["name"] == "envia").unwrap();
-    assert_eq!((&envia["world"], &envia["contract"]), (&json!("provider-component"), &json!(["crm:plugin@1.0.0"])));
+    assert_eq!((&envia["world"], &envia["contract"]), (&json!("provider-component"), &json!(["crm:plugin@1.1.0"])));
 
     let token = host.demo_token.clone().unwrap();
     let r = host.get("/api/hello", &token).await;
@@ -292,14 +292,14 @@ fn plugin_check_says_what_a_component_was_built_against_and_whether_it_loads() {
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
     for line in [
         "name: partner-hello 1.0.0 (module)",
-        "world: module, built against crm:plugin@1.0.0",
+        "world: module, built against crm:plugin@1.1.0",
         "route: GET /hello (hello:read)",
         "loads on this host: yes",
     ] {
         assert!(text.lines().any(|l| l == line), "no {line:?} in:\n{text}");
     }
     let courier = String::from_utf8_lossy(&check(&built_component("flat_rate_courier")).stdout).into_owned();
-    assert!(courier.contains("world: provider-component, built against crm:plugin@1.0.0"), "{courier}");
+    assert!(courier.contains("world: provider-component, built against crm:plugin@1.1.0"), "{courier}");
 
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("broken.wasm");
@@ -309,4 +309,28 @@ fn plugin_check_says_what_a_component_was_built_against_and_whether_it_loads() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("loads on this host: no"));
     let why = String::from_utf8_lossy(&out.stderr);
     assert!(why.contains(&format!("{} cannot be loaded: not a valid component", bad.display())), "{why}");
+}
+
+/// `route-options` (since 1.1.0): a module sets one route's body limit, and
+/// the host refuses a larger body before the component runs.
+#[tokio::test]
+async fn a_route_sets_its_own_body_limit_through_route_options() {
+    let host = Host::start_with_plugins(&["misbehave"], &[]).await;
+    let token = host.demo_token.clone().unwrap();
+    let plugins = host.admin(Method::GET, "/admin/plugins", None).await.json();
+    let misbehave = plugins["data"].as_array().unwrap().iter().find(|p| p["name"] == "misbehave").unwrap().clone();
+    assert_eq!(misbehave["world"], "module-with-options");
+    let small = misbehave["routes"].as_array().unwrap().iter().find(|r| r["path"] == "/misbehave/small").unwrap();
+    assert_eq!((&small["method"], &small["maxBodyBytes"]), (&json!("POST"), &json!(64)));
+
+    let post = |bytes: usize| {
+        let (client, url, token) = (host.client.clone(), format!("{}/api/misbehave/small", host.api), token.clone());
+        async move {
+            let r = client.post(url).bearer_auth(token).body(vec![b'x'; bytes]).send().await.unwrap();
+            (r.status().as_u16(), r.json::<Value>().await.unwrap())
+        }
+    };
+    assert_eq!(post(64).await, (200, json!({ "ok": true, "bytes": 64 })));
+    let (status, body) = post(65).await;
+    assert_eq!((status, &body["code"]), (413, &json!("PAYLOAD_TOO_LARGE")), "{body}");
 }

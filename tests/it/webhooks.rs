@@ -457,7 +457,12 @@ async fn a_delivery_listed_delivered_stays_delivered_after_a_kill_9() {
     // A bound for a loaded CI machine, not a speed goal: waiting returns as
     // soon as every event arrived. What the host says of each is the message.
     let arrived = receiver.wait_for("/hook", CONTACTS, Duration::from_secs(60)).await;
-    assert!(arrived, "{} arrived; the host lists {}", receiver.received_at("/hook").len(), deliveries(&host, &token).await);
+    assert!(
+        arrived,
+        "{} arrived; the host lists {}",
+        receiver.received_at("/hook").len(),
+        deliveries(&host, &token).await
+    );
     tokio::time::sleep(Duration::from_secs(1)).await;
     let sent: Vec<String> = receiver.received_at("/hook").iter().map(|r| r.header("webhook-id").to_string()).collect();
     let mut once = sent.clone();

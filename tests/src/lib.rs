@@ -13,6 +13,7 @@ pub mod receiver;
 pub mod shop;
 pub mod site;
 pub mod wan;
+pub mod wit_compat;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -172,11 +173,18 @@ impl Host {
 
     /// A host on a fresh data dir with these components in its `--plugins-dir`.
     pub async fn start_with_plugins(components: &[&str], env: &[(&str, &str)]) -> Host {
+        let files: Vec<PathBuf> = components.iter().map(|stem| built_component(stem)).collect();
+        Host::start_with_plugin_files(&files, env).await
+    }
+
+    /// A host on a fresh data dir with copies of these `.wasm` files in its
+    /// `--plugins-dir`.
+    pub async fn start_with_plugin_files(files: &[PathBuf], env: &[(&str, &str)]) -> Host {
         let temp = tempfile::tempdir().expect("temp dir");
         let plugins = temp.path().join("plugins");
         std::fs::create_dir_all(&plugins).unwrap();
-        for stem in components {
-            std::fs::copy(built_component(stem), plugins.join(format!("{stem}.wasm"))).unwrap();
+        for file in files {
+            std::fs::copy(file, plugins.join(file.file_name().expect("a file name"))).unwrap();
         }
         let data = temp.path().join("data");
         let mut env: Vec<(&str, &str)> = env.to_vec();

@@ -50,4 +50,4 @@ pub mod upkeep;
 pub use context::CallContext;
 pub use loader::Embedded;
 pub use outbound::HttpClient;
-pub use runtime::{Contract, Kind, LoadedModule, Modules, Runtime, Source};
+pub use runtime::{Contract, Kind, LoadedModule, Modules, Route, RouteTable, Runtime, Source};

@@ -20,12 +20,14 @@ use wasmtime::Engine;
 use wasmtime::component::Component;
 
 use crate::bindings::contacts_provider::ContactsProviderPre;
+use crate::bindings::module_with_options::ModuleWithOptionsPre;
+use crate::bindings::module_with_options::exports::crm::plugin::route_options::BodyLimit;
 use crate::bindings::platform::PlatformPre;
 use crate::bindings::platform::crm::plugin::types;
 use crate::bindings::provider_component::ProviderComponentPre;
 use crate::bindings::shipments_module::ShipmentsModulePre;
 use crate::engine;
-use crate::runtime::{Contract, Kind, LoadedModule, Runtime, Source};
+use crate::runtime::{Contract, Kind, LoadedModule, Route, RouteTable, Runtime, Source};
 
 /// A component the binary carries: a label for messages and its bytes.
 pub type Embedded = (&'static str, &'static [u8]);
@@ -137,25 +139,39 @@ async fn load_one(
         });
     }
     let pre = PlatformPre::new(instance_pre.clone())
-        .map_err(|e| format!("exports neither crm:plugin/handler@1.0.0 nor crm:plugin/provider@1.0.0: {e:#}"))?;
+        .map_err(|e| format!("exports neither crm:plugin/handler@1 nor crm:plugin/provider@1: {e:#}"))?;
     let contacts = ContactsProviderPre::new(instance_pre.clone()).ok();
+    let options = ModuleWithOptionsPre::new(instance_pre.clone()).ok();
     let tracking = ShipmentsModulePre::new(instance_pre).ok();
 
+    let instantiated = |e: wasmtime::Error| format!("cannot be instantiated: {e:#}");
+    let described = |e: wasmtime::Error| format!("describe failed: {e:#}");
     let mut store = runtime.new_store("describe", None, DESCRIBE_DEADLINE);
-    let instance = pre.instantiate_async(&mut store).await.map_err(|e| format!("cannot be instantiated: {e:#}"))?;
-    let info =
-        instance.crm_plugin_handler().call_describe(&mut store).await.map_err(|e| format!("describe failed: {e:#}"))?;
-    validate(&info)?;
-    let world = match (&contacts, &tracking) {
-        (Some(_), _) => "contacts-provider",
-        (None, Some(_)) => "shipments-module",
-        (None, None) => "module",
+    let (info, limits) = match &options {
+        Some(options) => {
+            let instance = options.instantiate_async(&mut store).await.map_err(instantiated)?;
+            let info = instance.crm_plugin_handler().call_describe(&mut store).await.map_err(described)?;
+            let limits = instance.crm_plugin_route_options().call_body_limits(&mut store).await;
+            (info, limits.map_err(|e| format!("body-limits failed: {e:#}"))?)
+        }
+        None => {
+            let instance = pre.instantiate_async(&mut store).await.map_err(instantiated)?;
+            (instance.crm_plugin_handler().call_describe(&mut store).await.map_err(described)?, Vec::new())
+        }
+    };
+    let routes = routes(info.routes, limits, handler_version(&exports).as_deref())?;
+    validate(&info.name, &routes)?;
+    let world = match (&contacts, &tracking, &options) {
+        (Some(_), _, _) => "contacts-provider",
+        (None, Some(_), _) => "shipments-module",
+        (None, None, Some(_)) => "module-with-options",
+        (None, None, None) => "module",
     };
     Ok(LoadedModule {
         name: info.name,
         version: info.version,
         kind: Kind::Module,
-        routes: info.routes,
+        routes,
         source,
         hash,
         contract: contract(world),
@@ -224,12 +240,12 @@ fn write_whole(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     renamed
 }
 
-fn validate(info: &types::ModuleInfo) -> Result<(), String> {
-    if !ids::is_slug(&info.name) {
-        return Err(format!("module name {:?} must match [a-z][a-z0-9_-]{{0,31}}", info.name));
+fn validate(name: &str, routes: &[Route]) -> Result<(), String> {
+    if !ids::is_slug(name) {
+        return Err(format!("module name {name:?} must match [a-z][a-z0-9_-]{{0,31}}"));
     }
-    for route in &info.routes {
-        let public = route.path.starts_with("/public/");
+    for route in routes {
+        let public = route.table == RouteTable::Tokenless;
         let allowed = matches!(route.method.as_str(), "GET" | "POST" | "PUT" | "PATCH" | "DELETE")
             || (public && route.method == "OPTIONS");
         if !allowed {
@@ -255,6 +271,38 @@ fn validate(info: &types::ModuleInfo) -> Result<(), String> {
     Ok(())
 }
 
+/// The routes `describe` listed, with the body limits `route-options` set
+/// (each must name one of them) and the table each is served from: a module
+/// built against 1.0.0 was promised that every path is an API route under
+/// `/api`; the `/admin/` and `/public/` tables came in 1.1.0.
+fn routes(described: Vec<types::Route>, limits: Vec<BodyLimit>, handler: Option<&str>) -> Result<Vec<Route>, String> {
+    let mut routes: Vec<Route> = described
+        .into_iter()
+        .map(|r| Route {
+            table: if handler == Some("1.0.0") { RouteTable::Api } else { RouteTable::of(&r.path) },
+            method: r.method,
+            path: r.path,
+            permission: r.permission,
+            module: r.module,
+            deadline_ms: r.deadline_ms,
+            max_body_bytes: None,
+        })
+        .collect();
+    for limit in limits {
+        let route = routes.iter_mut().find(|r| r.method == limit.method && r.path == limit.path);
+        let Some(route) = route else {
+            return Err(format!("body-limits names {} {}, which describe does not list", limit.method, limit.path));
+        };
+        route.max_body_bytes = Some(limit.max_body_bytes);
+    }
+    Ok(routes)
+}
+
+/// The version of `crm:plugin/handler` a component exports (`1.0.0`).
+fn handler_version(exports: &[String]) -> Option<String> {
+    exports.iter().find_map(|name| name.strip_prefix("crm:plugin/handler@").map(Into::into))
+}
+
 /// The names of the interfaces `component` imports and exports, sorted.
 fn interfaces(runtime: &Runtime, component: &Component) -> (Vec<String>, Vec<String>) {
     let ty = component.component_type();
@@ -275,4 +323,42 @@ fn plugin_versions(imports: &[String], exports: &[String]) -> Vec<String> {
     versions.sort();
     versions.dedup();
     versions
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn described(paths: &[&str]) -> Vec<types::Route> {
+        let route = |path: &&str| types::Route {
+            method: "POST".into(),
+            path: path.to_string(),
+            permission: None,
+            module: None,
+            deadline_ms: None,
+        };
+        paths.iter().map(route).collect()
+    }
+
+    #[test]
+    fn a_module_built_against_1_0_0_has_every_route_under_the_api() {
+        let paths = ["/admin/forms", "/public/forms/{id}", "/forms"];
+        let tables = |version| -> Vec<RouteTable> {
+            routes(described(&paths), Vec::new(), Some(version)).unwrap().iter().map(|r| r.table).collect()
+        };
+        assert_eq!(tables("1.0.0"), [RouteTable::Api; 3]);
+        assert_eq!(tables("1.1.0"), [RouteTable::Admin, RouteTable::Tokenless, RouteTable::Api]);
+    }
+
+    #[test]
+    fn a_body_limit_applies_to_the_route_it_names_and_must_name_one() {
+        let limit = |path: &str| BodyLimit { method: "POST".into(), path: path.into(), max_body_bytes: 64 };
+        let routes_with = |limits| routes(described(&["/a", "/b"]), limits, Some("1.1.0"));
+        let limited = routes_with(vec![limit("/b")]).unwrap();
+        assert_eq!(limited.iter().map(|r| r.max_body_bytes).collect::<Vec<_>>(), [None, Some(64)]);
+        assert_eq!(
+            routes_with(vec![limit("/c")]).unwrap_err(),
+            "body-limits names POST /c, which describe does not list"
+        );
+    }
 }

@@ -61,7 +61,7 @@ pub struct LoadedModule {
     pub name: String,
     pub version: String,
     pub kind: Kind,
-    pub routes: Vec<types::Route>,
+    pub routes: Vec<Route>,
     pub source: Source,
     /// SHA-256 of the component's bytes.
     pub hash: String,
@@ -82,6 +82,44 @@ pub struct LoadedModule {
     pub(crate) tracking: Option<ShipmentsModulePre<HostState>>,
     /// Set for providers.
     pub(crate) provider: Option<ProviderComponentPre<HostState>>,
+}
+
+/// A route a module serves, as the host reads it at load: what `describe`
+/// says of it, with its body limit from `route-options` (since 1.1.0).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Route {
+    pub method: String,
+    pub path: String,
+    pub permission: Option<String>,
+    pub module: Option<String>,
+    pub deadline_ms: Option<u32>,
+    pub max_body_bytes: Option<u32>,
+    /// Which of the host's route tables serves it.
+    pub table: RouteTable,
+}
+
+/// Which route table serves a component route, from its path (see the WIT's
+/// `route`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RouteTable {
+    /// `/...`: the external API under `/api`, behind a token.
+    Api,
+    /// `/admin/...`: the admin API, as `/admin/orgs/{org}/...`.
+    Admin,
+    /// `/public/...`: the public listener without a token, as `/api/v1/...`.
+    Tokenless,
+}
+
+impl RouteTable {
+    pub fn of(path: &str) -> RouteTable {
+        if path == "/admin" || path.starts_with("/admin/") {
+            RouteTable::Admin
+        } else if path.starts_with("/public/") {
+            RouteTable::Tokenless
+        } else {
+            RouteTable::Api
+        }
+    }
 }
 
 /// What a component was built against, read from its own type.

@@ -10,8 +10,9 @@ use std::time::Duration;
 
 use http::{HeaderName, HeaderValue, Method, StatusCode};
 
+pub use crm_runtime::RouteTable;
 use crm_runtime::bindings::platform::crm::plugin::types;
-use crm_runtime::{CallContext, LoadedModule};
+use crm_runtime::{CallContext, LoadedModule, Route};
 
 use crate::http::router::Params;
 use crate::http::{ApiError, ApiRequest, Response};
@@ -20,39 +21,16 @@ use crate::state::ServerState;
 /// Headers a component never sees: the caller's credentials.
 const WITHHELD: &[&str] = &["authorization", "x-api-key", "cookie", "proxy-authorization"];
 
-/// Which route table serves a component route, from its path (see the WIT's `route`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RouteTable {
-    /// `/...`: the external API under `/api`, behind a token.
-    Api,
-    /// `/admin/...`: the admin API, as `/admin/orgs/{org}/...`.
-    Admin,
-    /// `/public/...`: the public listener without a token, as `/api/v1/...`.
-    Tokenless,
-}
-
-impl RouteTable {
-    pub fn of(path: &str) -> RouteTable {
-        if path == "/admin" || path.starts_with("/admin/") {
-            RouteTable::Admin
-        } else if path.starts_with("/public/") {
-            RouteTable::Tokenless
-        } else {
-            RouteTable::Api
-        }
-    }
-}
-
 /// Hands `add` every module route of one table with its method and call
 /// deadline; an error names the module.
 pub fn for_each_route(
     modules: &[Arc<LoadedModule>],
     table: RouteTable,
     default_deadline: Duration,
-    mut add: impl FnMut(Method, &types::Route, &Arc<LoadedModule>, Duration) -> Result<(), String>,
+    mut add: impl FnMut(Method, &Route, &Arc<LoadedModule>, Duration) -> Result<(), String>,
 ) -> Result<(), String> {
     for module in modules {
-        for route in module.routes.iter().filter(|r| RouteTable::of(&r.path) == table) {
+        for route in module.routes.iter().filter(|r| r.table == table) {
             let method = route.method.parse::<Method>().map_err(|e| format!("module {}: {e}", module.name))?;
             let deadline = route.deadline_ms.map_or(default_deadline, |ms| Duration::from_millis(ms.into()));
             add(method, route, module, deadline).map_err(|e| format!("module {}: {e}", module.name))?;

@@ -36,6 +36,7 @@ mod submit;
 crm_sdk::component_bindings!("public-module", "../../wit");
 
 use bindings::exports::crm::plugin::handler;
+use bindings::exports::crm::plugin::route_options::{self, BodyLimit};
 use crm_sdk::http::{Error, path_param, respond};
 use crm_sdk::types::{Caller, ModuleInfo, Request, Response, Route};
 
@@ -45,10 +46,20 @@ fn route(method: &str, path: &str, permission: Option<&str>) -> Route {
     crm_sdk::route(method, path, permission, Some("forms"))
 }
 
-/// A door's submit route: the host refuses a body past [`fields::MAX_BODY`]
-/// before reading it.
-fn submit_route(path: &str, permission: Option<&str>) -> Route {
-    Route { max_body_bytes: Some(fields::MAX_BODY as u32), ..route("POST", path, permission) }
+/// The doors' submit routes: the host refuses a body past
+/// [`fields::MAX_BODY`] before reading it ([`route_options`]).
+const TOKEN_SUBMIT: &str = "/forms/{id}/submit";
+const PUBLIC_SUBMIT: &str = "/public/forms/submit/{id}";
+
+impl route_options::Guest for Forms {
+    fn body_limits() -> Vec<BodyLimit> {
+        let limit = |path: &str| BodyLimit {
+            method: "POST".into(),
+            path: path.into(),
+            max_body_bytes: fields::MAX_BODY as u32,
+        };
+        vec![limit(TOKEN_SUBMIT), limit(PUBLIC_SUBMIT)]
+    }
 }
 
 impl handler::Guest for Forms {
@@ -59,7 +70,7 @@ impl handler::Guest for Forms {
             routes: vec![
                 route("GET", "/forms", Some("forms:read")),
                 route("GET", "/forms/{id}", Some("forms:read")),
-                submit_route("/forms/{id}/submit", Some("forms:write")),
+                route("POST", TOKEN_SUBMIT, Some("forms:write")),
                 route("GET", "/forms/{id}/submissions", Some("forms:read")),
                 route("GET", "/deals", Some("deals:read")),
                 route("GET", "/deals/{id}", Some("deals:read")),
@@ -67,8 +78,8 @@ impl handler::Guest for Forms {
                 route("GET", "/notifications", Some("notifications:read")),
                 route("PUT", "/notifications/{id}", Some("notifications:write")),
                 // The public door: `/api/v1/forms/submit/{id}?key=`, no token.
-                submit_route("/public/forms/submit/{id}", None),
-                route("OPTIONS", "/public/forms/submit/{id}", None),
+                route("POST", PUBLIC_SUBMIT, None),
+                route("OPTIONS", PUBLIC_SUBMIT, None),
                 // The app's calls: `/admin/orgs/{org}/forms...` on the admin API.
                 route("POST", "/admin/forms", None),
                 route("GET", "/admin/forms/{id}", None),

@@ -15,9 +15,10 @@ mod history;
 mod report;
 mod rows;
 
-crm_sdk::component_bindings!("module-using-contacts", "../../wit");
+crm_sdk::component_bindings!("import-module", "../../wit");
 
 use bindings::exports::crm::plugin::handler;
+use bindings::exports::crm::plugin::route_options::{self, BodyLimit};
 use crm_sdk::http::{Error, path_param, respond};
 use crm_sdk::types::{Caller, ModuleInfo, Request, Response, Route};
 
@@ -36,11 +37,7 @@ impl handler::Guest for Import {
             name: "import".into(),
             version: env!("CARGO_PKG_VERSION").into(),
             routes: vec![
-                Route {
-                    deadline_ms: Some(180_000),
-                    max_body_bytes: Some(MAX_BODY),
-                    ..route("POST", "/import/contacts", "contacts:write")
-                },
+                Route { deadline_ms: Some(180_000), ..route("POST", "/import/contacts", "contacts:write") },
                 route("GET", "/import/contacts", "contacts:read"),
                 route("GET", "/import/contacts/{id}", "contacts:read"),
             ],
@@ -55,6 +52,12 @@ impl handler::Guest for Import {
             ("GET", _) => history::get(path_param(&req, "id").unwrap_or_default()),
             _ => Err(Error::not_found("Route")),
         })
+    }
+}
+
+impl route_options::Guest for Import {
+    fn body_limits() -> Vec<BodyLimit> {
+        vec![BodyLimit { method: "POST".into(), path: "/import/contacts".into(), max_body_bytes: MAX_BODY }]
     }
 }
 

@@ -31,7 +31,6 @@ pub fn route(method: &str, path: &str, permission: Option<&str>, module: Option<
         permission: permission.map(Into::into),
         module: module.map(Into::into),
         deadline_ms: None,
-        max_body_bytes: None,
     }
 }
 
@@ -85,12 +84,12 @@ macro_rules! component_bindings {
                 path: $wit,
                 world: $world,
                 with: {
-                    "crm:plugin/types@1.0.0": crm_sdk::types,
-                    "crm:plugin/store@1.0.0": crm_sdk::store,
-                    "crm:plugin/events@1.0.0": crm_sdk::events,
-                    "crm:plugin/catalog@1.0.0": crm_sdk::catalog,
-                    "crm:plugin/runtime@1.0.0": crm_sdk::runtime,
-                    "crm:plugin/tenant@1.0.0": crm_sdk::tenant,
+                    "crm:plugin/types@1.1.0": crm_sdk::types,
+                    "crm:plugin/store@1.1.0": crm_sdk::store,
+                    "crm:plugin/events@1.1.0": crm_sdk::events,
+                    "crm:plugin/catalog@1.1.0": crm_sdk::catalog,
+                    "crm:plugin/runtime@1.1.0": crm_sdk::runtime,
+                    "crm:plugin/tenant@1.1.0": crm_sdk::tenant,
                 },
             });
         }

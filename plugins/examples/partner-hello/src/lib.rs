@@ -21,7 +21,6 @@ impl Guest for PartnerHello {
                 permission: Some("hello:read".into()),
                 module: None,
                 deadline_ms: None,
-                max_body_bytes: None,
             }],
         }
     }

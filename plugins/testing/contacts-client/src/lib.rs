@@ -20,14 +20,7 @@ use serde_json::{Value, json};
 struct ContactsClient;
 
 fn route(method: &str, path: &str) -> Route {
-    Route {
-        method: method.into(),
-        path: path.into(),
-        permission: None,
-        module: None,
-        deadline_ms: None,
-        max_body_bytes: None,
-    }
+    Route { method: method.into(), path: path.into(), permission: None, module: None, deadline_ms: None }
 }
 
 impl Guest for ContactsClient {

@@ -1,17 +1,23 @@
 //! A module that misbehaves on purpose, for the host's containment tests:
 //! `GET /misbehave/loop` never returns, `/misbehave/alloc` allocates without end,
-//! `/misbehave/trap` traps, `/misbehave/ok` answers with the header names it was given.
+//! `/misbehave/trap` traps, `/misbehave/ok` answers with the header names it was given,
+//! and `POST /misbehave/small` takes a body of at most [`SMALL`] bytes (its
+//! own limit, through `route-options`).
 
-crm_sdk::component_bindings!("module", "../../../wit");
+crm_sdk::component_bindings!("module-with-options", "../../../wit");
 
 use bindings::exports::crm::plugin::handler::Guest;
+use bindings::exports::crm::plugin::route_options::{self, BodyLimit};
 use crm_sdk::http::json_response;
 use crm_sdk::types::{Caller, ModuleInfo, Request, Response, Route};
 
 struct Misbehave;
 
+/// The body limit of `POST /misbehave/small`.
+const SMALL: u32 = 64;
+
 fn route(path: &str, deadline_ms: Option<u32>) -> Route {
-    Route { method: "GET".into(), path: path.into(), permission: None, module: None, deadline_ms, max_body_bytes: None }
+    Route { method: "GET".into(), path: path.into(), permission: None, module: None, deadline_ms }
 }
 
 impl Guest for Misbehave {
@@ -24,6 +30,7 @@ impl Guest for Misbehave {
                 route("/misbehave/alloc", None),
                 route("/misbehave/trap", None),
                 route("/misbehave/ok", None),
+                Route { method: "POST".into(), ..route("/misbehave/small", None) },
             ],
         }
     }
@@ -44,11 +51,18 @@ impl Guest for Misbehave {
                 }
             }
             "/misbehave/trap" => unreachable!("trap on purpose"),
+            "/misbehave/small" => json_response(200, &serde_json::json!({ "ok": true, "bytes": req.body.len() })),
             _ => {
                 let headers: Vec<&str> = req.headers.iter().map(|(k, _)| k.as_str()).collect();
                 json_response(200, &serde_json::json!({ "ok": true, "headers": headers }))
             }
         }
+    }
+}
+
+impl route_options::Guest for Misbehave {
+    fn body_limits() -> Vec<BodyLimit> {
+        vec![BodyLimit { method: "POST".into(), path: "/misbehave/small".into(), max_body_bytes: SMALL }]
     }
 }
 
