@@ -6,9 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crm_contract::{Text, drift};
 use crm_tests::envia_sim::EnviaSim;
 use crm_tests::shop::{self, Shop, package};
-use crm_tests::wit_compat::{self, Text};
 use crm_tests::*;
 use sha2::{Digest, Sha256};
 
@@ -61,13 +61,13 @@ fn todays_wit_only_adds_to_the_last_published_version() {
     let today = std::fs::read_to_string(repo().join("wit/plugin.wit")).unwrap();
     let (last, _) = PUBLISHED.last().unwrap();
     let published = published_text(last);
-    let drift = wit_compat::check((&published, &parse(last, &published)), (&today, &parse("wit", &today)));
-    assert!(drift.is_empty(), "wit/plugin.wit against compat/{last}:\n{}", drift.join("\n"));
+    let found = drift::check((&published, &parse(last, &published)), (&today, &parse("wit", &today)));
+    assert!(found.is_empty(), "wit/plugin.wit against compat/{last}:\n{}", found.join("\n"));
     // And every published minor version only added to the one before.
     for pair in PUBLISHED.windows(2) {
         let (old, new) = (published_text(pair[0].0), published_text(pair[1].0));
-        let drift = wit_compat::check((&old, &parse(pair[0].0, &old)), (&new, &parse(pair[1].0, &new)));
-        assert!(drift.is_empty(), "{} against {}:\n{}", pair[1].0, pair[0].0, drift.join("\n"));
+        let found = drift::check((&old, &parse(pair[0].0, &old)), (&new, &parse(pair[1].0, &new)));
+        assert!(found.is_empty(), "{} against {}:\n{}", pair[1].0, pair[0].0, found.join("\n"));
     }
 }
 
@@ -80,53 +80,40 @@ fn a_change_that_is_not_additive_fails_the_check() {
     let v1 = published_text("1.0.0");
     let next = |edit: &dyn Fn(String) -> String| {
         let text = edit(v1.replace("package crm:plugin@1.0.0;", "package crm:plugin@1.1.0;"));
-        let drift = wit_compat::check((&v1, &parse("1.0.0", &v1)), (&text, &parse("next", &text)));
-        drift.join("\n")
+        drift::check((&v1, &parse("1.0.0", &v1)), (&text, &parse("next", &text))).join("\n")
     };
-    let field = next(&|t| {
-        t.replace(
-            "        deadline-ms: option<u32>,\n    }",
-            "        deadline-ms: option<u32>,\n        max-body-bytes: option<u32>,\n    }",
-        )
-    });
-    assert!(field.starts_with("types.route: type was record { method: string, path: string, "), "{field}");
-    assert!(field.contains("deadline-ms: option<u32>, max-body-bytes: option<u32> }"), "{field}");
-    assert!(field.contains("types.module-info: type was record {"), "what uses the record changes with it: {field}");
+    // Told once, at the type: what uses it (`module-info`, `describe`) is
+    // not told again.
+    let route = "        deadline-ms: option<u32>,\n    }";
+    let field =
+        next(&|t| t.replace(route, "        deadline-ms: option<u32>,\n        max-body-bytes: option<u32>,\n    }"));
+    assert_eq!(field, "types.route: field max-body-bytes: option<u32> in next, not in 1.0.0");
 
     let gone = next(&|t| t.replace("    delete: func(key: list<u8>) -> result<_, error>;\n", ""));
-    assert_eq!(gone, "store.delete: function removed");
+    assert_eq!(gone, "store.delete: a function in 1.0.0, not in next");
 
     let case = next(&|t| {
         t.replace("enum level { debug, info, warn, error }", "enum level { trace, debug, info, warn, error }")
     });
-    assert_eq!(
-        case,
-        "runtime.level: type was enum { debug, info, warn, error }, is now enum { trace, debug, info, warn, error }\n\
-         runtime.log: was func(level: enum { debug, info, warn, error }, message: string), \
-         is now func(level: enum { trace, debug, info, warn, error }, message: string)"
-    );
+    assert_eq!(case, "runtime.level: case trace in next, not in 1.0.0");
 
-    let unmarked = next(&|t| {
-        t.replace("    now-millis: func() -> u64;\n", "    now-millis: func() -> u64;\n    uptime: func() -> u64;\n")
-    });
+    let retyped = next(&|t| t.replace("now-millis: func() -> u64;", "now-millis: func() -> s64;"));
+    assert_eq!(retyped, "runtime.now-millis: func() -> u64 in 1.0.0, func() -> s64 in next");
+
+    let millis = "    now-millis: func() -> u64;\n";
+    let unmarked = next(&|t| t.replace(millis, &format!("{millis}    uptime: func() -> u64;\n")));
     assert_eq!(unmarked, "runtime.uptime: added in 1.1.0 without @since(version = 1.1.0)");
-    let marked = next(&|t| {
-        t.replace(
-            "    now-millis: func() -> u64;\n",
-            "    now-millis: func() -> u64;\n    @since(version = 1.1.0)\n    uptime: func() -> u64;\n",
-        )
-    });
+    let marked =
+        next(&|t| t.replace(millis, &format!("{millis}    @since(version = 1.1.0)\n    uptime: func() -> u64;\n")));
     assert_eq!(marked, "", "an addition marked @since is what a minor version is for");
 
     let edited = v1.replace("/// Upper case, e.g. `GET`.", "/// Upper case.");
-    let drift = wit_compat::check((&v1, &parse("1.0.0", &v1)), (&edited, &parse("edited", &edited)));
-    assert_eq!(drift, ["1.0.0 is published and frozen: a change is a new version, with @since on what it adds"]);
+    let found = drift::check((&v1, &parse("1.0.0", &v1)), (&edited, &parse("edited", &edited)));
+    assert_eq!(found, ["1.0.0 is published and frozen: a change is a new version, with @since on what it adds"]);
 
-    let major = v1
-        .replace("package crm:plugin@1.0.0;", "package crm:plugin@2.0.0;")
-        .replace("    delete: func(key: list<u8>) -> result<_, error>;\n", "");
-    let drift = wit_compat::check((&v1, &parse("1.0.0", &v1)), (&major, &parse("2.0.0", &major)));
-    assert!(drift.is_empty(), "a new major version may change anything: {drift:?}");
+    let major = v1.replace("package crm:plugin@1.0.0;", "package crm:plugin@2.0.0;").replace(millis, "");
+    let found = drift::check((&v1, &parse("1.0.0", &v1)), (&major, &parse("2.0.0", &major)));
+    assert!(found.is_empty(), "a new major version may change anything: {found:?}");
 }
 
 /// The kept binaries of one published version, `plugin.wit` aside.
@@ -151,6 +138,40 @@ fn plugin_check_loads_every_kept_component() {
             assert!(text.contains(&format!("built against crm:plugin@{version}\n")), "{text}");
             assert!(text.contains("loads on this host: yes"), "{text}");
         }
+    }
+}
+
+/// A component built from a text that was never published: `plugin check`
+/// and the host's refusal at a reload name each difference, with the
+/// versions on both sides, before wasmtime's words (which name only the
+/// first).
+#[tokio::test]
+async fn a_drifted_component_is_refused_with_each_difference_named() {
+    let drifted = built_component("drifted");
+    let out = std::process::Command::new(host_binary()).args(["plugin", "check"]).arg(&drifted).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success(), "{text}");
+    let problems: Vec<&str> = text.lines().filter(|l| l.starts_with("problem: ")).collect();
+    let named = [
+        "problem: store.vacuum: a function in the component (crm:plugin@1.0.0), not in this host (crm:plugin@1.1.0)",
+        "problem: types.route: field max-body-bytes: option<u32> in the component (crm:plugin@1.0.0), not in this host (crm:plugin@1.1.0)",
+    ];
+    assert_eq!(problems[..2], named, "{text}");
+    assert!(problems[2].starts_with("problem: imports something the host does not offer: "), "{text}");
+    assert!(text.contains("built against: crm:plugin@1.0.0\n"), "{text}");
+    assert!(text.ends_with("loads on this host: no\n"), "{text}");
+
+    let temp = tempfile::tempdir().unwrap();
+    let plugins = temp.path().join("plugins");
+    std::fs::create_dir(&plugins).unwrap();
+    let plugins_text = plugins.display().to_string();
+    let host = Host::start_in(&temp.path().join("data"), &[("CRM_PLUGINS_DIR", &plugins_text)]).await;
+    std::fs::copy(&drifted, plugins.join("drifted.wasm")).unwrap();
+    let r = host.admin(Method::POST, "/admin/plugins/reload", None).await;
+    assert_eq!((r.status.as_u16(), &r.json()["code"]), (422, &json!("PLUGIN_REFUSED")), "{}", r.text);
+    let message = r.json()["message"].as_str().unwrap().to_string();
+    for line in named {
+        assert!(message.contains(line.trim_start_matches("problem: ")), "{message}");
     }
 }
 

@@ -306,9 +306,11 @@ fn plugin_check_says_what_a_component_was_built_against_and_whether_it_loads() {
     std::fs::write(&bad, b"not wasm").unwrap();
     let out = check(&bad);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stdout).contains("loads on this host: no"));
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("\nproblem: not a valid component: "), "{said}");
+    assert!(said.ends_with("loads on this host: no\n"), "{said}");
     let why = String::from_utf8_lossy(&out.stderr);
-    assert!(why.contains(&format!("{} cannot be loaded: not a valid component", bad.display())), "{why}");
+    assert!(why.contains(&format!("{} cannot be loaded (the problems above)", bad.display())), "{why}");
 }
 
 /// `route-options` (since 1.1.0): a module sets one route's body limit, and

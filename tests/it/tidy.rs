@@ -270,6 +270,7 @@ fn each_crate_knows_only_what_architecture_lets_it() {
         ("crm-tenancy", &[&http_any, &wasm]),
         ("crm-events", &[&http_server, &wasm]),
         ("crm-runtime", &[&http_server]),
+        ("crm-contract", &[&io, &http_any, &wasm]),
         ("crm-catalog", &[&io, &http_any, &wasm]),
         ("crm-paging", &[&io, &http_any, &wasm]),
         ("crm-text-decoding", &[&io, &http_any, &wasm]),

@@ -13,7 +13,6 @@ pub mod receiver;
 pub mod shop;
 pub mod site;
 pub mod wan;
-pub mod wit_compat;
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};

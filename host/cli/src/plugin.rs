@@ -3,7 +3,8 @@
 //! is loaded exactly as a host's `--plugins-dir` loads it (validated,
 //! linked against every host import, instantiated, described), in a
 //! throw-away runtime with no host running; a refusal is the host's own
-//! message, naming what the component imports that the host does not offer.
+//! message: each interface, function or type that differs from this host's
+//! contract, with both versions, then wasmtime's words.
 
 use std::error::Error;
 use std::path::PathBuf;
@@ -41,8 +42,14 @@ pub async fn run(args: PluginArgs) -> Result<(), Box<dyn Error>> {
             Ok(())
         }
         Err(why) => {
+            if let Some(built) = crm_contract::component::built_against(&bytes) {
+                println!("built against: crm:plugin@{}", built.version());
+            }
+            // One problem a line: what differs from this host's contract
+            // first, then the host's own words.
+            why.lines().for_each(|line| println!("problem: {line}"));
             println!("loads on this host: no");
-            Err(format!("{} cannot be loaded: {why}", file.display()).into())
+            Err(format!("{} cannot be loaded (the problems above)", file.display()).into())
         }
     }
 }

@@ -104,16 +104,24 @@ async fn load_one(
     let hash = hex::encode(Sha256::digest(bytes));
     let component =
         cache.component(runtime, label, bytes, &hash).map_err(|e| format!("not a valid component: {e:#}"))?;
+    // A refusal names what differs from this host's contract before
+    // wasmtime's own words (which name only the first difference).
+    let refused = |why: String| {
+        let mismatches = crm_contract::component::mismatches(bytes);
+        if mismatches.is_empty() { why } else { format!("{}\n{why}", mismatches.join("\n")) }
+    };
     let instance_pre = runtime
         .linker
         .instantiate_pre(&component)
-        .map_err(|e| format!("imports something the host does not offer: {e:#}"))?;
+        .map_err(|e| refused(format!("imports something the host does not offer: {e:#}")))?;
     let (imports, exports) = interfaces(runtime, &component);
     let contract = |world| Contract { world, versions: plugin_versions(&imports, &exports), imports: imports.clone() };
     if let Ok(provider) = ProviderComponentPre::new(instance_pre.clone()) {
         let mut store = runtime.new_store("describe", None, DESCRIBE_DEADLINE);
-        let instance =
-            provider.instantiate_async(&mut store).await.map_err(|e| format!("cannot be instantiated: {e:#}"))?;
+        let instance = provider
+            .instantiate_async(&mut store)
+            .await
+            .map_err(|e| refused(format!("cannot be instantiated: {e:#}")))?;
         let info = instance
             .crm_plugin_provider()
             .call_describe(&mut store)
@@ -139,12 +147,12 @@ async fn load_one(
         });
     }
     let pre = PlatformPre::new(instance_pre.clone())
-        .map_err(|e| format!("exports neither crm:plugin/handler@1 nor crm:plugin/provider@1: {e:#}"))?;
+        .map_err(|e| refused(format!("exports neither crm:plugin/handler@1 nor crm:plugin/provider@1: {e:#}")))?;
     let contacts = ContactsProviderPre::new(instance_pre.clone()).ok();
     let options = ModuleWithOptionsPre::new(instance_pre.clone()).ok();
     let tracking = ShipmentsModulePre::new(instance_pre).ok();
 
-    let instantiated = |e: wasmtime::Error| format!("cannot be instantiated: {e:#}");
+    let instantiated = |e: wasmtime::Error| refused(format!("cannot be instantiated: {e:#}"));
     let described = |e: wasmtime::Error| format!("describe failed: {e:#}");
     let mut store = runtime.new_store("describe", None, DESCRIBE_DEADLINE);
     let (info, limits) = match &options {
