@@ -5,8 +5,8 @@
 # tests start themselves, CRM_TEST_STORE=postgres), so each contract of the
 # API is checked on every backend. Extra arguments go to the test binary.
 #
-# Left to the default run: python_partner (the partner component, not the
-# store, is under test) and tidy (no host at all); many_hosts, edge,
+# Left to the default run: python_partner, plugin_contract and plugin_kit
+# (components, not the store, are under test) and tidy (no host at all); many_hosts, edge,
 # store_copy and store_backup choose their stores themselves. On sled the
 # fuzzer (openapi: the API's shapes, not the store's) is left too; on
 # PostgreSQL large_org (100,000 contacts: it passes, but takes about 6
@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 backend=${1:?usage: scripts/test-store.sh sled|postgres [args...]}
 shift
 skip=()
-modules=(python_partner tidy many_hosts edge store_copy store_backup)
+modules=(python_partner plugin_contract plugin_kit tidy many_hosts edge store_copy store_backup)
 case "$backend" in
   sled) modules+=(openapi) ;;
   postgres) modules+=(large_org) ;;

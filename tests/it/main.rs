@@ -39,6 +39,7 @@ mod operations;
 mod partner_provider;
 mod pipelines;
 mod plugin_contract;
+mod plugin_kit;
 mod plugin_reload;
 mod python_partner;
 mod runtime;

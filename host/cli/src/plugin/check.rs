@@ -7,35 +7,20 @@
 //! contract, with both versions, then wasmtime's words.
 
 use std::error::Error;
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use clap::{Args, Subcommand};
 use crm_events::Outbox;
 use crm_events::webhook_url::Policy;
 use crm_runtime::bindings::platform::crm::plugin::http::{HttpError, HttpResponse};
 use crm_runtime::{HttpClient, LoadedModule, Runtime, loader};
 use crm_store::embedded::{self, Engine};
 
-#[derive(Debug, Args)]
-pub struct PluginArgs {
-    #[command(subcommand)]
-    command: PluginCommand,
-}
-
-#[derive(Debug, Subcommand)]
-enum PluginCommand {
-    /// Say what FILE.wasm was built against and whether this host loads it
-    /// (exit 1 when it does not).
-    Check { file: PathBuf },
-}
-
-pub async fn run(args: PluginArgs) -> Result<(), Box<dyn Error>> {
-    let PluginCommand::Check { file } = args.command;
-    let bytes = std::fs::read(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+pub async fn run(file: &Path) -> Result<(), Box<dyn Error>> {
+    let bytes = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     println!("file: {}", file.display());
-    match load(&file, &bytes).await? {
+    match load(file, &bytes).await? {
         Ok(module) => {
             describe(&module);
             println!("loads on this host: yes");
@@ -56,7 +41,7 @@ pub async fn run(args: PluginArgs) -> Result<(), Box<dyn Error>> {
 
 /// Loads `bytes` alone, as a plugins dir of one file (outer error: this
 /// machine could not set the check up; inner: the host refuses the component).
-async fn load(file: &std::path::Path, bytes: &[u8]) -> Result<Result<LoadedModule, String>, Box<dyn Error>> {
+async fn load(file: &Path, bytes: &[u8]) -> Result<Result<LoadedModule, String>, Box<dyn Error>> {
     let scratch = tempfile::tempdir()?;
     let plugins = scratch.path().join("plugins");
     std::fs::create_dir(&plugins)?;

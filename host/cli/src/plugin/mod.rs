@@ -1,0 +1,35 @@
+//! `crm-host plugin`: what a partner runs on a component before shipping
+//! it: `new` makes a project that builds as it is ([`new`]), `check` says
+//! whether this host loads a built one, and why not ([`check`]).
+
+mod check;
+mod new;
+
+use std::error::Error;
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+#[derive(Debug, Args)]
+pub struct PluginArgs {
+    #[command(subcommand)]
+    command: PluginCommand,
+}
+
+#[derive(Debug, Subcommand)]
+enum PluginCommand {
+    /// Make a project for a new component (a module or a shipping provider,
+    /// in Rust or Python) that builds as it is, with its own tests, against
+    /// the contract's published text.
+    New(new::NewArgs),
+    /// Say what FILE.wasm was built against and whether this host loads it
+    /// (exit 1 when it does not).
+    Check { file: PathBuf },
+}
+
+pub async fn run(args: PluginArgs) -> Result<(), Box<dyn Error>> {
+    match args.command {
+        PluginCommand::New(args) => new::run(args),
+        PluginCommand::Check { file } => check::run(&file).await,
+    }
+}

@@ -1,0 +1,137 @@
+//! The partner's path, followed literally: `crm-host plugin new` makes a
+//! project for each kind and language, the commands its README gives test
+//! and build it, `plugin check` loads what they built, and a host serves it:
+//! the providers quote beside Envia, the modules answer their route.
+//!
+//! The Rust projects share one `target/` (a link to one folder), so the
+//! second build reuses the first's compiled dependencies; the Python ones
+//! use the componentize-py that `scripts/setup.sh` installed.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crm_tests::envia_sim::EnviaSim;
+use crm_tests::shop::{self, Shop, package};
+use crm_tests::*;
+
+/// Makes `name` with `crm-host plugin new` in `dir`; its folder.
+fn scaffold(dir: &Path, kind: &str, lang: &str, name: &str) -> PathBuf {
+    let out = Command::new(host_binary())
+        .args(["plugin", "new", "--kind", kind, "--lang", lang, name])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    dir.join(name)
+}
+
+/// The command of one numbered step of a project's README (`1. Test its
+/// rules: `cmd``), so the test runs what a partner reads.
+fn readme_step(project: &Path, step: &str) -> String {
+    let readme = std::fs::read_to_string(project.join("README.md")).unwrap();
+    let line = readme.lines().find(|l| l.starts_with(&format!("{step}. "))).unwrap_or_else(|| panic!("{readme}"));
+    line.split('`').nth(1).unwrap_or_else(|| panic!("no command in {line:?}")).to_string()
+}
+
+fn run_step(project: &Path, step: &str) {
+    let command = readme_step(project, step);
+    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/componentize-py");
+    let out = Command::new("bash")
+        .args(["-c", &command])
+        .current_dir(project)
+        .env("COMPONENTIZE_PY_VENV", venv)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{} step {step} ({command}) failed:\n{}{}",
+        project.display(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// What step 2 built, where the README says it is.
+fn built(project: &Path) -> PathBuf {
+    let readme = std::fs::read_to_string(project.join("README.md")).unwrap();
+    let wasm = readme.split("(writes `").nth(1).and_then(|rest| rest.split('`').next()).expect("the built file");
+    project.join(wasm)
+}
+
+fn check(file: &Path) -> String {
+    let out = Command::new(host_binary()).args(["plugin", "check"]).arg(file).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    text
+}
+
+#[test]
+fn plugin_new_refuses_a_bad_name_and_a_folder_that_exists() {
+    let dir = tempfile::tempdir().unwrap();
+    let new = |name: &str| {
+        let out = Command::new(host_binary())
+            .args(["plugin", "new", "--kind", "module", "--lang", "rust", name])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        (out.status.success(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (made, said) = new("Bad Name");
+    assert!(!made && said.contains("\"Bad Name\" is not a component name"), "{said}");
+    assert!(new("kept").0);
+    let (made, said) = new("kept");
+    assert!(!made && said.contains("kept exists already"), "{said}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "slow: builds four new projects, about 80 s, and fetches their crates; .ci/run runs it (cargo test -- --include-ignored)"]
+async fn each_scaffold_builds_passes_its_tests_and_serves_as_its_readme_says() {
+    let dir = tempfile::tempdir().unwrap();
+    let shared_target = dir.path().join("rust-target");
+    std::fs::create_dir(&shared_target).unwrap();
+    let projects = [
+        ("provider", "rust", "acme-courier"),
+        ("module", "rust", "acme-hello"),
+        ("provider", "python", "py-courier"),
+        ("module", "python", "py-hello"),
+    ];
+    let mut components = Vec::new();
+    for (kind, lang, name) in projects {
+        let project = scaffold(dir.path(), kind, lang, name);
+        assert!(std::fs::read_to_string(project.join("wit/plugin.wit")).unwrap().contains("package crm:plugin@1.1.0;"));
+        if lang == "rust" {
+            std::os::unix::fs::symlink(&shared_target, project.join("target")).unwrap();
+        }
+        run_step(&project, "1"); // its own tests
+        run_step(&project, "2"); // the build
+        let wasm = built(&project);
+        let said = check(&wasm);
+        assert!(said.contains(&format!("name: {name} ")), "{said}");
+        assert!(said.contains("built against crm:plugin@1.1.0\n"), "{said}");
+        components.push(wasm);
+    }
+
+    // Step 4: into a host's plugins dir; step 5: what the README says to try.
+    let env = [("CRM_PROVIDER_TIMEOUT_MS", shop::PROVIDER_TIMEOUT_MS), ("CRM_TRACKING_REFRESH_MS", "0")];
+    let host = Host::start_with_plugin_files(&components, &env).await;
+    let shop = Shop::on(host, EnviaSim::start().await).await;
+    for provider in ["acme-courier", "py-courier"] {
+        let path = format!("/admin/orgs/{}/integrations/{provider}", shop.org);
+        let r = shop.host.admin(Method::PUT, &path, Some(&json!({}))).await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    let r = shop.post("/api/shipments/rates", &json!({ "contactId": shop.contact, "packages": [package()] })).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    let rates = r.json()["rates"].as_array().unwrap().clone();
+    for provider in ["acme-courier", "py-courier"] {
+        let next_day = rates.iter().find(|r| r["provider"] == provider && r["service"] == "next_day");
+        assert_eq!(next_day.map(|r| r["price"].clone()), Some(json!(8000)), "6,000 + 1,000 per kg: {rates:?}");
+    }
+    for module in ["acme-hello", "py-hello"] {
+        for calls in [1, 2] {
+            let r = shop.host.get(&format!("/api/{module}"), &shop.token).await;
+            assert_eq!(r.status, 200, "{}", r.text);
+            assert_eq!(r.json(), json!({ "success": true, "organization": shop.org, "calls": calls }));
+        }
+    }
+}
