@@ -1,7 +1,10 @@
-//! The partner's path, followed literally: `crm-host plugin new` makes a
-//! project for each kind and language, the commands its README gives test
-//! and build it, `plugin check` loads what they built, and a host serves it:
-//! the providers quote beside Envia, the modules answer their route.
+//! The partner's kit: `crm-host plugin test` runs a component with the
+//! cases its kind must pass (and fails a provider that takes an unknown
+//! outcome for a refusal), and the partner's path is followed literally:
+//! `crm-host plugin new` makes a project for each kind and language, the
+//! commands its README gives test and build it, `plugin check` and `plugin
+//! test` pass what they built, and a host serves it: the providers quote
+//! beside Envia, the modules answer their route.
 //!
 //! The Rust projects share one `target/` (a link to one folder), so the
 //! second build reuses the first's compiled dependencies; the Python ones
@@ -65,6 +68,67 @@ fn check(file: &Path) -> String {
     text
 }
 
+/// `crm-host plugin test --json FILE`: whether every case passed, and the report.
+fn plugin_test(file: &Path) -> (bool, Value) {
+    let out = Command::new(host_binary()).args(["plugin", "test", "--json"]).arg(file).output().unwrap();
+    let report = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
+        panic!("no report: {}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr))
+    });
+    (out.status.success(), report)
+}
+
+/// The cases of a report with this result (`pass`, `fail`, `n/a`).
+fn cases(report: &Value, result: &str) -> Vec<String> {
+    let all = report["cases"].as_array().unwrap();
+    all.iter().filter(|c| c["result"] == result).map(|c| c["case"].as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn plugin_test_fails_a_provider_that_answers_an_unknown_outcome_as_rejected() {
+    let (passed, report) = plugin_test(&built_component("careless_courier"));
+    assert!(!passed, "{report:#}");
+    assert_eq!(
+        cases(&report, "fail"),
+        [
+            "generate: the carrier fails after taking it (HTTP 503): unknown outcome",
+            "generate: the carrier does not answer in time: unknown outcome",
+            "generate: the connection breaks: unknown outcome",
+        ],
+        "{report:#}"
+    );
+    let case = |name: &str| report["cases"].as_array().unwrap().iter().find(|c| c["case"] == name).unwrap().clone();
+    assert_eq!(
+        case("generate: the carrier fails after taking it (HTTP 503): unknown outcome")["detail"],
+        "answered rejected (CARRIER_ERROR: the carrier answered 503); it must answer unknown-outcome"
+    );
+    assert_eq!(case("generate: the carrier refuses (HTTP 400): rejected")["result"], "pass");
+    assert_eq!(case("generate: a retry carries the same reference, so no second label is bought")["result"], "pass");
+    assert_eq!(report["component"], json!({ "name": "careless-courier", "version": "1.0.0", "kind": "provider" }));
+}
+
+#[test]
+fn plugin_test_passes_the_components_this_project_ships_and_says_what_did_not_apply() {
+    for stem in ["flat_rate_courier", "envia", "partner_hello"] {
+        let (passed, report) = plugin_test(&built_component(stem));
+        assert!(passed && report["failed"] == 0, "{stem}: {report:#}");
+    }
+    // A courier without a carrier's API: the cases about its answers do not apply.
+    let (_, report) = plugin_test(&built_component("flat_rate_courier"));
+    assert_eq!(cases(&report, "n/a").len(), 5, "four of generate and one of cancel: {report:#}");
+    assert_eq!(report["passed"], 4, "{report:#}");
+    // The text report, for a person.
+    let out =
+        Command::new(host_binary()).args(["plugin", "test"]).arg(built_component("partner_hello")).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with(
+            "component: partner-hello 1.0.0 (module)\nPASS  GET /hello answers below 500 within its deadline: 200 in "
+        ),
+        "{text}"
+    );
+    assert!(text.ends_with("result: 1 passed, 0 failed, 0 not applicable\n"), "{text}");
+}
+
 #[test]
 fn plugin_new_refuses_a_bad_name_and_a_folder_that_exists() {
     let dir = tempfile::tempdir().unwrap();
@@ -108,6 +172,8 @@ async fn each_scaffold_builds_passes_its_tests_and_serves_as_its_readme_says() {
         let said = check(&wasm);
         assert!(said.contains(&format!("name: {name} ")), "{said}");
         assert!(said.contains("built against crm:plugin@1.1.0\n"), "{said}");
+        let (passed, report) = plugin_test(&wasm);
+        assert!(passed && report["failed"] == 0 && report["passed"].as_u64() > Some(0), "{report:#}");
         components.push(wasm);
     }
 

@@ -92,7 +92,8 @@ impl Runtime {
 
     /// An instance of provider `name` bound to `ctx`'s organization and its
     /// integration; `rejected` when there is no such provider or integration.
-    pub(crate) async fn provider_instance(
+    /// (Public for `crm-host plugin test`, which calls a provider directly.)
+    pub async fn provider_instance(
         self: &Arc<Self>,
         ctx: Arc<CallContext>,
         name: &str,

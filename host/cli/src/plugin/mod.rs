@@ -1,9 +1,14 @@
 //! `crm-host plugin`: what a partner runs on a component before shipping
 //! it: `new` makes a project that builds as it is ([`new`]), `check` says
-//! whether this host loads a built one, and why not ([`check`]).
+//! whether this host loads a built one, and why not ([`check`]), `test`
+//! runs it with the cases its kind must pass ([`test`], against the
+//! scripted carrier of [`carrier_sim`]). Both run on a [`scratch`] runtime.
 
+mod carrier_sim;
 mod check;
 mod new;
+mod scratch;
+mod test;
 
 use std::error::Error;
 use std::path::PathBuf;
@@ -25,11 +30,20 @@ enum PluginCommand {
     /// Say what FILE.wasm was built against and whether this host loads it
     /// (exit 1 when it does not).
     Check { file: PathBuf },
+    /// Run FILE.wasm with the cases its kind must pass and report each
+    /// (exit 1 when one fails).
+    Test {
+        file: PathBuf,
+        /// The report as JSON, for a partner's CI.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 pub async fn run(args: PluginArgs) -> Result<(), Box<dyn Error>> {
     match args.command {
         PluginCommand::New(args) => new::run(args),
         PluginCommand::Check { file } => check::run(&file).await,
+        PluginCommand::Test { file, json } => test::run(&file, json).await,
     }
 }
