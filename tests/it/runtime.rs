@@ -85,6 +85,7 @@ async fn a_partner_component_adds_a_route_and_replaces_nothing_and_each_says_wha
     // What each was built against, read from the component itself.
     assert_eq!((&hello["world"], &hello["contract"]), (&json!("module"), &json!(["crm:plugin@1.1.0"])));
     assert!(hello["imports"].as_array().unwrap().contains(&json!("crm:plugin/runtime@1.1.0")), "{hello}");
+    assert_eq!(hello["exports"], json!(["crm:plugin/handler@1.1.0"]));
     assert_eq!(contacts["world"], "contacts-provider");
     let shipments = list.iter().find(|p| p["name"] == "shipments").unwrap();
     assert_eq!(shipments["world"], "shipments-module");
@@ -300,6 +301,7 @@ fn plugin_check_says_what_a_component_was_built_against_and_whether_it_loads() {
     }
     let courier = String::from_utf8_lossy(&check(&built_component("flat_rate_courier")).stdout).into_owned();
     assert!(courier.contains("world: provider-component, built against crm:plugin@1.1.0"), "{courier}");
+    assert!(courier.contains("\nexports: crm:plugin/provider@1.1.0\ncarriers: mensajero-local\n"), "{courier}");
 
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("broken.wasm");

@@ -115,7 +115,9 @@ async fn load_one(
         .instantiate_pre(&component)
         .map_err(|e| refused(format!("imports something the host does not offer: {e:#}")))?;
     let (imports, exports) = interfaces(runtime, &component);
-    let contract = |world| Contract { world, versions: plugin_versions(&imports, &exports), imports: imports.clone() };
+    let versions = plugin_versions(&imports, &exports);
+    let contract =
+        |world| Contract { world, versions: versions.clone(), imports: imports.clone(), exports: exports.clone() };
     if let Ok(provider) = ProviderComponentPre::new(instance_pre.clone()) {
         let mut store = runtime.new_store("describe", None, DESCRIBE_DEADLINE);
         let instance = provider

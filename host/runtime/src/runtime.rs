@@ -130,6 +130,8 @@ pub struct Contract {
     pub versions: Vec<String>,
     /// Every interface it imports (`crm:plugin/store@1.0.0`, `wasi:io/...`).
     pub imports: Vec<String>,
+    /// Every interface it exports (`crm:plugin/handler@1.0.0`).
+    pub exports: Vec<String>,
 }
 
 /// The loaded components by name, replaced whole by a reload: a call keeps

@@ -11,7 +11,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crm_runtime::bindings::platform::crm::plugin::http::{HttpError, HttpResponse};
-use crm_runtime::{HttpClient, LoadedModule};
+use crm_runtime::bindings::platform::crm::plugin::shipping_types::ProviderError;
+use crm_runtime::{HttpClient, Kind, LoadedModule};
 
 use super::scratch::Scratch;
 
@@ -22,6 +23,9 @@ pub async fn run(file: &Path) -> Result<(), Box<dyn Error>> {
     match scratch.load(file, &bytes).await? {
         Ok(module) => {
             describe(&module);
+            if module.kind == Kind::Provider {
+                println!("carriers: {}", carriers(&scratch, &module).await?);
+            }
             println!("loads on this host: yes");
             Ok(())
         }
@@ -43,6 +47,7 @@ fn describe(module: &LoadedModule) {
     println!("name: {} {} ({})", module.name, module.version, module.kind.as_str());
     println!("world: {}, built against {}", module.contract.world, module.contract.versions.join(", "));
     println!("imports: {}", module.contract.imports.join(", "));
+    println!("exports: {}", module.contract.exports.join(", "));
     for route in &module.routes {
         let permission = route.permission.as_deref().unwrap_or("any token");
         println!("route: {} {} ({permission})", route.method, route.path);
@@ -52,7 +57,24 @@ fn describe(module: &LoadedModule) {
     }
 }
 
-/// A check calls no provider: any outbound request is refused.
+/// The carriers a provider names, asked as a host asks (with no network:
+/// a provider that must ask its carrier says why it cannot).
+async fn carriers(scratch: &Scratch, module: &LoadedModule) -> Result<String, Box<dyn Error>> {
+    let ctx = Arc::new(scratch.organization(module)?);
+    let (mut store, instance) = match scratch.runtime.provider_instance(ctx, &module.name).await {
+        Ok(started) => started,
+        Err(ProviderError::Rejected(f) | ProviderError::UnknownOutcome(f)) => {
+            return Ok(format!("not said ({})", f.message));
+        }
+    };
+    Ok(match instance.crm_plugin_provider().call_carriers(&mut store).await {
+        Ok(Ok(carriers)) => carriers.join(", "),
+        Ok(Err(ProviderError::Rejected(f) | ProviderError::UnknownOutcome(f))) => format!("not said ({})", f.message),
+        Err(trap) => format!("not said (it trapped: {trap:#})"),
+    })
+}
+
+/// A check makes no outbound request: each one is refused.
 struct NoNetwork;
 
 impl HttpClient for NoNetwork {

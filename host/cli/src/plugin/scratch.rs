@@ -9,10 +9,13 @@ use std::time::Duration;
 
 use crm_events::Outbox;
 use crm_events::webhook_url::Policy;
-use crm_runtime::{HttpClient, LoadedModule, Runtime, loader};
+use crm_runtime::{CallContext, HttpClient, Kind, LoadedModule, Runtime, integrations, loader};
 use crm_store::Store;
 use crm_store::embedded::{self, Engine};
+use crm_tenancy::{Tenancy, plans};
 use tempfile::TempDir;
+
+use super::carrier_sim;
 
 /// How long a provider call may take here, as on a host by default.
 pub const PROVIDER_TIMEOUT: Duration = Duration::from_secs(5);
@@ -55,6 +58,26 @@ impl Scratch {
                 Ok(module)
             }
             Err(why) => Err(named(why)),
+        })
+    }
+
+    /// An organization to call `module` for, with every permission; for a
+    /// provider, its integration points at the carrier simulator's URLs.
+    pub fn organization(&self, module: &LoadedModule) -> Result<CallContext, Box<dyn Error>> {
+        let tenancy = Tenancy::new(self.store.clone());
+        let org =
+            tenancy.create_org("Plugin".into(), plans::DEFAULT_PLAN.into(), Default::default(), Default::default())?;
+        if module.kind == Kind::Provider {
+            let (base, queries) = (carrier_sim::BASE_URL.into(), carrier_sim::QUERIES_URL.into());
+            integrations::save(self.store.as_ref(), &org.id, &module.name, "test-key".into(), base, queries)?;
+        }
+        Ok(CallContext {
+            org,
+            token_id: "plugin".into(),
+            user_id: None,
+            permissions: vec!["*".into()],
+            request_id: "plugin".into(),
+            store: None,
         })
     }
 }

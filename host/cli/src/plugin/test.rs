@@ -21,8 +21,7 @@ use crm_runtime::bindings::platform::crm::plugin::shipping_types::{
     Address, Failure, LabelRequest, Parcel, ProviderError, Quote, QuoteRequest,
 };
 use crm_runtime::bindings::platform::crm::plugin::types;
-use crm_runtime::{CallContext, Kind, LoadedModule, integrations};
-use crm_tenancy::{Tenancy, plans};
+use crm_runtime::{CallContext, Kind, LoadedModule};
 use serde_json::json;
 
 use super::carrier_sim::{self, Answer, CarrierSim};
@@ -54,23 +53,9 @@ pub async fn run(file: &Path, as_json: bool) -> Result<(), Box<dyn Error>> {
         .load(file, &bytes)
         .await?
         .map_err(|why| format!("{} cannot be loaded (crm-host plugin check says why):\n{why}", file.display()))?;
-    let tenancy = Tenancy::new(scratch.store.clone());
-    let org =
-        tenancy.create_org("Plugin test".into(), plans::DEFAULT_PLAN.into(), Default::default(), Default::default())?;
-    let ctx = CallContext {
-        org,
-        token_id: "plugin-test".into(),
-        user_id: None,
-        permissions: vec!["*".into()],
-        request_id: "plugin-test".into(),
-        store: None,
-    };
+    let ctx = scratch.organization(&module)?;
     let outcomes = match module.kind {
-        Kind::Provider => {
-            let (base, queries) = (carrier_sim::BASE_URL.into(), carrier_sim::QUERIES_URL.into());
-            integrations::save(scratch.store.as_ref(), &ctx.org.id, &module.name, "test-key".into(), base, queries)?;
-            Provider { scratch: &scratch, carrier: &carrier, module: &module, ctx }.cases().await
-        }
+        Kind::Provider => Provider { scratch: &scratch, carrier: &carrier, module: &module, ctx }.cases().await,
         Kind::Module => module_cases(&scratch, &module, ctx).await,
     };
     let failed = outcomes.iter().filter(|o| o.verdict == Verdict::Fail).count();

@@ -37,6 +37,7 @@ fn describe(m: &LoadedModule) -> Value {
         "world": m.contract.world,
         "contract": m.contract.versions,
         "imports": m.contract.imports,
+        "exports": m.contract.exports,
         "routes": m.routes.iter().map(|r| json!({
             "method": r.method, "path": r.path, "permission": r.permission, "module": r.module,
             "deadlineMs": r.deadline_ms, "maxBodyBytes": r.max_body_bytes,
