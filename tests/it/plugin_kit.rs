@@ -120,13 +120,13 @@ fn plugin_test_passes_the_components_this_project_ships_and_says_what_did_not_ap
     let out =
         Command::new(host_binary()).args(["plugin", "test"]).arg(built_component("partner_hello")).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        text.starts_with(
-            "component: partner-hello 1.0.0 (module)\nPASS  GET /hello answers below 500 within its deadline: 200 in "
-        ),
-        "{text}"
-    );
-    assert!(text.ends_with("result: 1 passed, 0 failed, 0 not applicable\n"), "{text}");
+    assert!(text.starts_with("component: partner-hello 1.0.0 (module)\n"), "{text}");
+    for caller in
+        ["a token with every permission", "a token with only hello:read", "another organization, its store empty"]
+    {
+        assert!(text.contains(&format!("\nPASS  GET /hello, for {caller}: 200 in ")), "{text}");
+    }
+    assert!(text.ends_with("result: 3 passed, 0 failed, 0 not applicable\n"), "{text}");
 }
 
 #[test]

@@ -10,7 +10,8 @@
 //! dropped the connection is `unknown-outcome`, and the host must not buy a
 //! second label. A case about the carrier's answers does not apply to a
 //! provider that sent no request. A module's routes that need no parameter
-//! are called as the API would call them.
+//! are called as the API would call them, by a token with every permission,
+//! one with only the route's, and another organization.
 
 use std::error::Error;
 use std::path::Path;
@@ -313,39 +314,57 @@ impl Provider<'_> {
     }
 }
 
-/// Each route without parameters, called as the API would: an answer below
-/// 500 within its deadline. The others need what only their author knows.
+/// Each route without parameters, called as the API would, by three
+/// callers: a token with every permission, a token with only the permission
+/// the route declares, and another organization (its store empty). Each
+/// must answer below 500 within the route's deadline and the memory cap.
+/// The other routes need what only their author knows.
 async fn module_cases(scratch: &Scratch, module: &Arc<LoadedModule>, ctx: CallContext) -> Vec<Outcome> {
     let mut outcomes = Vec::new();
     for route in &module.routes {
-        let case = format!("{} {} answers below 500 within its deadline", route.method, route.path);
+        let name = format!("{} {}", route.method, route.path);
         if route.path.contains('{') || route.method != "GET" {
-            outcomes.push(outcome(
-                case,
-                Verdict::NotApplicable,
-                "it needs parameters or a body: test it through the API",
-            ));
+            let why = "it needs parameters or a body: test it through the API";
+            outcomes.push(outcome(format!("{name}, called as the API calls it"), Verdict::NotApplicable, why));
             continue;
         }
-        let request = types::Request {
-            method: route.method.clone(),
-            path: route.path.clone(),
-            path_params: Vec::new(),
-            query: Vec::new(),
-            headers: Vec::new(),
-            body: Vec::new(),
-        };
-        let deadline = route.deadline_ms.map_or(Duration::from_secs(5), |ms| Duration::from_millis(ms.into()));
-        let started = Instant::now();
-        let answered = scratch.runtime.handle(module, Some(ctx.clone()), request, deadline).await;
-        let took = started.elapsed().as_millis();
-        outcomes.push(match answered {
-            Ok((response, _)) if response.status < 500 => {
-                outcome(case, Verdict::Pass, format!("{} in {took} ms", response.status))
+        let only = route.permission.iter().cloned().collect::<Vec<_>>();
+        let narrow = CallContext { permissions: only, ..ctx.clone() };
+        let other = match scratch.organization(module) {
+            Ok(other) => other,
+            Err(e) => {
+                outcomes.push(outcome(format!("{name}, for another organization"), Verdict::Fail, e.to_string()));
+                continue;
             }
-            Ok((response, _)) => outcome(case, Verdict::Fail, format!("{} in {took} ms", response.status)),
-            Err(trap) => outcome(case, Verdict::Fail, format!("it failed: {trap:#}")),
-        });
+        };
+        let only_label = route.permission.as_deref().map_or("no permission".into(), |p| format!("only {p}"));
+        let callers = [
+            ("for a token with every permission".to_string(), ctx.clone()),
+            (format!("for a token with {only_label}"), narrow),
+            ("for another organization, its store empty".to_string(), other),
+        ];
+        for (who, caller) in callers {
+            let request = types::Request {
+                method: route.method.clone(),
+                path: route.path.clone(),
+                path_params: Vec::new(),
+                query: Vec::new(),
+                headers: Vec::new(),
+                body: Vec::new(),
+            };
+            let deadline = route.deadline_ms.map_or(Duration::from_secs(5), |ms| Duration::from_millis(ms.into()));
+            let started = Instant::now();
+            let answered = scratch.runtime.handle(module, Some(caller), request, deadline).await;
+            let took = started.elapsed().as_millis();
+            let case = format!("{name}, {who}");
+            outcomes.push(match answered {
+                Ok((response, _)) if response.status < 500 => {
+                    outcome(case, Verdict::Pass, format!("{} in {took} ms", response.status))
+                }
+                Ok((response, _)) => outcome(case, Verdict::Fail, format!("{} in {took} ms", response.status)),
+                Err(trap) => outcome(case, Verdict::Fail, format!("it failed: {trap:#}")),
+            });
+        }
     }
     outcomes
 }
