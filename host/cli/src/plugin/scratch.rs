@@ -23,7 +23,7 @@ pub const PROVIDER_TIMEOUT: Duration = Duration::from_secs(5);
 pub struct Scratch {
     pub runtime: Arc<Runtime>,
     pub store: Arc<dyn Store>,
-    _dir: TempDir,
+    dir: TempDir,
 }
 
 impl Scratch {
@@ -34,20 +34,20 @@ impl Scratch {
         let outbox = Outbox::new(store.clone(), Policy { allow_private: false });
         let runtime = Runtime::new(store.clone(), 64 << 20, PROVIDER_TIMEOUT, http, outbox, 1, Default::default())
             .map_err(|e| format!("cannot start a runtime: {e:#}"))?;
-        Ok(Scratch { runtime, store, _dir: dir })
+        Ok(Scratch { runtime, store, dir })
     }
 
     /// Loads `bytes` alone, as a plugins dir of one file, and makes it the
     /// runtime's one component (outer error: this machine could not set
     /// the load up; inner: the host refuses the component, in its words).
     pub async fn load(&self, file: &Path, bytes: &[u8]) -> Result<Result<Arc<LoadedModule>, String>, Box<dyn Error>> {
-        let plugins = self._dir.path().join("plugins");
+        let plugins = self.dir.path().join("plugins");
         std::fs::create_dir_all(&plugins)?;
         let name = file.file_name().map_or("component.wasm".into(), |n| n.to_string_lossy().into_owned());
         let copy = plugins.join(name);
         std::fs::write(&copy, bytes)?;
         let quiet = |_: &str| {};
-        let cache = self._dir.path().join("cache");
+        let cache = self.dir.path().join("cache");
         let loaded = loader::load_all(&self.runtime, &[], &cache, Some(&plugins), &quiet).await;
         // The loader names the copy; the partner knows the file.
         let named = |why: String| why.strip_prefix(&format!("{}: ", copy.display())).map_or(why.clone(), Into::into);
