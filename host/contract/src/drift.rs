@@ -181,10 +181,11 @@ fn type_change(old: &Resolve, a: TypeId, new: &Resolve, b: TypeId) -> Vec<Change
     if was == now {
         return Vec::new();
     }
-    let (Some((kind, ma)), Some((_, mb))) = (members(old, a), members(new, b)) else {
+    // Member by member only between two of one kind (a record and a record).
+    let (Some((kind, ma)), Some((kind_b, mb))) = (members(old, a), members(new, b)) else {
         return vec![Change { what: String::new(), old: Some(was), new: Some(now) }];
     };
-    if members(new, b).is_none_or(|(k, _)| k != kind) {
+    if kind != kind_b {
         return vec![Change { what: String::new(), old: Some(was), new: Some(now) }];
     }
     let mut changes = Vec::new();

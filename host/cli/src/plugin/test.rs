@@ -343,18 +343,18 @@ async fn module_cases(scratch: &Scratch, module: &Arc<LoadedModule>, ctx: CallCo
             (format!("for a token with {only_label}"), narrow),
             ("for another organization, its store empty".to_string(), other),
         ];
+        let request = types::Request {
+            method: route.method.clone(),
+            path: route.path.clone(),
+            path_params: Vec::new(),
+            query: Vec::new(),
+            headers: Vec::new(),
+            body: Vec::new(),
+        };
+        let deadline = route.deadline_ms.map_or(Duration::from_secs(5), |ms| Duration::from_millis(ms.into()));
         for (who, caller) in callers {
-            let request = types::Request {
-                method: route.method.clone(),
-                path: route.path.clone(),
-                path_params: Vec::new(),
-                query: Vec::new(),
-                headers: Vec::new(),
-                body: Vec::new(),
-            };
-            let deadline = route.deadline_ms.map_or(Duration::from_secs(5), |ms| Duration::from_millis(ms.into()));
             let started = Instant::now();
-            let answered = scratch.runtime.handle(module, Some(caller), request, deadline).await;
+            let answered = scratch.runtime.handle(module, Some(caller), request.clone(), deadline).await;
             let took = started.elapsed().as_millis();
             let case = format!("{name}, {who}");
             outcomes.push(match answered {
