@@ -32,6 +32,7 @@ macro_rules! store_contract {
             find_matches_values_under_a_prefix,
             count_found_counts_each_key_once,
             batches_apply_every_op,
+            a_reader_never_sees_part_of_a_batch,
             conditional_batches_check_then_write,
             counters_under_a_bound_have_exact_winners,
             drop_namespace_drops_one_namespace,
@@ -237,6 +238,48 @@ pub fn batches_apply_every_op(s: &Arc<dyn Store>) {
     assert_eq!(keys(s.scan(&ns, b"", None, 10).unwrap()), ["x", "y"]);
     assert_eq!(s.get(&ns, b"x").unwrap(), Some(b"3".to_vec()), "later ops of a batch win");
     s.batch(&ns, Vec::new()).unwrap();
+}
+
+/// A batch becomes visible whole: a reader on another thread, reading its
+/// keys one at a time, never sees some of them written and others not. (A
+/// contact's email claim seen without its record lets a create take the
+/// claim as abandoned.) Each batch writes its number under many keys; a
+/// key read later can only hold the same number or a newer one.
+pub fn a_reader_never_sees_part_of_a_batch(s: &Arc<dyn Store>) {
+    const KEYS: usize = 16;
+    const BATCHES: u64 = 2_000;
+    let ns = Namespace::org("a");
+    let key = |k: usize| format!("k{k:02}").into_bytes();
+    let writer = {
+        let (s, ns) = (s.clone(), ns.clone());
+        std::thread::spawn(move || {
+            for n in 1..=BATCHES {
+                let ops = (0..KEYS).map(|k| BatchOp::Put(key(k), n.to_be_bytes().to_vec())).collect();
+                s.batch(&ns, ops).unwrap();
+            }
+        })
+    };
+    let number =
+        |k: usize| -> u64 { s.get(&ns, &key(k)).unwrap().map_or(0, |v| u64::from_be_bytes(v.try_into().unwrap())) };
+    let mut reads = 0u64;
+    while !writer.is_finished() || reads == 0 {
+        // Forwards and backwards: a backend that inserts a batch's keys in
+        // any order is caught by one of the two.
+        for order in [(0..KEYS).collect::<Vec<_>>(), (0..KEYS).rev().collect()] {
+            let first = number(order[0]);
+            for &k in &order[1..] {
+                let later = number(k);
+                assert!(later >= first, "key {k} held batch {later} after another key of batch {first} was read");
+            }
+            let scanned: Vec<Vec<u8>> = s.scan(&ns, b"k", None, KEYS).unwrap().into_iter().map(|(_, v)| v).collect();
+            assert!(
+                scanned.is_empty() || (scanned.len() == KEYS && scanned.iter().all(|v| *v == scanned[0])),
+                "a scan saw part of a batch: {scanned:?}"
+            );
+        }
+        reads += 1;
+    }
+    writer.join().unwrap();
 }
 
 pub fn conditional_batches_check_then_write(s: &Arc<dyn Store>) {

@@ -20,7 +20,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 
 use fjall::config::CompressionPolicy;
-use fjall::{CompressionType, Database, Keyspace, KeyspaceCreateOptions, PersistMode, Readable};
+use fjall::{CompressionType, Database, Keyspace, KeyspaceCreateOptions, PersistMode, Readable, Snapshot};
 
 use crate::combine::{Combiner, CommitWindow, Conditional};
 use crate::group_commit::GroupCommit;
@@ -128,17 +128,26 @@ impl FjallStore {
         &self.writer.data
     }
 
+    /// The store as of the last batch applied whole. fjall inserts a
+    /// batch's keys one by one and publishes it after the last, so a plain
+    /// `Keyspace` read can see part of a batch (a contact's email claim
+    /// without its record); every read outside the write lock goes through
+    /// this instead.
+    fn reading(&self) -> Snapshot {
+        self.writer.db.snapshot()
+    }
+
     /// What `key` of `ns` holds. The store's own calls read through it, so
     /// each counts as the one operation its caller asked for.
     fn value(&self, ns: &Namespace, key: &[u8]) -> StoreResult<Option<Vec<u8>>> {
-        Ok(self.data().get(stored_key(ns, key)).map_err(err)?.map(|v| v.to_vec()))
+        Ok(self.reading().get(self.data(), stored_key(ns, key)).map_err(err)?.map(|v| v.to_vec()))
     }
 
     /// The pairs of `bounds` in key order (backwards when `reverse`), at most
     /// `limit`, their namespace's prefix taken off the keys.
     fn read(&self, ns: &Namespace, bounds: Bounds, reverse: bool, limit: usize) -> StoreResult<Vec<KeyValue>> {
         let skip = namespace_start(ns).len();
-        let iter = self.data().range(bounds);
+        let iter = self.reading().range(self.data(), bounds);
         let pairs: Box<dyn Iterator<Item = fjall::Guard>> = match reverse {
             true => Box::new(iter.rev()),
             false => Box::new(iter),
@@ -155,7 +164,7 @@ impl FjallStore {
     /// The keys under `prefix` as `parts` adjacent ranges of stored keys.
     fn split_range(&self, ns: &Namespace, prefix: &[u8], parts: usize) -> StoreResult<Vec<Bounds>> {
         let whole = stored_range(ns, scan_range(prefix, None));
-        let mut keys = self.data().range(whole.clone());
+        let mut keys = self.reading().range(self.data(), whole.clone());
         let (Some(first), Some(last)) = (keys.next(), keys.next_back()) else { return Ok(vec![whole]) };
         let (first, last) = (first.key().map_err(err)?, last.key().map_err(err)?);
         Ok(range::split(whole, &stored_key(ns, prefix), &first, &last, parts))
@@ -308,7 +317,7 @@ impl Store for FjallStore {
         let finder = memchr::memmem::Finder::new(needle);
         let skip = namespace_start(ns).len();
         let mut keys = Vec::new();
-        for guard in self.data().range(stored_range(ns, scan_range(prefix, None))) {
+        for guard in self.reading().range(self.data(), stored_range(ns, scan_range(prefix, None))) {
             let (k, v) = guard.into_inner().map_err(err)?;
             if finder.find(&v).is_some() {
                 keys.push(k[skip..].to_vec());
@@ -324,9 +333,10 @@ impl Store for FjallStore {
         crate::count_operation("count_found");
         let finder = memchr::memmem::Finder::new(needle);
         let ranges = self.split_range(ns, prefix, range::count_parts())?;
+        let instant = self.reading();
         range::count_in_parallel(ranges, |part| {
             let mut count = 0;
-            for guard in self.data().range(part) {
+            for guard in instant.range(self.data(), part) {
                 count += u64::from(finder.find(&guard.value().map_err(err)?).is_some());
             }
             Ok(count)
