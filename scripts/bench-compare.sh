@@ -25,7 +25,7 @@ BASE=http://127.0.0.1:$PORT/api
 J="content-type: application/json"
 declare -A FIG
 for round in $(seq "$ROUNDS"); do
-  for side in A B; do
+  for side in $(alternate "$round" A B); do
     bin=$A; [ "$side" = B ] && bin=$B
     start_host "$bin"
     AUTH="Authorization: Bearer $TOKEN"

@@ -76,7 +76,7 @@ declare -A RATES P50 P99 SINGLE_P50 SINGLE_CPU PACED_P50 PACED_P99
 DELIVER=()
 for round in $(seq "$ROUNDS"); do
   first=$(((round - 1) * (PER_ROUND + SINGLE + PACED) + 1))
-  for kind in event none; do
+  for kind in $(alternate "$round" event none); do
     sed -n "${first},$((first + PER_ROUND - 1))p" "${PATHS[$kind]}" >"$WORK/round.paths"
     sed -n "$((first + PER_ROUND)),$((first + PER_ROUND + SINGLE - 1))p" "${PATHS[$kind]}" >"$WORK/single.paths"
     sed -n "$((first + PER_ROUND + SINGLE)),$((first + PER_ROUND + SINGLE + PACED - 1))p" "${PATHS[$kind]}" >"$WORK/paced.paths"

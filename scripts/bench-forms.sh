@@ -11,7 +11,7 @@
 # /proc/<pid>/stat), and the medians of both, with their ratios.
 # Each round adds its leads to one organization, so a later load meets a
 # larger store than an earlier one: rounds alternate the order of the loads
-# (contacts first, then last; give an even number of rounds), and the
+# (`alternate`: contacts first, then last; give an even number of rounds), and the
 # organization first gets SEED contacts (default 100,000, the pro plan's
 # size) through the bulk path, so that every load meets a store of the size
 # the plans sell, which a round's leads change little.
@@ -60,9 +60,7 @@ run() { # NAME URL BODY [HEADER...]
 }
 declare -A RATES CPUS
 for round in $(seq "$ROUNDS"); do
-  kinds="contacts form form_deal nested"
-  if [ $((round % 2)) -eq 0 ]; then kinds="nested form_deal form contacts"; fi
-  for kind in $kinds; do
+  for kind in $(alternate "$round" contacts form form_deal nested); do
     case $kind in
       contacts) line=$(run contacts "$API/api/contacts" "{\"email\":\"c$round-{n}@bench.co\",\"firstName\":\"Bench\",\"lastName\":\"User\",\"cityCode\":\"{city}\"}" "Authorization: Bearer $ORG_TOKEN") ;;
       form) line=$(run form "$API/api/v1/forms/submit/$PLAIN?key=$PLAIN_KEY" "{\"correo\":\"f$round-{n}@bench.co\",\"nombre\":\"Bench User\",\"cityCode\":\"{city}\",\"utm_source\":\"bench\"}") ;;

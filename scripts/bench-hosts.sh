@@ -113,7 +113,7 @@ run() {
 
 declare -A FIG RATE
 for round in $(seq "$ROUNDS"); do
-  for n in 1 2; do FIG[$n]+="$(run "$n" "r${round}h$n");"; done
+  for n in $(alternate "$round" 1 2); do FIG[$n]+="$(run "$n" "r${round}h$n");"; done
   echo "round $round done"
 done
 

@@ -30,8 +30,14 @@
 #   cpu_micros [PID...]             the CPU (user + kernel) these processes have used, in µs
 #                                   (default: the host, $PID)
 #   micros_per BEFORE AFTER N       the CPU between two cpu_micros readings, in µs per one of N
-# The four are `crm-stats` (bench/src/bin/crm-stats.rs): every script's
-# statistics are that one routine.
+#   figures_column N "FIGURES"      the Nth number (from 1) of each ;-separated figure of a
+#                                   round ("req/s p50 p99;req/s p50 p99;..."), for median
+#   show_figures "FIGURES"          those figures as "R/s p50 P p99 Q | ..."
+#   alternate ROUND ITEM...         the ITEMs in the order round ROUND (from 1) runs them: as
+#                                   given in odd rounds, reversed in even ones, so each of what a
+#                                   round compares goes first in half the rounds
+# median, spread, cpu_micros, micros_per and alternate are `crm-stats`
+# (bench/src/bin/crm-stats.rs): every script's statistics are that one routine.
 # Sourced from the checkout's root once the script has read its arguments:
 # builds the release host (its Wasm components too, contacts_client.wasm
 # included) and the load generator, and sets
@@ -73,6 +79,12 @@ spread() { "$STATS" spread $1; }
 cpu_micros() { "$STATS" cpu "${@:-$PID}"; }
 
 micros_per() { "$STATS" per "$1" "$2" "$3"; }
+
+alternate() { "$STATS" order "$@"; }
+
+figures_column() { tr ';' '\n' <<<"$2" | awk -v n="$1" 'NF {printf "%s ", $n}'; }
+
+show_figures() { tr ';' '\n' <<<"$1" | awk 'NF {printf "%s%.0f/s p50 %.2f p99 %.2f", (i++ ? " | " : ""), $1, $2, $3}'; }
 
 start_postgres() {
   local port=$1 options

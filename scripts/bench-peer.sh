@@ -107,18 +107,14 @@ for round in $(seq "$ROUNDS"); do
 done
 
 echo
-python3 - <<EOF
-figs = {$(for k in "${!FIG[@]}"; do printf '"%s": "%s", ' "$k" "${FIG[$k]}"; done)}
-from statistics import median
-def parse(s): return [tuple(map(float, r.split())) for r in s.strip(";").split(";")]
-show = lambda rs: " | ".join(f"{r[0]:.0f}/s p50 {r[1]:.2f} p99 {r[2]:.2f}" for r in rs)
-for w in ["create", "page", "city", "rare", "common"]:
-    ours, theirs = parse(figs[f"ours,{w}"]), parse(figs[f"theirs,{w}"])
-    if w == "create":
-        o, t = median(r[0] for r in ours), median(r[0] for r in theirs)
-        ratio = f"rate ours/theirs {o:.0f}/{t:.0f} = {o / t:.2f}; p99 ours {median(r[2] for r in ours):.1f} ms"
-    else:
-        o, t = median(r[1] for r in ours), median(r[1] for r in theirs)
-        ratio = f"p50 ours/theirs {o:.2f}/{t:.2f} ms = {o / t:.2f}"
-    print(f"{w}\n  ours        {show(ours)}\n  PostgreSQL  {show(theirs)}\n  median      {ratio}")
-EOF
+for w in create page city rare common; do
+  ours=${FIG[ours,$w]} theirs=${FIG[theirs,$w]}
+  if [ "$w" = create ]; then
+    ratio=$(awk -v o="$(median "$(figures_column 1 "$ours")")" -v t="$(median "$(figures_column 1 "$theirs")")" \
+      -v p="$(median "$(figures_column 3 "$ours")")" 'BEGIN {printf "rate ours/theirs %.0f/%.0f = %.2f; p99 ours %.1f ms", o, t, o / t, p}')
+  else
+    ratio=$(awk -v o="$(median "$(figures_column 2 "$ours")")" -v t="$(median "$(figures_column 2 "$theirs")")" \
+      'BEGIN {printf "p50 ours/theirs %.2f/%.2f ms = %.2f", o, t, o / t}')
+  fi
+  printf '%s\n  ours        %s\n  PostgreSQL  %s\n  median      %s\n' "$w" "$(show_figures "$ours")" "$(show_figures "$theirs")" "$ratio"
+done

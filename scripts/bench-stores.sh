@@ -101,7 +101,7 @@ done
 
 declare -A FIG
 for round in $(seq "$ROUNDS"); do
-  for store in sled postgres; do
+  for store in $(alternate "$round" sled postgres); do
     on "$store"
     for w in page city plan; do
       FIG[$store,$w]+="$(measure -c 1 --warmup 0.5 -H "Authorization: Bearer ${READ[$store]}" \
@@ -131,22 +131,20 @@ for round in $(seq "$ROUNDS"); do
 done
 
 echo
-python3 - <<EOF
-figs = {$(for k in "${!FIG[@]}"; do printf '"%s": "%s", ' "$k" "${FIG[$k]}"; done)}
-from statistics import median
-def parse(s): return [tuple(map(float, r.split())) for r in s.strip(";").split(";")]
-show = lambda rs: " | ".join(f"{r[0]:.0f}/s p50 {r[1]:.2f} p99 {r[2]:.2f}" for r in rs)
-two = parse(figs["postgres,create2"])
-one = median(r[0] for r in parse(figs["postgres,create"]))
-print(f"create2 (two hosts, 32 connections each; p50 and p99 of the slower)\n  PostgreSQL  {show(two)}\n"
-      f"  median      two hosts / one host {median(r[0] for r in two):.0f}/{one:.0f} = {median(r[0] for r in two) / one:.2f}")
-for w in ["create", "page", "city", "plan"]:
-    sled, pg = parse(figs[f"sled,{w}"]), parse(figs[f"postgres,{w}"])
-    if w == "create":
-        s, p = median(r[0] for r in sled), median(r[0] for r in pg)
-        ratio = f"rate PostgreSQL/sled {p:.0f}/{s:.0f} = {p / s:.2f}; p99 sled {median(r[2] for r in sled):.1f} ms, PostgreSQL {median(r[2] for r in pg):.1f} ms"
-    else:
-        s, p = median(r[1] for r in sled), median(r[1] for r in pg)
-        ratio = f"p50 PostgreSQL/sled {p:.2f}/{s:.2f} ms = {p / s:.2f}"
-    print(f"{w}\n  sled        {show(sled)}\n  PostgreSQL  {show(pg)}\n  median      {ratio}")
-EOF
+two=${FIG[postgres,create2]}
+echo "create2 (two hosts, 32 connections each; p50 and p99 of the slower)"
+echo "  PostgreSQL  $(show_figures "$two")"
+awk -v b="$(median "$(figures_column 1 "$two")")" -v a="$(median "$(figures_column 1 "${FIG[postgres,create]}")")" \
+  'BEGIN {printf "  median      two hosts / one host %.0f/%.0f = %.2f\n", b, a, b / a}'
+for w in create page city plan; do
+  sled=${FIG[sled,$w]} pg=${FIG[postgres,$w]}
+  if [ "$w" = create ]; then
+    ratio=$(awk -v s="$(median "$(figures_column 1 "$sled")")" -v p="$(median "$(figures_column 1 "$pg")")" \
+      -v s99="$(median "$(figures_column 3 "$sled")")" -v p99="$(median "$(figures_column 3 "$pg")")" \
+      'BEGIN {printf "rate PostgreSQL/sled %.0f/%.0f = %.2f; p99 sled %.1f ms, PostgreSQL %.1f ms", p, s, p / s, s99, p99}')
+  else
+    ratio=$(awk -v s="$(median "$(figures_column 2 "$sled")")" -v p="$(median "$(figures_column 2 "$pg")")" \
+      'BEGIN {printf "p50 PostgreSQL/sled %.2f/%.2f ms = %.2f", p, s, p / s}')
+  fi
+  printf '%s\n  sled        %s\n  PostgreSQL  %s\n  median      %s\n' "$w" "$(show_figures "$sled")" "$(show_figures "$pg")" "$ratio"
+done

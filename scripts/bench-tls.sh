@@ -50,7 +50,7 @@ run() { # NAME URL
 }
 for round in $(seq "$ROUNDS"); do
   echo "# round $round"
-  for kind in plain tls; do
+  for kind in $(alternate "$round" plain tls); do
     host $kind
     scheme=http; [ $kind = tls ] && scheme=https
     run "me-$kind" "$scheme://127.0.0.1:$PORT/api/me"

@@ -7,7 +7,12 @@
 //! crm-stats spread N...          "median (min–max)"
 //! crm-stats cpu PID...           CPU time (user and system) the processes used, in µs
 //! crm-stats per BEFORE AFTER N   (AFTER - BEFORE) / N, rounded: two `cpu` readings per request
+//! crm-stats order ROUND A B...   A B... in round 1, 3, ...; ... B A in round 2, 4, ...
 //! ```
+//!
+//! `order` is the alternation of what a round compares: on a noisy machine
+//! the later of two loads in a round meets a warmer cache and a larger
+//! store, so each goes first in half the rounds (give an even number).
 
 use std::process::ExitCode;
 
@@ -19,6 +24,7 @@ fn main() -> ExitCode {
         "median" => numbers().and_then(|n| median(&n)).map(format_number),
         "spread" => numbers().and_then(|n| spread(&n)),
         "cpu" => rest.iter().map(|pid| pid.parse().ok().map(cpu_micros)).sum::<Option<u64>>().map(|t| t.to_string()),
+        "order" => rest.split_first().and_then(|(round, items)| order(round.parse().ok()?, items)),
         "per" => match numbers().as_deref() {
             Some(&[before, after, n]) if n > 0.0 => Some(format!("{:.0}", (after - before) / n)),
             _ => None,
@@ -35,7 +41,7 @@ fn main() -> ExitCode {
 }
 
 fn usage() -> ExitCode {
-    eprintln!("usage: crm-stats median|spread N... | cpu PID... | per BEFORE AFTER N");
+    eprintln!("usage: crm-stats median|spread N... | cpu PID... | per BEFORE AFTER N | order ROUND ITEM...");
     ExitCode::from(2)
 }
 
@@ -62,6 +68,19 @@ fn spread(numbers: &[f64]) -> Option<String> {
 fn format_number(n: f64) -> String {
     let text = format!("{n:.6}");
     text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// `items` in the order round `round` (from 1) runs them: as given in odd
+/// rounds, reversed in even ones; `None` of no items or round 0.
+fn order(round: u32, items: &[String]) -> Option<String> {
+    if items.is_empty() || round == 0 {
+        return None;
+    }
+    let mut items = items.to_vec();
+    if round % 2 == 0 {
+        items.reverse();
+    }
+    Some(items.join(" "))
 }
 
 /// The CPU time process `pid` has used (user and system), in microseconds;
@@ -91,6 +110,16 @@ mod tests {
         assert_eq!(format_number(1000.0), "1000");
         assert_eq!(format_number(0.001234), "0.001234", "curl's seconds keep their digits");
         assert_eq!(median(&[1.19, 1.34]).map(format_number).unwrap(), "1.265");
+    }
+
+    #[test]
+    fn each_item_goes_first_in_half_the_rounds() {
+        let items = ["a".to_string(), "b".to_string(), "c".to_string()];
+        assert_eq!(order(1, &items).unwrap(), "a b c");
+        assert_eq!(order(2, &items).unwrap(), "c b a");
+        assert_eq!(order(3, &items).unwrap(), "a b c");
+        assert_eq!(order(0, &items), None, "rounds count from 1");
+        assert_eq!(order(1, &[]), None);
     }
 
     #[test]
