@@ -77,7 +77,7 @@ fn order(round: u32, items: &[String]) -> Option<String> {
         return None;
     }
     let mut items = items.to_vec();
-    if round % 2 == 0 {
+    if round.is_multiple_of(2) {
         items.reverse();
     }
     Some(items.join(" "))
