@@ -1,5 +1,6 @@
 //! The DIVIPOLA catalog of Colombia: 1,122 municipalities and 33 states, embedded
-//! in the binary, with the text rules every module shares.
+//! in the binary at build time (`data/*.csv`), with the text rules every module
+//! shares.
 //!
 //! Layout, one concept per file:
 //! - [`data`]: the records and the loaded [`Catalog`] (built once, on first use);
@@ -8,8 +9,8 @@
 //! - [`resolve`]: city resolution (`resolved` / `ambiguous` / `fuzzy` / `none` /
 //!   `invalid_code`), the one place where a city typed by a person becomes a code.
 //!
-//! The crate is pure: no I/O, no clock, no HTTP. See `README.md` for the data's
-//! provenance and the normalisation rules.
+//! The crate is pure: no I/O, no clock, no HTTP, no store. See `README.md` for
+//! the data's provenance and the normalisation rules.
 
 mod bag;
 pub mod data;

@@ -1,7 +1,8 @@
 //! The paging rule every list of the API shares, the host's and the
 //! components' alike: how `page` and `limit` are read. Pure and without
-//! dependencies, so both the host and the guest SDK (built for
-//! `wasm32-wasip2`) use this one copy.
+//! dependencies, so both the host (the webhook deliveries' list) and the
+//! guest SDK (every component's list, built for `wasm32-wasip2`) build this
+//! one copy, and a client meets the same bounds and refusals everywhere.
 //!
 //! `page` is as sent (1 when absent or below 1, at most [`MAX_PAGE`]);
 //! `limit` is clamped to `1..=max` (`default` when absent); either one sent

@@ -9,8 +9,8 @@
 //! - the store crates know no HTTP and no Wasm, the runtime knows no HTTP
 //!   server, the pure libraries no I/O;
 //! - only the crates ARCHITECTURE names open sockets;
-//! - ARCHITECTURE's code map names every crate (the one place a crate is
-//!   described beyond its Cargo `description` and its own `//!`).
+//! - each crate is described once, in its own `//!`: ARCHITECTURE's code map
+//!   points there, and no manifest has a `description`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -333,28 +333,45 @@ fn the_circle_finder_finds_a_circle_and_spells_use_groups_out() {
     assert_eq!(find_circle(&acyclic), None);
 }
 
-/// The code map's entry of a crate: a host-workspace crate has a heading
-/// naming its folder and its name; a component, a bullet naming its folder
-/// (or the folder that groups it, such as `examples/`) under `plugins/`.
+/// A crate's root file: `lib.rs`, else `main.rs`.
+fn root_file(src: &Path) -> PathBuf {
+    let lib = src.join("lib.rs");
+    if lib.is_file() { lib } else { src.join("main.rs") }
+}
+
+/// Each crate is described once, in its root file's `//!`: the code map
+/// points there (a row naming the folder, the crate and that file, no prose
+/// of its own), and no manifest carries a `description` to drift from it.
 #[test]
-fn the_code_map_names_every_crate() {
+fn each_crate_is_described_once_in_its_own_doc() {
     let architecture = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
     let map = &architecture[architecture.find("## Code map").expect("a code map")..];
     let map = &map[..map.find("\n## ").map_or(map.len(), |end| end + 1)];
-    let mut missing = Vec::new();
+    let mut wrong = Vec::new();
     for (name, src) in workspace_crates() {
         let folder = src.parent().unwrap().strip_prefix(root()).unwrap().to_str().unwrap().to_string();
-        let named = match folder.strip_prefix("plugins/") {
-            Some(inside) => {
-                let group = inside.split('/').next().unwrap();
-                map.contains(&format!("- `{group}/`"))
-            }
-            None if folder == "tests" || folder == "bench" => map.contains(&format!("(crate `{name}`)")),
-            None => map.contains(&format!("### `{folder}/` (crate `{name}`")),
-        };
-        if !named {
-            missing.push(format!("{name} ({folder}/)"));
+        let file = root_file(&src);
+        let file_name = file.strip_prefix(root()).unwrap().to_str().unwrap().to_string();
+        let row = format!("| `{folder}/` | `{name}` | [`{file_name}`]({file_name}) |");
+        if !map.lines().any(|line| line.starts_with(&row)) {
+            wrong.push(format!("the code map has no row `{row}`"));
+        }
+        let text = std::fs::read_to_string(&file).unwrap_or_default();
+        let described = text.lines().take_while(|line| line.starts_with("//!")).count();
+        if described < 2 {
+            wrong.push(format!("{file_name} does not open with its crate's `//!` description"));
         }
     }
-    assert!(missing.is_empty(), "crates ARCHITECTURE.md's code map does not name:\n{}", missing.join("\n"));
+    for manifest in [root().join("Cargo.toml"), root().join("plugins/Cargo.toml")] {
+        for package in metadata(&manifest, true)["packages"].as_array().unwrap() {
+            if !package["description"].is_null() {
+                wrong.push(format!("{}'s Cargo.toml has a description: its `//!` is the one", package["name"]));
+            }
+        }
+    }
+    let prose = map.lines().filter(|line| !line.is_empty() && !line.starts_with('|')).count();
+    if prose > 12 {
+        wrong.push(format!("the code map has {prose} lines besides its table: a crate's description is its `//!`"));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

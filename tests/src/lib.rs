@@ -1,11 +1,17 @@
 //! Black-box test harness: starts the real `crm-host` binary on loopback ports
 //! (port 0, read back from its output) with a temporary data dir, and talks HTTP.
+//! The tests themselves are one binary, `it/main.rs`.
 //!
 //! The binary is `target/<profile>/crm-host` beside the test executable, or
 //! `CRM_HOST_BIN`. `cargo test --workspace` builds it before any test runs.
 //! Hosts run on the embedded store (fjall, or sled with
 //! `CRM_TEST_STORE=sled`), or on PostgreSQL with `CRM_TEST_STORE=postgres`
 //! (see [`backend`]).
+//!
+//! Beside the hosts, the stand-ins the tests talk to: the Envia simulator
+//! ([`envia_sim`]), a webhook receiver ([`receiver`]), and a WAN link in user
+//! space ([`wan`]: each chunk held for the one-way delay, a link a test cuts);
+//! `src/bin/` runs each as a process, for benchmarks and manual tries.
 
 pub mod backend;
 pub mod envia_sim;

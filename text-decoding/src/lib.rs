@@ -1,15 +1,16 @@
 //! How bytes that people's software sends are read as text: one rule for
 //! the import module (a `text/csv` body), the forms module (an HTML form's
-//! fields) and `crm-host import` (a file it splits into calls), so that text
-//! reads the same at every door.
+//! fields) and `crm-host import` (a file it splits into calls), which all
+//! build this crate, so that text reads the same at every door. Pure: no I/O.
 //!
-//! A byte-order mark is dropped. Bytes in a charset their sender names are
-//! read in it ([`text_in`]); otherwise UTF-8 is read as it is, and anything
-//! else as Windows-1252, which is what Excel's plain "CSV" saves on a
-//! Spanish-language Windows and what a page served as ISO-8859-1 posts (a
-//! byte sequence that is not UTF-8 is almost never meant as UTF-8). A CSV's
-//! delimiter is `;` when the header line holds more semicolons than commas
-//! (Excel in Spanish), else `,`.
+//! A byte-order mark is dropped at every door ([`without_bom`]), JSON bodies
+//! included (the host's routes and the SDK's JSON reading). Bytes in a
+//! charset their sender names are read in it ([`text_in`]); otherwise UTF-8
+//! is read as it is, and anything else as Windows-1252, which is what
+//! Excel's plain "CSV" saves on a Spanish-language Windows and what a page
+//! served as ISO-8859-1 posts (a byte sequence that is not UTF-8 is almost
+//! never meant as UTF-8). A CSV's delimiter ([`delimiter`]) is `;` when the
+//! header line holds more semicolons than commas (Excel in Spanish), else `,`.
 
 use std::borrow::Cow;
 

@@ -1,11 +1,17 @@
 //! `crm-host`: the CRM edge service (`serve`, the `crm-server` crate) and
 //! the command-line clients of a running host, each in its own module:
 //! `admin` (the admin API), `import` (a file through the import API),
-//! `store` (a store moved between backends with no host running, and the
-//! online backup of a running one, verified and restored) and
-//! `plugin` (a component checked as a host loads it, through `crm-runtime`).
+//! `store` (`copy.rs`: a store moved between backends with no host running;
+//! `backup.rs`: the online backup of a running one, verified and restored
+//! into a data dir) and `plugin` (`new.rs`: a partner's project from the
+//! templates in `templates/`, which build as they are; `check.rs`: a
+//! component loaded as a host would, in a throw-away runtime of
+//! `crm-runtime`, `scratch.rs`, before a partner ships it; `test.rs`: the
+//! cases a provider or a module must pass, run in that runtime, a provider's
+//! carrier scripted by `carrier_sim.rs`).
 //! The clients know the server only through its HTTP API, its store and its
-//! admin token's file: nothing of theirs is linked into the server.
+//! admin token's file: nothing of theirs is linked into the server (`csv`,
+//! `indicatif`). The command line's own tests: `tests/cli.rs`.
 
 mod admin;
 mod console;

@@ -4,8 +4,14 @@
 //!   `compat/`, or what a component's binary spells), resolved.
 //! - [`drift`]: the rule between two texts: what the newer one removed or
 //!   changed, and what it added without `@since`.
-//! - [`component`]: what a component was built against, and what of it this
-//!   host's text does not have, for a refusal that says why.
+//! - [`component`]: what a component was built against (read from its own
+//!   types), and what of it this host's text does not have, for a refusal
+//!   that names each interface, function or type that differs, with both
+//!   versions.
+//!
+//! Today's text is `wit/plugin.wit`, compiled in. Used by the runtime's
+//! loader and by the CI check of `compat/` (`tests/it/plugin_contract.rs`).
+//! It knows no I/O and no wasmtime.
 
 pub mod component;
 pub mod drift;

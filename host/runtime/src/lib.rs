@@ -6,8 +6,8 @@
 //! - [`context`]: who a call is for ([`CallContext`]);
 //! - [`engine`]: one `Engine` (pooling allocator, epoch interruption) and the
 //!   epoch ticker that enforces deadlines;
-//! - [`outbound`]: the outbound HTTP policy of providers, in front of the
-//!   [`HttpClient`] the server supplies;
+//! - [`outbound`]: the outbound HTTP policy of providers (declared hosts
+//!   only, bounded sizes), in front of the [`HttpClient`] the server supplies;
 //! - [`integrations`]: each organization's settings for a provider;
 //! - [`limits`]: one instance's memory cap, with its peak recorded;
 //! - [`turns`]: compute turns, the CPU shared between organizations;
@@ -15,9 +15,12 @@
 //!   deadline, memory cap and organization scope; a trap or an exceeded limit
 //!   is that call's error, nothing more;
 //! - [`loader`]: embedded and `--plugins-dir` components, compiled once and
-//!   cached on disk, described (name, version, routes) at start;
-//! - `imports`: what components may call (tenant-scoped store, catalog, ids
-//!   and clock, logs, the contacts interface, shipping, provider HTTP);
+//!   cached on disk (a load compiles with an engine of its own, dropped with
+//!   its buffers when the load ends), described (name, version, routes) at
+//!   start;
+//! - `imports`: what components may call, one file per capability
+//!   (tenant-scoped store, catalog, ids and clock, logs, the contacts
+//!   interface, shipping, provider HTTP, events);
 //! - [`nested`]: a module calling another's interface (contacts);
 //! - [`upkeep`]: the host calling a module's upkeep export on its own behalf
 //!   (the contacts module's reindex at start);

@@ -25,8 +25,12 @@
 //!   host's staleness and bookmarks);
 //! - `tls.rs`: TLS to the database, from the URL's `sslmode` and
 //!   `sslrootcert` as libpq reads them;
-//! - [`throwaway`]: a PostgreSQL server in a temporary folder, for tests and
-//!   benchmarks.
+//! - [`throwaway`]: a PostgreSQL server in a temporary folder (with TLS on,
+//!   if asked, or as a hot standby of another), for tests and benchmarks.
+//!
+//! It passes the store's contract suite (`tests/postgres_contract.rs`), plus
+//! a crash of the server itself under writes. The host picks it with
+//! `--store-url` (`host/server/src/storage.rs`).
 //!
 //! Isolation, per promise of the trait:
 //! - `get`, `put`, `delete`, `scan`, `find`: one statement each, so the

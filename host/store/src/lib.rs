@@ -6,14 +6,17 @@
 //! writers' conditional batches share one engine commit), the two embedded
 //! backends ([`fjall_store`], the default, and [`sled_store`]) and which one a
 //! data dir holds ([`embedded`]), the [`contract`] suite that every backend
-//! must pass, and
+//! must pass (`tests/fjall_contract.rs`, `tests/sled_contract.rs`, and
+//! `crm-store-postgres`'s own, each with a `kill -9` test driven by the
+//! `store-crash-writer` binary), and
 //! [`lease`]s (work that runs once among the hosts sharing a store),
 //! [`split`] (reads from a replica, writes to the primary), and the
 //! [`backup`] format (a store's pairs at one instant, in one file).
 //!
 //! It knows nothing of HTTP, WebAssembly or outbound calls: it must not depend
 //! on warp, wasmtime or reqwest. Callers above it (tenancy, the plugin runtime,
-//! the server) decide what the keys mean.
+//! the server) decide what the keys mean; the server picks the backend
+//! (`host/server/src/storage.rs`).
 //!
 //! Writes are applied in memory at once; [`Store::durable`] waits until everything
 //! written so far is on disk. Handlers call it before answering a write with a 2xx

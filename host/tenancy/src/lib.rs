@@ -1,6 +1,7 @@
-//! Tenancy: who is who. Organizations, their plans, users and API tokens, kept
-//! as records in the store, and the formats every record of the host shares:
-//! [`ids`], times ([`clock`]) and hashed [`secrets`].
+//! Tenancy: who is who. Organizations, their plans and modules, users,
+//! permission names and API tokens (stored as SHA-256 digests, checked in
+//! constant time), kept as records in the store, and the formats every record
+//! of the host shares: [`ids`], times ([`clock`]) and hashed [`secrets`].
 //!
 //! The [`directory`] maps the public ids of token-less doors to their
 //! organization; [`webhook_secrets`] keeps each organization's signing secret.

@@ -6,10 +6,11 @@
 //!
 //! Only active automations run: activating one stages its subscription (its
 //! trigger's events, filtered by `toStage` or `formId`, to each action's URL)
-//! with the status change, and pausing or saving it withdraws it. The host
-//! matches events to subscriptions and delivers them. A webhook URL is checked
-//! against the host's rules (`webhooks.check-url`: public `https` only unless
-//! the operator allows private addresses) when it is saved.
+//! with the status change, for the host's outbox, and pausing or saving it
+//! withdraws it. The host matches events to subscriptions and delivers them.
+//! A webhook URL is checked against the host's rules (`webhooks.check-url`:
+//! public `https` only unless the operator allows private addresses) when it
+//! is saved.
 //!
 //! Store keys (scoped by the host to this organization and module):
 //! `a/<id>` automations, `meta/automations` their count.

@@ -1,13 +1,26 @@
 //! The contacts module: contacts, companies and conversations.
 //!
-//! Layout: [`upsert`] holds the upsert rules (the one place forms, import and
-//! shipments reach through the `contacts` export; [`many`] applies them to
-//! many bodies in one call, a chunk of rows to a commit ([`batch`]), dry runs included, and [`bulk`] for the admin API;
-//! [`checked`] is what a checked body changes on a contact), [`edit`] get and put by id,
-//! [`list`] the filters, [`input`] body parsing, [`location`] strict city
-//! resolution (shared with [`companies`]), [`identity`] DIAN document types
-//! and numbers, [`unique`] the compare-and-swap claims, [`conversations`]
-//! linking, [`record`] the stored shape and its two API forms.
+//! Exports the `contacts` interface that other modules call (the upsert, one
+//! body or many, for forms and import; a contact or a conversation by id, for
+//! shipments and pipelines), and `contacts-upkeep` (the search index's
+//! reindex) that only the host calls.
+//!
+//! Layout: [`upsert`] holds the upsert rules (lookup by email, then mobile; the
+//! one place forms, import and shipments reach through the `contacts` export;
+//! [`many`] applies them to many bodies in one call, a chunk of rows to a
+//! commit ([`batch`], which also holds a dry run's contacts), and [`bulk`] is
+//! the admin API's bulk path; [`checked`] is what a checked body changes on a
+//! contact), [`edit`] get and put by id, [`list`] the filters (a list walks an
+//! index a chunk at a time), [`input`] body parsing and the bounds on what a
+//! client sends, [`location`] strict city resolution (shared with
+//! [`companies`]) and the lenient city an import may ask for, [`identity`]
+//! DIAN document types and numbers, [`unique`] the compare-and-swap claims,
+//! [`conversations`] linking, [`record`] the stored shape, its two API forms
+//! and the bound on a whole contact.
+//!
+//! The list indexes and counters ([`index`]) and the trigram index behind
+//! `search=` ([`search`]) are written in the record's own commit; [`index`]
+//! also stages a create's `contact.created` event for that commit.
 //!
 //! Store keys (scoped by the host to this organization and module):
 //! `c/<id>` contacts, `u/email/<email>` and `u/mobile/<digits>` unique claims,

@@ -1,4 +1,7 @@
-//! The Envia provider (envia.com), as the `provider-component` world.
+//! The Envia provider (envia.com), as the `provider-component` world: Envia's
+//! Shipping API (rates, labels, tracking, cancel) and Queries API (carriers)
+//! behind the `provider` interface. It reaches only the hosts it declares
+//! (Envia's, production and sandbox) and the URLs the organization sets.
 //!
 //! Layout:
 //! - [`client`]: the account's URLs and key, and requests to Envia;

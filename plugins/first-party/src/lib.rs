@@ -1,9 +1,9 @@
 //! This product's own rules and machinery, kept out of the SDK partners
 //! build against:
 //!
-//! - [`contact_body`]: the keys of a contact body and the bounds on custom
-//!   properties, for the contacts module and the modules that build bodies
-//!   (forms, import);
+//! - [`contact_body`]: the keys of a contact body, the names people give them
+//!   (`correo`, `celular`...) and the bounds on custom properties, for the
+//!   contacts module and the modules that build bodies (forms, import);
 //! - [`delivery`]: a webhook's pace and order, as automations' actions and
 //!   conversation stages ask for them;
 //! - [`pipeline`]: the default pipelines' stages and ids, for the modules

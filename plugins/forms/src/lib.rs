@@ -7,14 +7,21 @@
 //! the attribution a submission gives its contact; [`submit`] the
 //! one submission rule behind both doors (the token door
 //! `POST /forms/{id}/submit` and the public door
-//! `POST /api/v1/forms/submit/{id}?key=`); [`dedupe`] the double click;
-//! [`cors`] what browsers are told; [`submissions`], [`deals`] and
-//! [`notifications`] what a submission leaves behind, with their lists.
+//! `POST /api/v1/forms/submit/{id}?key=`); [`dedupe`] the double click and
+//! the sweep of its expired answers; [`cors`] what browsers are told;
+//! [`submissions`], [`deals`] and [`notifications`] (the team's) what a
+//! submission leaves behind, with their lists.
 //!
 //! A submission becomes a contact only through the contacts module's upsert
 //! (lookup, strict location, plan limit, id documents stay there), joined to
-//! the submission's own commit (`contacts-joined`): one commit per lead. The
+//! the submission's own commit (`contacts-joined`: its writes wait for this
+//! module's commit, `host/runtime/src/deferred.rs`): the contact, the
+//! submission, its deal and its notifications in one commit per lead. The
 //! city rule stays in the catalog.
+//!
+//! Each accepted submission emits `form.submitted`. Deals move between the
+//! stages of the default deal pipeline ([`deals`], `PUT /deals/{id}`), each
+//! move emitting `deal.stage_changed`.
 //!
 //! Store keys (scoped by the host to this organization and module):
 //! `f/<id>` forms, `s/<formId>/<id>` submissions, `d/<id>` deals with their

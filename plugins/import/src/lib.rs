@@ -1,11 +1,16 @@
 //! The import module: a spreadsheet of contacts becomes contacts.
 //!
 //! Layout: [`rows`] reads a call (JSON `{rows, dryRun, locationMode}` or
-//! `text/csv` with the options in the query) into row bodies; [`report`]
+//! `text/csv`, read by `crm-text-decoding`'s rule, with the options in the
+//! query) into row bodies; [`report`]
 //! sends them, in order, through the contacts module's `upsert-many` (the
 //! one upsert rule: lookup, location, id documents, plan limit) and tallies
 //! what each became; [`history`] keeps every import (dry runs too) for
 //! `GET /import/contacts`.
+//!
+//! The dry run and the lenient city are the contacts module's
+//! (`contacts/src/batch.rs`, `location.rs`): this module passes `dryRun` and
+//! `locationMode` on to `upsert-many`.
 //!
 //! Store keys (scoped by the host to this organization and module):
 //! `i/<id>` an import's summary, `i-rows/<id>/<n>` its warnings and rejected

@@ -2,10 +2,11 @@
 //! through.
 //!
 //! Layout: [`pipeline`] the pipelines themselves: every organization's two
-//! defaults (the SDK's stages and ids, never stored), the ones the app
-//! creates, and the API's list and read; [`conversation_stage`] where each
+//! defaults (stages and ids from `crm-first-party`, never stored, so the forms
+//! module names the same default deal pipeline), the ones the app creates,
+//! and the API's list and read; [`conversation_stage`] where each
 //! conversation stands and the move between stages, which emits
-//! `conversation.stage_entered`.
+//! `conversation.stage_entered` in the move's own commit.
 //!
 //! A stage of a conversation pipeline may have a `webhookUrl`: creating the
 //! pipeline stages one subscription per such stage, in the same commit, so

@@ -5,7 +5,9 @@
 //! - [`bindings`]: the host imports (store, events, catalog, runtime, tenant) and the
 //!   shared types, generated from `wit/` once. A component generates bindings for
 //!   its own world with `with:` pointing at these (see `contacts/src/lib.rs`).
-//! - [`http`]: reading requests and writing responses, the spec's error envelope.
+//! - [`http`]: reading requests and writing responses, the spec's error envelope,
+//!   JSON bodies (a byte-order mark dropped, as `crm-text-decoding` says) and
+//!   list paging ([`http::Paging`]: the `crm-paging` rule, shared with the host).
 //! - [`kv`]: typed JSON records on the store, counters, newest-first pages.
 
 pub mod http;

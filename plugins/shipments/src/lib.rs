@@ -1,12 +1,14 @@
-//! The shipments module: quotes, labels, tracking and cancellation, through
-//! the provider components the host reaches for it (`shipping` import).
+//! The shipments module: quotes, labels with idempotency keys, tracking and
+//! cancellation, through the provider components the host reaches for it.
+//! It reaches providers only through the host's `shipping` import.
 //!
 //! Layout: [`generate`] the label and its idempotency rules (the heart of the
 //! module), [`claims`] the compare-and-swap records behind them, [`rates`]
 //! quotes, [`follow`] track and cancel, [`tracking`] the one rule that applies
 //! a provider's tracking to a shipment (API, webhook and scheduler), [`sink`]
-//! the `tracking-sink` export, [`lock`] one writer per shipment, [`list`]
-//! reads, [`input`] bodies, [`destination`] the destination address and its
+//! the `tracking-sink` export the host calls for tracking webhooks and its
+//! scheduler's rounds, [`lock`] one writer per shipment, [`list`] reads,
+//! [`input`] bodies, [`destination`] the destination address and its
 //! city rules, [`origin`] the sender, [`answer`] the error answers, [`record`]
 //! the stored shipment and its indexes.
 //!

@@ -5,7 +5,8 @@
 //! Build: `cargo build --release --target wasm32-wasip2 -p flat-rate-courier`,
 //! then copy `flat_rate_courier.wasm` into the host's `--plugins-dir` and
 //! enable it for an organization with
-//! `PUT /admin/orgs/{org}/integrations/flat-rate-courier` (body `{}`).
+//! `PUT /admin/orgs/{org}/integrations/flat-rate-courier` (body `{}`). The
+//! tests load it from `--plugins-dir` this way (`tests/it/partner_provider.rs`).
 
 mod bindings {
     wit_bindgen::generate!({ path: "../../../wit", world: "provider-component" });

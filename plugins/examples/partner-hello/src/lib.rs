@@ -1,5 +1,6 @@
 //! A partner's module, written from `wit/` alone: one route, `GET /hello`, that
-//! greets the caller's organization and counts calls in its own store.
+//! greets the caller's organization and counts calls in its own store. It adds
+//! a route and replaces no first-party module.
 
 crm_sdk::component_bindings!("module", "../../../wit");
 

@@ -1,7 +1,8 @@
 //! A provider with the mistake `crm-host plugin test` must catch: whatever
 //! goes wrong at its carrier (a refusal, a 5xx, a timeout, a broken
 //! connection) it answers `rejected`, which tells the host that no label
-//! exists and a retry is safe, when the carrier may well have made one.
+//! exists and a retry is safe, when the carrier may well have made one, so
+//! a label could be bought twice. Tests only.
 
 mod bindings {
     wit_bindgen::generate!({ path: "../../../wit", world: "provider-component" });

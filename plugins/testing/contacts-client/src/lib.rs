@@ -1,6 +1,8 @@
-//! A module of the `module-using-contacts` world: `POST /contacts-client/upsert`
-//! forwards its body to the contacts module's `upsert` and answers with the
-//! outcome; `GET /contacts-client/{id}` answers with the contacts module's `get`.
+//! A module of the `module-using-contacts` world that calls the contacts module
+//! through the `contacts` interface, as other modules do (tests only; never
+//! embedded): `POST /contacts-client/upsert` forwards its body to the contacts
+//! module's `upsert` and answers with the outcome; `GET /contacts-client/{id}`
+//! answers with the contacts module's `get`.
 //!
 //! `POST /contacts-client/joined?then=` upserts through `contacts-joined`, then
 //! makes its own commit (`commit`), a commit whose condition fails (`fail`),

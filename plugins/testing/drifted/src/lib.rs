@@ -1,5 +1,7 @@
-//! A module built from a never-published text of the contract (`wit/`):
-//! `crm-host plugin check` and the host's refusal must name what drifted.
+//! A module built from a never-published text of the contract (`wit/`): its
+//! route has a field (`max-body-bytes`) and its store a function (`vacuum`) no
+//! published version has. `crm-host plugin check` and the host's refusal must
+//! name what drifted. Tests only.
 
 wit_bindgen::generate!({ path: "wit", world: "drifted" });
 

@@ -2,7 +2,7 @@
 //! `GET /misbehave/loop` never returns, `/misbehave/alloc` allocates without end,
 //! `/misbehave/trap` traps, `/misbehave/ok` answers with the header names it was given,
 //! and `POST /misbehave/small` takes a body of at most [`SMALL`] bytes (its
-//! own limit, through `route-options`).
+//! own limit, through `route-options`). Tests only; never embedded.
 
 crm_sdk::component_bindings!("module-with-options", "../../../wit");
 
