@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 backend=${1:?usage: scripts/test-store.sh sled|postgres [args...]}
 shift
 skip=()
-modules=(python_partner plugin_contract plugin_kit tidy many_hosts edge store_copy store_backup)
+modules=(python_partner plugin_contract plugin_kit tidy many_hosts edge store_copy store_backup store_migration)
 case "$backend" in
   sled) modules+=(openapi) ;;
   postgres) modules+=(large_org) ;;

@@ -50,6 +50,7 @@ mod shipment_tracking;
 mod shipments;
 mod store_backup;
 mod store_copy;
+mod store_migration;
 mod store_tls;
 mod tidy;
 mod tls;

@@ -93,7 +93,7 @@ fn main() -> std::process::ExitCode {
         && store.runs_beside_a_host()
     {
         // Before the runtime's threads start: they inherit it.
-        crm_server::priority::lower_this_thread();
+        crm_store::priority::lower_this_thread();
     }
     let logs = tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| QUIET_ENGINES.into()))

@@ -194,10 +194,11 @@ pub struct Config {
     #[arg(long, env = "CRM_COMMIT_WINDOW_US", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(0..=20_000))]
     pub commit_window_us: u64,
 
-    /// The embedded engine of a fresh data dir: `fjall` (the default: an LSM
-    /// tree, compressed, online backups) or `sled`. A data dir that already
-    /// holds a store keeps the engine that wrote it; naming the other one is
-    /// refused (`crm-host store copy` moves a store between engines).
+    /// The embedded engine: `fjall` (the default: an LSM tree, compressed,
+    /// online backups) or `sled`. A data dir sled wrote is moved to fjall at
+    /// start, while the host serves it, unless this says `sled`; a data dir
+    /// on fjall stays there (naming `sled` for it is refused: `crm-host store
+    /// copy` moves a store between engines).
     #[arg(long, env = "CRM_STORE_ENGINE", value_parser = clap::value_parser!(crm_store::embedded::Engine))]
     pub store_engine: Option<crm_store::embedded::Engine>,
 

@@ -25,7 +25,7 @@
 //!   them), [`storage`] (which store backend a host runs
 //!   on), [`edge`] (an edge host's replica reads, bookmarks and forwarded
 //!   writes), [`metrics`] (Prometheus, on the admin listener), [`console`] (lines
-//!   for the operator), [`priority`] (work that yields the CPU to requests);
+//!   for the operator);
 //! - the routes beside the API: [`admin`] (the admin API: organizations,
 //!   components listed and reloaded, online backups handed out in parts) and
 //!   its [`admin_token`], [`tokenless`] (component routes served without a
@@ -64,7 +64,6 @@ pub mod http;
 pub mod jobs;
 pub mod listener;
 pub mod metrics;
-pub mod priority;
 pub mod public_listener;
 pub mod served_components;
 pub mod server;

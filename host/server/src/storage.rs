@@ -41,9 +41,8 @@ pub fn open(config: &Config, computing: Computing) -> Result<Storage, String> {
         }
         None => {
             let cannot = |e| format!("cannot open the store in {}: {e}", config.data_dir.display());
-            let engine = embedded::choose(&config.data_dir, config.store_engine).map_err(cannot)?;
-            let cache_mb = config.store_cache_mb.unwrap_or(engine.default_cache_mb());
-            let store = embedded::open(engine, &config.data_dir, cache_mb << 20, window).map_err(cannot)?;
+            let store = embedded::open_data_dir(&config.data_dir, config.store_engine, config.store_cache_mb, window)
+                .map_err(cannot)?;
             Ok(Storage { store, edge: None })
         }
     }

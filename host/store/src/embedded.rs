@@ -1,84 +1,13 @@
-//! The embedded engines a data dir may hold, and opening the one it holds.
-//!
-//! Each engine keeps its files in a folder of its own inside the data dir
-//! (`store/` for sled, `fjall/` for fjall), so a data dir says which engine
-//! wrote it, and a host started on it opens that one whatever its default.
+//! Opening the store a data dir holds: the engine that wrote it (see
+//! [`Engine`]), or a sled store moved to fjall while it serves.
 
-use std::path::{Path, PathBuf};
-use std::str::FromStr;
+use std::path::Path;
 use std::sync::Arc;
+
+pub use crate::engine::Engine;
 
 use crate::combine::CommitWindow;
 use crate::{FjallStore, SledStore, Store, StoreError, StoreResult};
-
-/// An embedded engine.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Engine {
-    Sled,
-    Fjall,
-}
-
-impl Engine {
-    /// The engine a fresh data dir gets.
-    pub const DEFAULT: Engine = Engine::Fjall;
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Engine::Sled => "sled",
-            Engine::Fjall => "fjall",
-        }
-    }
-
-    /// Its folder in `data_dir`.
-    pub fn dir(self, data_dir: &Path) -> PathBuf {
-        match self {
-            Engine::Sled => data_dir.join("store"),
-            Engine::Fjall => data_dir.join("fjall"),
-        }
-    }
-
-    /// Its block or page cache when the operator names none: most of the
-    /// host's memory on a large store. sled's own default; fjall's is sized
-    /// for a small machine (`docs/operators.md`, "Memory").
-    pub fn default_cache_mb(self) -> u64 {
-        match self {
-            Engine::Sled => 1024,
-            Engine::Fjall => 256,
-        }
-    }
-
-    /// The file its lock is taken on, in `data_dir`.
-    pub fn lock_file(self, data_dir: &Path) -> PathBuf {
-        match self {
-            Engine::Sled => self.dir(data_dir).join("db"),
-            Engine::Fjall => self.dir(data_dir).join("lock"),
-        }
-    }
-
-    /// Whether a process has its store in `data_dir` open now (both engines
-    /// lock a file with `flock`, which a crashed process no longer holds).
-    pub fn in_use(self, data_dir: &Path) -> bool {
-        let Ok(file) = std::fs::File::open(self.lock_file(data_dir)) else { return false };
-        matches!(file.try_lock(), Err(std::fs::TryLockError::WouldBlock))
-    }
-
-    /// The engine whose files `data_dir` holds, if any.
-    pub fn found_in(data_dir: &Path) -> Option<Engine> {
-        [Engine::Sled, Engine::Fjall].into_iter().find(|engine| engine.dir(data_dir).exists())
-    }
-}
-
-impl FromStr for Engine {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Engine, String> {
-        match text {
-            "sled" => Ok(Engine::Sled),
-            "fjall" => Ok(Engine::Fjall),
-            other => Err(format!("{other:?} is not an embedded engine (sled or fjall)")),
-        }
-    }
-}
 
 /// Which engine to open in `data_dir`: the one it holds, else `wanted`, else
 /// the default. An engine wanted that is not the one the dir holds is
@@ -97,6 +26,28 @@ pub fn choose(data_dir: &Path, wanted: Option<Engine>) -> StoreResult<Engine> {
         (Some(found), _) => Ok(found),
         (None, wanted) => Ok(wanted.unwrap_or(Engine::DEFAULT)),
     }
+}
+
+/// Opens the store a host serves from in `data_dir`: the engine [`choose`]
+/// picks, except that a sled store the host was not told to keep on sled
+/// is moved to fjall while it serves ([`crate::migrate`]). `cache_mb` is
+/// the operator's cache size, else each engine's default.
+pub fn open_data_dir(
+    data_dir: &Path,
+    wanted: Option<Engine>,
+    cache_mb: Option<u64>,
+    window: CommitWindow,
+) -> StoreResult<Arc<dyn Store>> {
+    crate::migrate::tidy(data_dir)?;
+    let cache = |engine: Engine| cache_mb.unwrap_or(engine.default_cache_mb()) << 20;
+    if wanted != Some(Engine::Sled) && crate::migrate::wanted(data_dir) {
+        has_room(data_dir)?;
+        let sled = SledStore::open_with(&Engine::Sled.dir(data_dir), cache(Engine::Sled), window.clone())?;
+        let fjall = || FjallStore::open_with(&Engine::Fjall.dir(data_dir), cache(Engine::Fjall), window);
+        return crate::migrate::start(data_dir, sled, fjall);
+    }
+    let engine = choose(data_dir, wanted)?;
+    open(engine, data_dir, cache(engine), window)
 }
 
 /// Opens `engine`'s store in `data_dir` with a cache of `cache_bytes`.

@@ -124,6 +124,12 @@ impl FjallStore {
         Ok(FjallStore { writer, group, combiner })
     }
 
+    /// Syncs the journal now, without waiting for a group commit (a
+    /// migration's switch, which holds every writer back meanwhile).
+    pub fn sync(&self) -> StoreResult<()> {
+        self.writer.failure.note(self.writer.db.persist(PersistMode::SyncAll), lasting)
+    }
+
     fn data(&self) -> &Keyspace {
         &self.writer.data
     }

@@ -5,7 +5,8 @@
 //! [`group_commit`] (many writers share one flush), [`combine`] (many
 //! writers' conditional batches share one engine commit), the two embedded
 //! backends ([`fjall_store`], the default, and [`sled_store`]) and which one a
-//! data dir holds ([`embedded`]), the [`contract`] suite that every backend
+//! data dir holds ([`embedded`]), a sled data dir moved to fjall while it
+//! serves ([`migrate`]), [`priority`] (work that yields the CPU to requests), the [`contract`] suite that every backend
 //! must pass (`tests/fjall_contract.rs`, `tests/sled_contract.rs`, and
 //! `crm-store-postgres`'s own, each with a `kill -9` test driven by the
 //! `store-crash-writer` binary), and
@@ -26,10 +27,13 @@ pub mod backup;
 pub mod combine;
 pub mod contract;
 pub mod embedded;
+mod engine;
 pub mod fjall_store;
 pub mod group_commit;
 mod lasting;
 pub mod lease;
+pub mod migrate;
+pub mod priority;
 pub mod range;
 pub mod sled_store;
 pub mod split;

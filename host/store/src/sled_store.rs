@@ -75,6 +75,12 @@ impl SledStore {
         Ok(SledStore { db, group, combiner, failure })
     }
 
+    /// Every namespace it holds a tree for (a migration copies them all).
+    pub fn namespaces(&self) -> Vec<Namespace> {
+        let names = self.db.tree_names().into_iter();
+        names.filter_map(|name| Namespace::from_name(std::str::from_utf8(&name).ok()?)).collect()
+    }
+
     fn tree(&self, ns: &Namespace) -> StoreResult<sled::Tree> {
         self.db.open_tree(ns.as_str()).map_err(err)
     }

@@ -51,7 +51,7 @@ struct Open {
 fn write_parts(pairs: Pairs, id: String, taken_at: String) -> mpsc::Receiver<Result<(Vec<u8>, bool), String>> {
     let (parts, receiver) = mpsc::channel(1);
     let writing = move || {
-        crate::priority::lower_this_thread();
+        crm_store::priority::lower_this_thread();
         let mut writer = match Writer::new(Vec::with_capacity(PART_BYTES + (64 << 10))) {
             Ok(writer) => writer,
             Err(e) => return drop(parts.blocking_send(Err(e.to_string()))),
