@@ -89,6 +89,9 @@ fn write_marker(data_dir: &Path, state: &str) -> StoreResult<()> {
     written.map_err(|e| StoreError(format!("cannot write {}: {e}", data_dir.join(MARKER).display())))
 }
 
+/// What a conditional batch a caller waits on answers.
+type Committed<'a> = Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + 'a>>;
+
 pub struct Migration {
     data_dir: PathBuf,
     /// sled, until the switch; then `None`, and closed once no call holds it.
@@ -148,6 +151,34 @@ impl Migration {
         let answer = write(&*sled)?;
         self.mirror(&sled, ns, keys);
         Ok(answer)
+    }
+
+    /// [`Migration::write`] of a batch: the keys it may touch are its ops'.
+    fn write_batch<T>(
+        &self,
+        ns: &Namespace,
+        ops: Vec<BatchOp>,
+        write: impl FnOnce(&dyn Store, Vec<BatchOp>) -> StoreResult<T>,
+    ) -> StoreResult<T> {
+        let keys: Vec<Vec<u8>> = ops.iter().map(|op| op.key().to_vec()).collect();
+        let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
+        self.write(ns, &keys, |store| write(store, ops))
+    }
+
+    /// A conditional batch its caller waits on: through fjall's own path
+    /// (`on_fjall`, its combined commits) once switched; before, alone, as
+    /// each must be mirrored.
+    fn waited_on<'a>(
+        &'a self,
+        ns: Namespace,
+        conditions: Vec<Condition>,
+        ops: Vec<BatchOp>,
+        on_fjall: impl FnOnce(&'a FjallStore, Namespace, Vec<Condition>, Vec<BatchOp>) -> Committed<'a>,
+    ) -> Committed<'a> {
+        match self.switched() {
+            true => on_fjall(&self.fjall, ns, conditions, ops),
+            false => Box::pin(std::future::ready(self.batch_if(&ns, conditions, ops))),
+        }
     }
 
     /// Writes to fjall what sled holds now under `keys`.
@@ -313,41 +344,19 @@ impl Store for Migration {
     }
 
     fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()> {
-        let keys: Vec<Vec<u8>> = ops.iter().map(|op| op.key().to_vec()).collect();
-        let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
-        self.write(ns, &keys, |store| store.batch(ns, ops))
+        self.write_batch(ns, ops, |store, ops| store.batch(ns, ops))
     }
 
     fn batch_if(&self, ns: &Namespace, conditions: Vec<Condition>, ops: Vec<BatchOp>) -> StoreResult<bool> {
-        let keys: Vec<Vec<u8>> = ops.iter().map(|op| op.key().to_vec()).collect();
-        let keys: Vec<&[u8]> = keys.iter().map(Vec::as_slice).collect();
-        self.write(ns, &keys, |store| store.batch_if(ns, conditions, ops))
+        self.write_batch(ns, ops, |store, ops| store.batch_if(ns, conditions, ops))
     }
 
-    /// fjall's combined commits once switched; before, each batch commits
-    /// alone, as each must be mirrored.
-    fn batch_if_shared(
-        &self,
-        ns: Namespace,
-        conditions: Vec<Condition>,
-        ops: Vec<BatchOp>,
-    ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + '_>> {
-        match self.switched() {
-            true => self.fjall.batch_if_shared(ns, conditions, ops),
-            false => Box::pin(std::future::ready(self.batch_if(&ns, conditions, ops))),
-        }
+    fn batch_if_shared(&self, ns: Namespace, conditions: Vec<Condition>, ops: Vec<BatchOp>) -> Committed<'_> {
+        self.waited_on(ns, conditions, ops, |fjall, ns, conditions, ops| fjall.batch_if_shared(ns, conditions, ops))
     }
 
-    fn batch_if_background(
-        &self,
-        ns: Namespace,
-        conditions: Vec<Condition>,
-        ops: Vec<BatchOp>,
-    ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + '_>> {
-        match self.switched() {
-            true => self.fjall.batch_if_background(ns, conditions, ops),
-            false => Box::pin(std::future::ready(self.batch_if(&ns, conditions, ops))),
-        }
+    fn batch_if_background(&self, ns: Namespace, conditions: Vec<Condition>, ops: Vec<BatchOp>) -> Committed<'_> {
+        self.waited_on(ns, conditions, ops, |fjall, ns, conditions, ops| fjall.batch_if_background(ns, conditions, ops))
     }
 
     fn combiner(&self) -> Option<&combine::Combiner> {
