@@ -194,6 +194,12 @@ pub struct Config {
     #[arg(long, env = "CRM_COMMIT_WINDOW_US", default_value_t = 1000, value_parser = clap::value_parser!(u64).range(0..=20_000))]
     pub commit_window_us: u64,
 
+    /// How long an online backup nobody reads is kept, in seconds: its
+    /// snapshot keeps old versions from being compacted away, so one a
+    /// client left is given up (another may then start).
+    #[arg(long, env = "CRM_BACKUP_IDLE_SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub backup_idle_secs: u64,
+
     /// The embedded engine: `fjall` (the default: an LSM tree, compressed,
     /// online backups) or `sled`. A data dir sled wrote is moved to fjall at
     /// start, while the host serves it, unless this says `sled`; a data dir

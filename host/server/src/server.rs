@@ -166,7 +166,8 @@ async fn start(config: &Config, metrics: PrometheusHandle) -> Result<Serving, Bo
         config.trust_forwarded_for.clone(),
         gate,
     )?);
-    let admin = Arc::new(Admin::new(&loaded, deadline, api.clone(), tokenless.clone())?);
+    let backup_idle = Duration::from_secs(config.backup_idle_secs);
+    let admin = Arc::new(Admin::new(&loaded, deadline, api.clone(), tokenless.clone(), backup_idle)?);
     let app = Arc::new(ServerState::new(config.clone(), (store, edge), runtime, outbox, admin_token_digest, metrics));
     Ok(Serving { app, api, tokenless, admin, host_id })
 }

@@ -10,8 +10,9 @@
 //!   order), `x-backup-last: true` on the last, which ends the backup.
 //! - `DELETE /admin/store/backups/{id}`: 204, the backup given up.
 //!
-//! One backup at a time, and one nobody has read for [`IDLE`] is given up:
-//! a snapshot keeps old versions from being compacted away. The parts are
+//! One backup at a time, and one nobody has read for a while
+//! (`--backup-idle-secs`, a minute by default) is given up: a snapshot keeps
+//! old versions from being compacted away. The parts are
 //! written on a thread of the lowest CPU priority ([`write_parts`]).
 
 use std::sync::Arc;
@@ -29,12 +30,11 @@ use crate::state::ServerState;
 /// About how large a part is.
 const PART_BYTES: usize = 4 << 20;
 
-/// A backup not read for this long is given up.
-const IDLE: Duration = Duration::from_secs(60);
-
-/// The backup being read, if any.
-#[derive(Default)]
-pub struct Backups(Arc<Mutex<Option<Open>>>);
+/// The backup being read, if any, and how long one nobody reads is kept.
+pub struct Backups {
+    open: Arc<Mutex<Option<Open>>>,
+    idle: Duration,
+}
 
 struct Open {
     id: String,
@@ -86,10 +86,14 @@ fn write_parts(pairs: Pairs, id: String, taken_at: String) -> mpsc::Receiver<Res
 }
 
 impl Backups {
+    pub fn new(idle: Duration) -> Backups {
+        Backups { open: Arc::default(), idle }
+    }
+
     /// `POST /admin/store/backups`.
     pub async fn start(&self, app: &ServerState) -> Result<Response, ApiError> {
-        let mut open = self.0.lock().await;
-        if let Some(current) = open.as_ref().filter(|o| o.touched.elapsed() < IDLE) {
+        let mut open = self.open.lock().await;
+        if let Some(current) = open.as_ref().filter(|o| o.touched.elapsed() < self.idle) {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 "BACKUP_IN_PROGRESS",
@@ -108,14 +112,14 @@ impl Backups {
         let answer = json!({ "id": id, "takenAt": taken_at });
         let parts = write_parts(pairs, id.clone(), taken_at);
         *open = Some(Open { id: id.clone(), next_part: 0, parts, touched: Instant::now() });
-        tokio::spawn(give_up_when_idle(self.0.clone(), id));
+        tokio::spawn(give_up_when_idle(self.open.clone(), id, self.idle));
         tracing::info!(backup = %answer["id"], "an online backup started");
         Ok(Response::json(StatusCode::CREATED, &answer))
     }
 
     /// `GET /admin/store/backups/{id}/parts/{n}`.
     pub async fn part(&self, id: &str, part: &str) -> Result<Response, ApiError> {
-        let mut slot = self.0.lock().await;
+        let mut slot = self.open.lock().await;
         let open = slot.as_mut().filter(|o| o.id == id).ok_or_else(|| ApiError::not_found("Backup"))?;
         if part.parse::<u64>().ok() != Some(open.next_part) {
             return Err(ApiError::new(
@@ -148,7 +152,7 @@ impl Backups {
 
     /// `DELETE /admin/store/backups/{id}`.
     pub async fn cancel(&self, id: &str) -> Result<Response, ApiError> {
-        let mut slot = self.0.lock().await;
+        let mut slot = self.open.lock().await;
         match slot.as_ref().is_some_and(|o| o.id == id) {
             true => {
                 *slot = None;
@@ -159,16 +163,17 @@ impl Backups {
     }
 }
 
-/// Gives backup `id` up once nobody has read it for [`IDLE`]: its snapshot
+/// Gives backup `id` up once nobody has read it for `idle`: its snapshot
 /// released, its thread ended.
-async fn give_up_when_idle(slot: Arc<Mutex<Option<Open>>>, id: String) {
+async fn give_up_when_idle(slot: Arc<Mutex<Option<Open>>>, id: String, idle: Duration) {
     loop {
-        tokio::time::sleep(IDLE / 4).await;
+        tokio::time::sleep(idle / 4).await;
         let mut open = slot.lock().await;
         match open.as_ref() {
-            Some(o) if o.id == id && o.touched.elapsed() >= IDLE => {
+            Some(o) if o.id == id && o.touched.elapsed() >= idle => {
                 *open = None;
-                return tracing::warn!(backup = %id, "an online backup nobody read for a minute was given up");
+                let seconds = idle.as_secs();
+                return tracing::warn!(backup = %id, seconds, "an online backup nobody read was given up");
             }
             Some(o) if o.id == id => {}
             _ => return,

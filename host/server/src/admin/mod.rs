@@ -99,6 +99,7 @@ impl Admin {
         default_deadline: Duration,
         api: Arc<Api>,
         tokenless: Arc<Tokenless>,
+        backup_idle: Duration,
     ) -> Result<Admin, String> {
         let module_routes = RwLock::new(Arc::new(module_table(modules, default_deadline)?));
         Ok(Admin {
@@ -107,7 +108,7 @@ impl Admin {
             api,
             tokenless,
             reloading: Default::default(),
-            backups: Default::default(),
+            backups: backups::Backups::new(backup_idle),
         })
     }
 
