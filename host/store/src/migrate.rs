@@ -68,6 +68,16 @@ pub fn start(
     sled: SledStore,
     open_fjall: impl FnOnce() -> StoreResult<FjallStore>,
 ) -> StoreResult<Arc<dyn Store>> {
+    let fjall_dir = Engine::Fjall.dir(data_dir);
+    if fjall_dir.exists() {
+        // Not a copy of ours (its marker would have said so): a store
+        // someone put there, which the copy would mix with sled's.
+        return Err(StoreError(format!(
+            "{} holds both a sled store and a fjall one ({}); remove the one not wanted",
+            data_dir.display(),
+            fjall_dir.display()
+        )));
+    }
     write_marker(data_dir, COPYING)?;
     let migration = Arc::new(Migration::new(data_dir, sled, open_fjall()?));
     let copying = migration.clone();

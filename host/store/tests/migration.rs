@@ -191,6 +191,16 @@ fn a_migration_that_stopped_begins_again_and_one_that_switched_keeps_fjall() {
 }
 
 #[test]
+fn a_data_dir_holding_both_engines_without_a_migration_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    on_sled(dir.path(), b"k", b"v");
+    drop(fjall(dir.path()));
+    let refused = embedded::open_data_dir(dir.path(), None, Some(32), CommitWindow::default()).err();
+    let refused = refused.expect("refused").to_string();
+    assert!(refused.contains("holds both a sled store and a fjall one"), "{refused}");
+}
+
+#[test]
 fn a_host_told_to_keep_sled_keeps_it() {
     let dir = tempfile::tempdir().unwrap();
     on_sled(dir.path(), b"k", b"v");
