@@ -261,13 +261,19 @@ fn checked(
 /// On an edge host, the caller as the request's side knows it. A token the
 /// replica does not know may be one made a moment ago: the primary is
 /// asked before it is refused, and then serves the whole request. (A
-/// revoked one is refused as soon as the replica holds the revocation.)
+/// revoked one is refused once the replica holds the revocation, and a
+/// token verified on the replica a moment ago is answered without asking
+/// it again for [`crate::edge::credentials::KEPT`]: the bound's half second.)
 fn authenticated_on_edge(
     app: &ServerState,
     req: &ApiRequest,
     reading: Reading,
 ) -> Result<(Caller, Option<Reading>), ApiError> {
-    let found = auth::authenticate(&Tenancy::new(reading.store.clone()), req);
+    let tenancy = Tenancy::new(reading.store.clone());
+    let found = match (&app.edge, reading.side) {
+        (Some(edge), Side::Replica) => auth::authenticate_with(req, |text| edge.credentials.verify(&tenancy, text)),
+        _ => auth::authenticate(&tenancy, req),
+    };
     match (found, &app.edge) {
         (Err(e), Some(edge)) if reading.side == Side::Replica && e.code() == "API_TOKEN_INVALID" => {
             let reading = edge.reading_primary(&reading);

@@ -5,6 +5,7 @@
 //!
 //! - [`watch`]: how far behind the replica is, and whether each side answers;
 //! - [`bookmark`]: `Crm-Bookmark`, and each credential's last write;
+//! - [`credentials`]: tokens verified a moment ago, answered without a query;
 //! - [`forward`]: writes forwarded to a host beside the primary;
 //! - this file: which side a request reads from.
 //!
@@ -17,6 +18,7 @@
 //! once-per-cluster guarantees are those of any host sharing the database.
 
 pub mod bookmark;
+pub mod credentials;
 pub mod forward;
 pub mod watch;
 
@@ -51,6 +53,8 @@ pub struct Edge {
     max_staleness: Duration,
     recent: RecentWrites,
     forwarder: Option<Forwarder>,
+    /// Tokens verified against the replica a moment ago.
+    pub credentials: credentials::Credentials,
 }
 
 /// Which side a request reads from.
@@ -102,6 +106,7 @@ impl Edge {
             max_staleness,
             recent: RecentWrites::new(max_staleness),
             forwarder: config.write_host_url.clone().map(|url| Forwarder::new(url, FORWARD_AT_MOST)),
+            credentials: Default::default(),
         }
     }
 
