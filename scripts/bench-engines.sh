@@ -25,10 +25,6 @@ PGPORT=${PGPORT:-18790}
 . scripts/bench-lib.sh
 API=http://127.0.0.1:$PORT/api
 
-# crm-load; prints "rate p50_ms p99_ms".
-measure() {
-  "$LOAD" "$@" | awk '/^req\/s=/ {gsub(/[a-z0-9\/]+=|ms/, ""); print $1, $2, $4}'
-}
 
 start_postgres "$PGPORT" max_connections=200 shared_buffers=256MB synchronous_commit=on
 postgres_contacts "$N"
@@ -39,10 +35,10 @@ echo "PostgreSQL: contacts table and indexes ${pg_mb} MB; creates ${pg_rate}/s p
 for engine in fjall sled; do
   start_host "$HOST" CRM_STORE_ENGINE=$engine
   read_and_write_orgs "$N"
-  read -r rate _ p99 < <(measure -c 64 -d "$SECS" -X POST -H "Authorization: Bearer $WRITE_TOKEN" \
+  read -r rate _ p99 < <(load_figures -c 64 -d "$SECS" -X POST -H "Authorization: Bearer $WRITE_TOKEN" \
     -H "content-type: application/json" -b '{"email":"new{n}@w.co","firstName":"N","cityCode":"{city}"}' "$API/contacts")
-  read -r _ page _ < <(measure -c 1 -d 3 --warmup 0.5 -H "Authorization: Bearer $READ_TOKEN" "$API/contacts?limit=100")
-  read -r _ rare _ < <(measure -c 1 -d 3 --warmup 0.5 -H "Authorization: Bearer $READ_TOKEN" "$API/contacts?limit=100&search=user4242")
+  read -r _ page _ < <(load_figures -c 1 -d 3 --warmup 0.5 -H "Authorization: Bearer $READ_TOKEN" "$API/contacts?limit=100")
+  read -r _ rare _ < <(load_figures -c 1 -d 3 --warmup 0.5 -H "Authorization: Bearer $READ_TOKEN" "$API/contacts?limit=100&search=user4242")
   rss=$(($(awk '/VmRSS/ {print $2}' "/proc/$PID/status") / 1024))
   disk=$(du -sm "$WORK/data" | cut -f1)
   backup="-"
@@ -52,9 +48,9 @@ for engine in fjall sled; do
     "$HOST" store backup --url "http://127.0.0.1:$((PORT + 1))" --to "$WORK/backup" >/dev/null
     took=$(seconds_since "$started")
     span=$(awk -v t="$took" 'BEGIN {printf "%.1f", t < 2 ? 2 : t}')
-    read -r _ _ quiet_p99 < <(measure -c 4 -d "$span" -H "Authorization: Bearer $READ_TOKEN" "$API/contacts?limit=100")
+    read -r _ _ quiet_p99 < <(load_figures -c 4 -d "$span" -H "Authorization: Bearer $READ_TOKEN" "$API/contacts?limit=100")
     rm -rf "$WORK/backup"
-    measure -c 4 -d "$span" -H "Authorization: Bearer $READ_TOKEN" "$API/contacts?limit=100" >"$WORK/during.txt" &
+    load_figures -c 4 -d "$span" -H "Authorization: Bearer $READ_TOKEN" "$API/contacts?limit=100" >"$WORK/during.txt" &
     loading=$!
     sleep 0.2
     "$HOST" store backup --url "http://127.0.0.1:$((PORT + 1))" --to "$WORK/backup" >/dev/null

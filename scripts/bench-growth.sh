@@ -22,21 +22,17 @@ PORT=${PORT:-18980}
 . scripts/bench-lib.sh
 API=http://127.0.0.1:$PORT/api
 
-# crm-load; prints "rate p50_ms p99_ms".
-measure() {
-  "$LOAD" "$@" | awk '/^req\/s=/ {gsub(/[a-z0-9\/]+=|ms/, ""); print $1, $2, $4}'
-}
 
 ROWS=()
 for n in "${SIZES[@]}"; do
   # shellcheck disable=SC2086 # HOST_ENV is words on purpose
   start_host "$HOST" ${HOST_ENV:-}
   read_and_write_orgs "$n"
-  read -r rate _ p99 < <(measure -c 64 -d 5 -X POST -H "Authorization: Bearer $WRITE_TOKEN" \
+  read -r rate _ p99 < <(load_figures -c 64 -d 5 -X POST -H "Authorization: Bearer $WRITE_TOKEN" \
     -H "content-type: application/json" -b '{"email":"new{n}@w.co","firstName":"N","cityCode":"{city}"}' "$API/contacts")
-  read -r _ page _ < <(measure -c 1 -d 3 --warmup 0.5 -H "Authorization: Bearer $READ_TOKEN" "$API/contacts?limit=100")
-  read -r _ rare _ < <(measure -c 1 -d 3 --warmup 0.5 -H "Authorization: Bearer $READ_TOKEN" "$API/contacts?limit=100&search=user4242")
-  read -r _ common _ < <(measure -c 1 -d 3 --warmup 0 -H "Authorization: Bearer $READ_TOKEN" "$API/contacts?limit=100&search=bench")
+  read -r _ page _ < <(load_figures -c 1 -d 3 --warmup 0.5 -H "Authorization: Bearer $READ_TOKEN" "$API/contacts?limit=100")
+  read -r _ rare _ < <(load_figures -c 1 -d 3 --warmup 0.5 -H "Authorization: Bearer $READ_TOKEN" "$API/contacts?limit=100&search=user4242")
+  read -r _ common _ < <(load_figures -c 1 -d 3 --warmup 0 -H "Authorization: Bearer $READ_TOKEN" "$API/contacts?limit=100&search=bench")
   rss=$(($(awk '/VmRSS/ {print $2}' "/proc/$PID/status") / 1024))
   stopped=$(date +%s.%N)
   stop_host

@@ -33,6 +33,8 @@
 #   figures_column N "FIGURES"      the Nth number (from 1) of each ;-separated figure of a
 #                                   round ("req/s p50 p99;req/s p50 p99;..."), for median
 #   show_figures "FIGURES"          those figures as "R/s p50 P p99 Q | ..."
+#   load_figures ARG...             crm-load with ARGs; prints "req/s p50_ms p99_ms", one figure
+#                                   as figures_column reads them
 #   alternate ROUND ITEM...         the ITEMs in the order round ROUND (from 1) runs them: as
 #                                   given in odd rounds, reversed in even ones, so each of what a
 #                                   round compares goes first in half the rounds
@@ -81,6 +83,8 @@ cpu_micros() { "$STATS" cpu "${@:-$PID}"; }
 micros_per() { "$STATS" per "$1" "$2" "$3"; }
 
 alternate() { "$STATS" order "$@"; }
+
+load_figures() { "$LOAD" "$@" | awk '/^req\/s=/ {gsub(/[a-z0-9\/]+=|ms/, ""); print $1, $2, $4}'; }
 
 figures_column() { tr ';' '\n' <<<"$2" | awk -v n="$1" 'NF {printf "%s ", $n}'; }
 

@@ -15,11 +15,7 @@ PORT=${PORT:-18800}
 . scripts/bench-lib.sh
 API=http://127.0.0.1:$PORT/api
 
-# crm-load; prints "rate p50_ms p99_ms".
-measure() {
-  "$LOAD" "$@" | awk '/^req\/s=/ {gsub(/[a-z0-9\/]+=|ms/, ""); print $1, $2, $4}'
-}
-pages() { measure -c 4 -d "$1" -H "Authorization: Bearer $READ_TOKEN" "$API/contacts?limit=100"; }
+pages() { load_figures -c 4 -d "$1" -H "Authorization: Bearer $READ_TOKEN" "$API/contacts?limit=100"; }
 
 start_host "$HOST" CRM_STORE_ENGINE=sled
 read_and_write_orgs "$N"

@@ -47,9 +47,7 @@ read_and_write_orgs "$N"
 
 declare -A QUERY=([page]="" [city]="cityCode=05001" [rare]="search=user4242" [common]="search=bench")
 # crm-load against our host; prints "rate p50_ms p99_ms".
-our_measure() {
-  "$LOAD" -d "$SECS" "$@" | awk '/^req\/s=/ {gsub(/[a-z0-9\/]+=|ms/, ""); print $1, $2, $4}'
-}
+our_measure() { load_figures -d "$SECS" "$@"; }
 
 # Both sides answer each query with the same total.
 for w in page city rare common; do

@@ -37,9 +37,7 @@ STORE_URL="postgres://postgres@127.0.0.1:$PGPORT/crm"
 
 declare -A QUERY=([page]="" [city]="cityCode=05001" [plan]="plan=gold")
 # crm-load; prints "rate p50_ms p99_ms".
-measure() {
-  "$LOAD" -d "$SECS" "$@" | awk '/^req\/s=/ {gsub(/[a-z0-9\/]+=|ms/, ""); print $1, $2, $4}'
-}
+measure() { load_figures -d "$SECS" "$@"; }
 
 # Each store gets its data dir (kept between its turns) and the same seed.
 declare -A READ WRITE DATA
