@@ -270,6 +270,18 @@ impl Store for FjallStore {
         self.value(ns, key)
     }
 
+    /// Every key at one instant, through one snapshot (a page's records: a
+    /// snapshot each would cost the tracker's bookkeeping a hundred times).
+    fn get_many(&self, ns: &Namespace, keys: &[Vec<u8>]) -> StoreResult<Vec<Option<Vec<u8>>>> {
+        let instant = self.reading();
+        keys.iter()
+            .map(|key| {
+                crate::count_operation("get");
+                Ok(instant.get(self.data(), stored_key(ns, key)).map_err(err)?.map(|v| v.to_vec()))
+            })
+            .collect()
+    }
+
     fn put(&self, ns: &Namespace, key: &[u8], value: &[u8]) -> StoreResult<()> {
         crate::count_operation("put");
         self.writer.commit(ns, &[Conditional::ops(vec![BatchOp::Put(key.to_vec(), value.to_vec())])]).map(|_| ())
