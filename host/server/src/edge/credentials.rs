@@ -7,8 +7,8 @@
 //! looked up again every time (a token made a moment ago is then asked of
 //! the primary, `api::authenticated_on_edge`). A revocation or an
 //! organization's deletion therefore reaches this host's answers at most
-//! [`KEPT`] after its replica holds it: the bound `docs/operators.md`
-//! states ("Hosts near your customers").
+//! [`KEPT`] after its replica holds it: the bound the README states
+//! ("Hosts near your customers", "A staleness bound").
 
 use std::collections::HashMap;
 use std::sync::Mutex;
