@@ -143,10 +143,10 @@ impl FjallStore {
         self.writer.db.snapshot()
     }
 
-    /// What `key` of `ns` holds. The store's own calls read through it, so
-    /// each counts as the one operation its caller asked for.
-    fn value(&self, ns: &Namespace, key: &[u8]) -> StoreResult<Option<Vec<u8>>> {
-        Ok(self.reading().get(self.data(), stored_key(ns, key)).map_err(err)?.map(|v| v.to_vec()))
+    /// What `key` of `ns` holds at `instant`. The store's own calls read
+    /// through it, so each counts as the one operation its caller asked for.
+    fn value(&self, instant: &Snapshot, ns: &Namespace, key: &[u8]) -> StoreResult<Option<Vec<u8>>> {
+        Ok(instant.get(self.data(), stored_key(ns, key)).map_err(err)?.map(|v| v.to_vec()))
     }
 
     /// The pairs of `bounds` in key order (backwards when `reverse`), at most
@@ -267,7 +267,7 @@ impl Pending<'_> {
 impl Store for FjallStore {
     fn get(&self, ns: &Namespace, key: &[u8]) -> StoreResult<Option<Vec<u8>>> {
         crate::count_operation("get");
-        self.value(ns, key)
+        self.value(&self.reading(), ns, key)
     }
 
     /// Every key at one instant, through one snapshot (a page's records: a
@@ -277,7 +277,7 @@ impl Store for FjallStore {
         keys.iter()
             .map(|key| {
                 crate::count_operation("get");
-                Ok(instant.get(self.data(), stored_key(ns, key)).map_err(err)?.map(|v| v.to_vec()))
+                self.value(&instant, ns, key)
             })
             .collect()
     }
@@ -305,7 +305,7 @@ impl Store for FjallStore {
             None => BatchOp::Delete(key.to_vec()),
         };
         let _writing = self.writer.lock();
-        let current = self.value(ns, key)?;
+        let current = self.value(&self.reading(), ns, key)?;
         if current.as_deref() != expected {
             return Ok(Err(current));
         }

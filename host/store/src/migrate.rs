@@ -279,16 +279,12 @@ impl Migration {
     /// the marker.
     fn close_sled(&self) {
         let Some(sled) = self.sled.write().expect("the sled slot").take() else { return };
-        let mut sled = Some(sled);
-        while let Some(held) = sled.take() {
-            match Arc::try_unwrap(held) {
-                Ok(closed) => drop(closed),
-                Err(held) => {
-                    sled = Some(held);
-                    std::thread::sleep(Duration::from_millis(50));
-                }
-            }
+        // Switched and taken from its slot: no call can take sled again, so
+        // its count only falls.
+        while Arc::strong_count(&sled) > 1 {
+            std::thread::sleep(Duration::from_millis(50));
         }
+        drop(sled);
         let closing = Instant::now();
         while Engine::Sled.in_use(&self.data_dir) && closing.elapsed() < Duration::from_secs(10) {
             std::thread::sleep(Duration::from_millis(50));

@@ -15,25 +15,26 @@ use crm_store::{BatchOp, Condition, FjallStore, Namespace, SledStore, Store, cou
 
 const CACHE: u64 = 32 << 20;
 
-/// sled in `dir`, once the last one opened there has closed: a dropped
-/// store's threads let its files go within a second.
-fn sled(dir: &Path) -> SledStore {
+/// Waits until no sled store is open in `dir`: a dropped store's threads
+/// let its files go within a second.
+fn sled_closed(dir: &Path) {
     let waited = Instant::now();
     while Engine::Sled.in_use(dir) {
         assert!(waited.elapsed() < Duration::from_secs(5), "sled is still open");
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// sled in `dir`, once the last one opened there has closed.
+fn sled(dir: &Path) -> SledStore {
+    sled_closed(dir);
     SledStore::open_with(&Engine::Sled.dir(dir), CACHE, CommitWindow::default()).unwrap()
 }
 
 /// Writes `value` under `key` of organization `a` on sled, and closes it.
 fn on_sled(dir: &Path, key: &[u8], value: &[u8]) {
     sled(dir).put(&Namespace::org("a"), key, value).unwrap();
-    let waited = Instant::now();
-    while Engine::Sled.in_use(dir) {
-        assert!(waited.elapsed() < Duration::from_secs(5), "sled is still open");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    sled_closed(dir);
 }
 
 fn fjall(dir: &Path) -> FjallStore {
