@@ -11,7 +11,8 @@
 //! `crm-store-postgres`'s own, each with a `kill -9` test driven by the
 //! `store-crash-writer` binary), and
 //! [`lease`]s (work that runs once among the hosts sharing a store),
-//! [`split`] (reads from a replica, writes to the primary), and the
+//! [`split`] (reads from a replica, writes to the primary), [`read_cache`]
+//! (a replica's answers kept while it stands still), and the
 //! [`backup`] format (a store's pairs at one instant, in one file).
 //!
 //! It knows nothing of HTTP, WebAssembly or outbound calls: it must not depend
@@ -35,6 +36,7 @@ pub mod lease;
 pub mod migrate;
 pub mod priority;
 pub mod range;
+pub mod read_cache;
 pub mod sled_store;
 pub mod split;
 

@@ -6,6 +6,8 @@
 //! - [`watch`]: how far behind the replica is, and whether each side answers;
 //! - [`bookmark`]: `Crm-Bookmark`, and each credential's last write;
 //! - [`credentials`]: tokens verified a moment ago, answered without a query;
+//! - the replica's answers kept while it replays nothing new
+//!   ([`ReadCache`], under the position [`watch`] last saw);
 //! - [`forward`]: writes forwarded to a host beside the primary;
 //! - this file: which side a request reads from.
 //!
@@ -26,6 +28,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crm_store::Store;
+use crm_store::read_cache::ReadCache;
 use crm_store::split::Split;
 use crm_store_postgres::PostgresStore;
 use http::Method;
@@ -39,6 +42,10 @@ use watch::{Seen, Watch};
 /// How long a read waits for the replica to reach the position it needs
 /// before it reads the primary instead.
 const CATCH_UP: Duration = Duration::from_millis(100);
+
+/// The replica's answers an edge host keeps while the replica stands still
+/// ([`ReadCache`]), at most.
+const READ_CACHE_BYTES: u64 = 64 << 20;
 
 /// How long a forwarded request may take: past every route's own deadline
 /// (an import's is 3 minutes), only so that nothing waits forever; a cut
@@ -99,6 +106,9 @@ impl Edge {
         let watch = Watch::start(primary.clone(), replica.clone());
         let max_staleness = Duration::from_millis(config.max_staleness_ms);
         let primary: Arc<dyn Store> = primary;
+        let watching = watch.clone();
+        let known = Box::new(move || watching.seen().replica_position);
+        let replica = Arc::new(ReadCache::new(replica, known, READ_CACHE_BYTES));
         Edge {
             replica: Arc::new(Split::new(replica, primary.clone())),
             primary,
