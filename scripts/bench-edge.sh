@@ -9,6 +9,8 @@
 #   catalog  GET /api/catalogs/municipalities?q=san
 #   page     GET /api/contacts?limit=20 (the newest page, with its total)
 #   search   GET /api/contacts?search=user42
+#   fresh    GET /api/contacts?search=user1000, user1001...: a new term each
+#            time, so an edge host has no answer of its standby kept
 #   create   POST /api/contacts, a new email each time
 #   upsert   POST /api/contacts of an email that exists
 #   form     POST /api/v1/forms/submit/<id>?key=..., a new email each time
@@ -47,6 +49,12 @@ measure() {
   field p50 "$("$LOAD" "${args[@]}" "$url" | grep 'req/s=')"
 }
 
+# One client's median latency of GETs of each path in FILE in turn (ms).
+measure_paths() {
+  local file=$1 url=$2
+  field p50 "$("$LOAD" -c 1 -d "$SECS" --warmup 0.5 -H "Authorization: Bearer $TOK" --paths-file "$file" "$url" | grep 'req/s=')"
+}
+
 # Every workload against one host's public listener; prints "name=ms ...".
 workloads() {
   local api=$1 prefix=$2
@@ -55,6 +63,8 @@ workloads() {
   line+=" catalog=$(measure "$api/api/catalogs/municipalities?q=san")"
   line+=" page=$(measure "$api/api/contacts?limit=20")"
   line+=" search=$(measure "$api/api/contacts?search=user42")"
+  seq 1000 9999 | sed 's|^|/api/contacts?search=user|' >"$WORK/fresh-terms.txt"
+  line+=" fresh=$(measure_paths "$WORK/fresh-terms.txt" "$api/api/contacts")"
   line+=" create=$(measure "$api/api/contacts" POST "{\"email\":\"$prefix-{n}@bench.co\",\"firstName\":\"N\"}")"
   line+=" upsert=$(measure "$api/api/contacts" POST '{"email":"bulk7@bench.co","firstName":"Updated"}')"
   line+=" form=$(measure "$api/api/v1/forms/submit/$FORM?key=$FORM_KEY" POST "{\"correo\":\"$prefix-f{n}@bench.co\",\"nombre\":\"Bench\"}")"
