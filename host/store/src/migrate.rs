@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use crate::engine::Engine;
 use crate::{
     BatchOp, Condition, Conflict, FjallStore, KeyValue, Namespace, Pairs, SledStore, Store, StoreError, StoreResult,
-    combine, key_after,
+    combine,
 };
 
 /// The file in the data dir that says how far a migration got.
@@ -241,22 +241,16 @@ impl Migration {
         let Some(sled) = self.sled() else { return Ok(0) };
         let mut copied = 0;
         for ns in sled.namespaces() {
-            let mut start: Option<Vec<u8>> = None;
+            let mut pages = crate::range::pages(&*sled, &ns, PAGE);
             loop {
                 if self.abandoned.load(Ordering::Acquire) {
                     return Err(StoreError("a mirror failed".into()));
                 }
-                let page = {
-                    let _turn = self.turn.lock().expect("the copy's turn");
-                    let page = sled.scan(&ns, b"", start.as_deref(), PAGE)?;
-                    self.fjall.batch(&ns, page.iter().map(|(k, v)| BatchOp::Put(k.clone(), v.clone())).collect())?;
-                    page
-                };
+                // A page is read and written in one turn: no mirrored write between.
+                let _turn = self.turn.lock().expect("the copy's turn");
+                let Some(page) = pages.next().transpose()? else { break };
+                self.fjall.batch(&ns, page.iter().map(|(k, v)| BatchOp::Put(k.clone(), v.clone())).collect())?;
                 copied += page.len() as u64;
-                match page.last() {
-                    Some((last, _)) if page.len() == PAGE => start = Some(key_after(last)),
-                    _ => break,
-                }
             }
         }
         Ok(copied)

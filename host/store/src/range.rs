@@ -87,6 +87,42 @@ pub fn key_after(key: &[u8]) -> Vec<u8> {
     [key, &[0]].concat()
 }
 
+/// A namespace's pairs in key order, a page of at most `size` at a time:
+/// what a copy or a count of a whole namespace reads, holding one page.
+pub fn pages<'a>(store: &'a dyn crate::Store, ns: &'a crate::Namespace, size: usize) -> Pages<'a> {
+    Pages { store, ns, size, start: None, done: false }
+}
+
+/// See [`pages`].
+pub struct Pages<'a> {
+    store: &'a dyn crate::Store,
+    ns: &'a crate::Namespace,
+    size: usize,
+    /// Where the next page starts (inclusive).
+    start: Option<Vec<u8>>,
+    done: bool,
+}
+
+impl Iterator for Pages<'_> {
+    type Item = crate::StoreResult<Vec<crate::KeyValue>>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let page = match self.store.scan(self.ns, b"", self.start.as_deref(), self.size) {
+            Ok(page) => page,
+            Err(e) => {
+                self.done = true;
+                return Some(Err(e));
+            }
+        };
+        self.done = page.len() < self.size;
+        self.start = page.last().map(|(key, _)| key_after(key));
+        (!page.is_empty()).then_some(Ok(page))
+    }
+}
+
 /// The smallest key greater than every key that starts with `prefix`; `None`
 /// when there is none (an empty prefix, or one of only `0xff` bytes).
 fn prefix_end(prefix: &[u8]) -> Option<Vec<u8>> {
@@ -116,5 +152,25 @@ mod tests {
         assert_eq!(reverse_range(b"", None), Some((Vec::new(), None)));
         assert_eq!(key_after(b"a/1"), b"a/1\0".to_vec());
         assert!(key_after(b"a/1") < b"a/10".to_vec(), "no key fits between");
+    }
+
+    #[test]
+    fn pages_hold_every_pair_once_in_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::SledStore::open(dir.path()).unwrap();
+        let (ns, other) = (crate::Namespace::org("o1"), crate::Namespace::org("o2"));
+        // Another namespace's keys are never a page's.
+        crate::Store::put(&store, &other, b"a", b"x").unwrap();
+        let sizes = |store: &crate::SledStore| -> Vec<Vec<Vec<u8>>> {
+            pages(store, &ns, 2).map(|page| page.unwrap().into_iter().map(|(k, _)| k).collect()).collect()
+        };
+        assert_eq!(sizes(&store), Vec::<Vec<Vec<u8>>>::new(), "an empty namespace has no page");
+        for key in [b"k1", b"k2", b"k3", b"k4"] {
+            crate::Store::put(&store, &ns, key, b"v").unwrap();
+        }
+        let k = |s: &str| s.as_bytes().to_vec();
+        assert_eq!(sizes(&store), vec![vec![k("k1"), k("k2")], vec![k("k3"), k("k4")]], "a last full page, then none");
+        crate::Store::put(&store, &ns, b"k5", b"v").unwrap();
+        assert_eq!(sizes(&store).concat(), ["k1", "k2", "k3", "k4", "k5"].map(k).to_vec());
     }
 }

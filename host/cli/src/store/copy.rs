@@ -106,15 +106,11 @@ pub(super) fn for_each_page(
     ns: &Namespace,
     mut each: impl FnMut(Vec<(Vec<u8>, Vec<u8>)>) -> crm_store::StoreResult<()>,
 ) -> crm_store::StoreResult<usize> {
-    let (mut start, mut total) = (None::<Vec<u8>>, 0);
-    loop {
-        let page = store.scan(ns, b"", start.as_deref(), PAGE)?;
-        let full = page.len() == PAGE;
+    let mut total = 0;
+    for page in crm_store::range::pages(store, ns, PAGE) {
+        let page = page?;
         total += page.len();
-        start = page.last().map(|(k, _)| crm_store::key_after(k));
         each(page)?;
-        if !full {
-            return Ok(total);
-        }
     }
+    Ok(total)
 }
