@@ -27,6 +27,7 @@
 pub mod backup;
 pub mod combine;
 pub mod contract;
+mod delegate;
 pub mod embedded;
 mod engine;
 pub mod fjall_store;

@@ -16,14 +16,12 @@
 //! untouched: on an edge host they never reach this store anyway
 //! ([`crate::split::Split`] sends them to the primary).
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
 use quick_cache::Weighter;
 use quick_cache::sync::Cache;
 
-use crate::{BatchOp, Condition, Conflict, KeyValue, Namespace, Pairs, Store, StoreResult, combine};
+use crate::{KeyValue, Namespace, Pairs, Store, StoreResult};
 
 /// The replica position known now.
 pub type Position = Box<dyn Fn() -> u64 + Send + Sync>;
@@ -174,79 +172,17 @@ impl Store for ReadCache {
         self.kept(ns, read, || self.inner.count_found(ns, prefix, needle))
     }
 
-    fn put(&self, ns: &Namespace, key: &[u8], value: &[u8]) -> StoreResult<()> {
-        self.inner.put(ns, key, value)
-    }
-
-    fn delete(&self, ns: &Namespace, key: &[u8]) -> StoreResult<()> {
-        self.inner.delete(ns, key)
-    }
-
-    fn compare_and_swap(
-        &self,
-        ns: &Namespace,
-        key: &[u8],
-        expected: Option<&[u8]>,
-        new: Option<&[u8]>,
-    ) -> StoreResult<Result<(), Conflict>> {
-        self.inner.compare_and_swap(ns, key, expected, new)
-    }
-
-    fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()> {
-        self.inner.batch(ns, ops)
-    }
-
-    fn batch_if(&self, ns: &Namespace, conditions: Vec<Condition>, ops: Vec<BatchOp>) -> StoreResult<bool> {
-        self.inner.batch_if(ns, conditions, ops)
-    }
-
-    fn combiner(&self) -> Option<&combine::Combiner> {
-        self.inner.combiner()
-    }
-
-    fn batch_if_shared(
-        &self,
-        ns: Namespace,
-        conditions: Vec<Condition>,
-        ops: Vec<BatchOp>,
-    ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + '_>> {
-        self.inner.batch_if_shared(ns, conditions, ops)
-    }
-
-    fn batch_if_background(
-        &self,
-        ns: Namespace,
-        conditions: Vec<Condition>,
-        ops: Vec<BatchOp>,
-    ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + '_>> {
-        self.inner.batch_if_background(ns, conditions, ops)
-    }
-
-    fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()> {
-        self.inner.drop_namespace(ns)
-    }
-
-    fn durable(&self) -> Pin<Box<dyn Future<Output = StoreResult<()>> + Send + '_>> {
-        self.inner.durable()
-    }
-
-    fn lasting_failure(&self) -> Option<String> {
-        self.inner.lasting_failure()
-    }
+    crate::delegate::writes_go_to!(inner);
 
     fn snapshot(&self) -> Option<Pairs> {
         self.inner.snapshot()
-    }
-
-    fn position(&self) -> Option<u64> {
-        self.inner.position()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::SledStore;
+    use crate::{Condition, SledStore};
     use std::sync::atomic::{AtomicU64, Ordering};
 
     /// A replica (a sled store here) behind a cache whose known position a

@@ -8,11 +8,9 @@
 //! against the data itself: a stale replica can make a conditional write
 //! fail, never make a wrong one succeed.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 
-use crate::{BatchOp, Condition, Conflict, KeyValue, Namespace, Store, StoreResult, combine};
+use crate::{KeyValue, Namespace, Store, StoreResult};
 
 pub struct Split {
     reads: Arc<dyn Store>,
@@ -32,24 +30,6 @@ impl Store for Split {
 
     fn get_many(&self, ns: &Namespace, keys: &[Vec<u8>]) -> StoreResult<Vec<Option<Vec<u8>>>> {
         self.reads.get_many(ns, keys)
-    }
-
-    fn put(&self, ns: &Namespace, key: &[u8], value: &[u8]) -> StoreResult<()> {
-        self.writes.put(ns, key, value)
-    }
-
-    fn delete(&self, ns: &Namespace, key: &[u8]) -> StoreResult<()> {
-        self.writes.delete(ns, key)
-    }
-
-    fn compare_and_swap(
-        &self,
-        ns: &Namespace,
-        key: &[u8],
-        expected: Option<&[u8]>,
-        new: Option<&[u8]>,
-    ) -> StoreResult<Result<(), Conflict>> {
-        self.writes.compare_and_swap(ns, key, expected, new)
     }
 
     fn scan(&self, ns: &Namespace, prefix: &[u8], start: Option<&[u8]>, limit: usize) -> StoreResult<Vec<KeyValue>> {
@@ -74,57 +54,13 @@ impl Store for Split {
         self.reads.count_found(ns, prefix, needle)
     }
 
-    fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()> {
-        self.writes.batch(ns, ops)
-    }
-
-    fn batch_if(&self, ns: &Namespace, conditions: Vec<Condition>, ops: Vec<BatchOp>) -> StoreResult<bool> {
-        self.writes.batch_if(ns, conditions, ops)
-    }
-
-    fn combiner(&self) -> Option<&combine::Combiner> {
-        self.writes.combiner()
-    }
-
-    fn batch_if_shared(
-        &self,
-        ns: Namespace,
-        conditions: Vec<Condition>,
-        ops: Vec<BatchOp>,
-    ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + '_>> {
-        self.writes.batch_if_shared(ns, conditions, ops)
-    }
-
-    fn batch_if_background(
-        &self,
-        ns: Namespace,
-        conditions: Vec<Condition>,
-        ops: Vec<BatchOp>,
-    ) -> Pin<Box<dyn Future<Output = StoreResult<bool>> + Send + '_>> {
-        self.writes.batch_if_background(ns, conditions, ops)
-    }
-
-    fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()> {
-        self.writes.drop_namespace(ns)
-    }
-
-    fn durable(&self) -> Pin<Box<dyn Future<Output = StoreResult<()>> + Send + '_>> {
-        self.writes.durable()
-    }
-
-    fn lasting_failure(&self) -> Option<String> {
-        self.writes.lasting_failure()
-    }
-
-    fn position(&self) -> Option<u64> {
-        self.writes.position()
-    }
+    crate::delegate::writes_go_to!(writes);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::SledStore;
+    use crate::{BatchOp, Condition, SledStore};
 
     #[test]
     fn reads_come_from_one_store_and_writes_go_to_the_other() {
