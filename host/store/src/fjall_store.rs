@@ -23,6 +23,7 @@ use fjall::config::CompressionPolicy;
 use fjall::{CompressionType, Database, Keyspace, KeyspaceCreateOptions, PersistMode, Readable, Snapshot};
 
 use crate::combine::{Combiner, CommitWindow, Conditional};
+use crate::fjall_rotation::Rotation;
 use crate::group_commit::GroupCommit;
 use crate::lasting::LastingFailure;
 use crate::range::{self, Bounds};
@@ -31,7 +32,7 @@ use crate::{
 };
 
 pub struct FjallStore {
-    writer: Arc<Writer>,
+    pub(crate) writer: Arc<Writer>,
     group: Arc<GroupCommit>,
     combiner: Arc<Combiner>,
 }
@@ -97,6 +98,9 @@ impl FjallStore {
             .cache_size(cache_bytes)
             // Durability comes from group-committed syncs, not each write.
             .manual_journal_persist(true)
+            // Flushes and compactions in turn; safe with the writer's own
+            // rotations (crate::fjall_rotation says why).
+            .worker_threads(1)
             .open()
             .map_err(|e| match e {
                 fjall::Error::Locked => {
@@ -105,7 +109,9 @@ impl FjallStore {
                 e => err(e),
             })?;
         let data = db.keyspace(KEYSPACE, keyspace_options).map_err(err)?;
-        let writer = Arc::new(Writer { db, data, writing: Mutex::new(()), failure: LastingFailure::default() });
+        let rotation = Rotation::default();
+        rotation.rotate(&data).map_err(err)?;
+        let writer = Arc::new(Writer { db, data, writing: Mutex::new(()), failure: LastingFailure::default(), rotation });
         // The threads hold the writer weakly: dropping the store closes the
         // database (and frees its lock) at once, not when they next wake.
         let syncing = Arc::downgrade(&writer);
@@ -178,13 +184,14 @@ impl FjallStore {
 }
 
 /// What writes: the store's own calls and the combiner's thread.
-struct Writer {
+pub(crate) struct Writer {
     db: Database,
-    data: Keyspace,
+    pub(crate) data: Keyspace,
     /// Held by every write, so a condition read under it still holds when
     /// its batch is applied.
     writing: Mutex<()>,
     failure: LastingFailure,
+    rotation: Rotation,
 }
 
 impl Writer {
@@ -213,13 +220,16 @@ impl Writer {
             applied.push(holds);
         }
         let mut batch = self.db.batch();
+        let mut bytes = 0;
         for (key, value) in pending.writes {
+            bytes += Rotation::entry(&key, value.as_deref());
             match value {
                 Some(value) => batch.insert(&self.data, key, value),
                 None => batch.remove(&self.data, key),
             }
         }
         self.failure.note(batch.commit(), lasting)?;
+        self.failure.note(self.rotation.committed(&self.data, bytes), lasting)?;
         Ok(applied)
     }
 }
@@ -393,10 +403,13 @@ impl Store for FjallStore {
             from = Bound::Excluded(last.to_vec());
             let _writing = self.writer.lock();
             let mut batch = self.writer.db.batch();
+            let mut bytes = 0;
             for key in keys {
+                bytes += Rotation::entry(&key, None);
                 batch.remove(self.data(), key);
             }
             self.writer.failure.note(batch.commit(), lasting)?;
+            self.writer.failure.note(self.writer.rotation.committed(self.data(), bytes), lasting)?;
         }
     }
 

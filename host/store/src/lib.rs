@@ -30,6 +30,7 @@ pub mod contract;
 mod delegate;
 pub mod embedded;
 mod engine;
+mod fjall_rotation;
 pub mod fjall_store;
 pub mod group_commit;
 mod lasting;
