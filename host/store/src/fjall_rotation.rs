@@ -16,11 +16,17 @@
 //! fjall made itself only makes the count larger than the memtable), and
 //! rotates the memtable itself at [`ROTATE_AT`], short of fjall's own size
 //! (64 MiB, `max_memtable_size`'s default, which the store keeps): fjall's
-//! request never fires. The channel then holds a flush per rotation and a compaction
-//! request per flush, and writers wait (fjall halts them at four sealed
-//! memtables) long before it could fill.
+//! request never fires. The channel then holds a flush per rotation and a
+//! compaction request per flush, and writers wait long before it could fill.
+//!
+//! Writers wait here, at [`MOST_SEALED`] memtables sealed and not yet
+//! flushed (fjall would let four pile up while its one worker compacts):
+//! that bounds the memtables to three of 56 MiB, which with the block cache's
+//! 256 keeps the store under the 512 MB the memory section of
+//! `docs/operators.md` promises.
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use fjall::Keyspace;
 
@@ -30,6 +36,13 @@ const ENTRY_OVERHEAD: u64 = std::mem::size_of::<lsm_tree::InternalValue>() as u6
 /// Counted bytes at which the writer rotates the memtable: 56 MiB, where
 /// fjall would at 64.
 const ROTATE_AT: u64 = 56 << 20;
+
+/// Sealed memtables not yet flushed at which writers wait for a flush.
+const MOST_SEALED: usize = 2;
+
+/// How long writers wait for a flush at most; past it they go on (fjall
+/// halts them itself at four sealed memtables).
+const LONGEST_WAIT: Duration = Duration::from_secs(30);
 
 /// The bytes written to the active memtable, as counted here.
 #[derive(Default)]
@@ -45,9 +58,15 @@ impl Rotation {
 
     /// After a commit of `bytes` (each entry's [`Rotation::entry`]) to
     /// `data`, under the store's write lock: rotates its memtable when due.
+    /// Then waits, holding every writer back, while [`MOST_SEALED`]
+    /// memtables wait for their flush.
     pub(crate) fn committed(&self, data: &Keyspace, bytes: u64) -> fjall::Result<()> {
         if self.written.fetch_add(bytes, Ordering::Relaxed) + bytes >= ROTATE_AT {
             self.rotate(data)?;
+        }
+        let since = Instant::now();
+        while data.sealed_memtable_count() >= MOST_SEALED && since.elapsed() < LONGEST_WAIT {
+            std::thread::sleep(Duration::from_millis(5));
         }
         Ok(())
     }

@@ -111,7 +111,8 @@ impl FjallStore {
         let data = db.keyspace(KEYSPACE, keyspace_options).map_err(err)?;
         let rotation = Rotation::default();
         rotation.rotate(&data).map_err(err)?;
-        let writer = Arc::new(Writer { db, data, writing: Mutex::new(()), failure: LastingFailure::default(), rotation });
+        let writer =
+            Arc::new(Writer { db, data, writing: Mutex::new(()), failure: LastingFailure::default(), rotation });
         // The threads hold the writer weakly: dropping the store closes the
         // database (and frees its lock) at once, not when they next wake.
         let syncing = Arc::downgrade(&writer);
