@@ -37,7 +37,7 @@ fn imported(o: exported_contacts::UpsertOutcome) -> contacts::UpsertOutcome {
 }
 
 impl Runtime {
-    fn contacts_module(&self) -> Option<Arc<LoadedModule>> {
+    pub(crate) fn contacts_module(&self) -> Option<Arc<LoadedModule>> {
         self.find_module(|m| m.contacts.is_some())
     }
 

@@ -158,6 +158,9 @@ pub struct Runtime {
     /// Outbound events: the `events` import stages into it, the `webhooks`
     /// import checks saved URLs against its policy.
     pub(crate) outbox: Arc<crm_events::Outbox>,
+    /// The organizations whose contacts module committed a write since the
+    /// host last asked, by id: those its upkeep rounds visit (`crate::upkeep`).
+    pub(crate) contacts_written: std::sync::Mutex<std::collections::HashMap<String, crm_tenancy::Org>>,
 }
 
 impl Runtime {
@@ -190,6 +193,7 @@ impl Runtime {
             outbound: Outbound::new(http),
             provider_timeout,
             outbox,
+            contacts_written: Default::default(),
         }))
     }
 

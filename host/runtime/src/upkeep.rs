@@ -1,8 +1,11 @@
 //! Calls the host makes on its own behalf into a module's upkeep exports:
 //! today the contacts module's `contacts-upkeep.reindex`, which the server
-//! runs for every organization at start. Each call is an instance bound to
-//! the organization, with the admin's context, under the batch deadline, in
-//! a compute turn of that organization like any request's.
+//! runs for every organization at start, and without a cursor for each
+//! organization whose contacts were written since the last round (it then
+//! folds the search index's log: [`Runtime::take_contacts_written`]). Each
+//! call is an instance bound to the organization, with the admin's context,
+//! under the batch deadline, in a compute turn of that organization like any
+//! request's.
 
 use std::sync::Arc;
 
@@ -10,7 +13,7 @@ use crm_tenancy::Org;
 
 use crate::context::CallContext;
 use crate::nested::BATCH_DEADLINE;
-use crate::runtime::Runtime;
+use crate::runtime::{HostState, Runtime};
 use crate::turns::Held;
 
 /// One page of a reindex: how many contacts, and where the next starts
@@ -21,7 +24,26 @@ pub struct Reindexed {
     pub next: Option<String>,
 }
 
+impl HostState {
+    /// Notes a commit of this instance's for the next upkeep round, when it
+    /// is the contacts module's (a fold's own commit included: the round
+    /// after it finds nothing left and writes nothing).
+    pub(crate) fn note_commit(&self) {
+        let Some(ctx) = &self.ctx else { return };
+        if self.runtime.contacts_module().is_some_and(|m| m.name == self.module) {
+            let mut written = self.runtime.contacts_written.lock().expect("contacts written lock");
+            written.entry(ctx.org.id.clone()).or_insert_with(|| ctx.org.clone());
+        }
+    }
+}
+
 impl Runtime {
+    /// The organizations whose contacts were written since the last call.
+    pub fn take_contacts_written(&self) -> Vec<Org> {
+        let taken = std::mem::take(&mut *self.contacts_written.lock().expect("contacts written lock"));
+        taken.into_values().collect()
+    }
+
     /// The contacts module's `reindex` for `org`, from the cursor `after`;
     /// `Ok(None)` when no loaded module offers contacts.
     pub async fn reindex_contacts(

@@ -232,6 +232,12 @@ pub struct Config {
     #[arg(long, env = "CRM_REINDEX_AT_START", default_value = "true", value_parser = BoolishValueParser::new(), action = clap::ArgAction::Set)]
     pub reindex_at_start: bool,
 
+    /// Time between folds of the search index's log into its trigram lists,
+    /// in milliseconds: contacts written since the last fold are searched in
+    /// the log, a scan of their projections. 0: never (tests of the log).
+    #[arg(long, env = "CRM_SEARCH_FOLD_MS", default_value_t = 200, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    pub search_fold_ms: u64,
+
     /// Most shipments of one organization the scheduler refreshes per round.
     #[arg(long, env = "CRM_TRACKING_REFRESH_BATCH", default_value_t = 50)]
     pub tracking_refresh_batch: u32,

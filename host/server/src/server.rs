@@ -247,7 +247,7 @@ where
 
 /// Starts what a host does beside its requests: the tracking refresh, webhook
 /// delivery (whose worker is returned, to be stopped), the sweep of deleted
-/// organizations and the reindex at start.
+/// organizations, the search index's fold and the reindex at start.
 fn start_background_work(serving: &Serving, stop: &watch::Sender<bool>) -> crm_events::worker::Running {
     let app = &serving.app;
     let shared = app.config.store_url.is_some();
@@ -256,6 +256,9 @@ fn start_background_work(serving: &Serving, stop: &watch::Sender<bool>) -> crm_e
     let deliveries =
         crm_events::Worker::start(app.outbox.clone(), app.tenancy.clone(), health, &serving.host_id, shared);
     crate::jobs::org_sweep::start(app.tenancy.clone());
+    if app.config.search_fold_ms > 0 {
+        crate::jobs::search_fold::start(app.clone(), Duration::from_millis(app.config.search_fold_ms));
+    }
     if app.config.reindex_at_start {
         crate::jobs::reindex_at_start::start(app.clone());
     }

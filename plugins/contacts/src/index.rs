@@ -6,8 +6,8 @@
 //! Times are fixed-width RFC 3339 (`2026-11-22T13:29:07.097Z`), so key order is
 //! time order. Index values are empty: the key says everything.
 //!
-//! `s/<id>`, the search projection, and `g/<trigram><posting>`, the search
-//! index, are [`crate::search`]'s.
+//! `s/<id>`, the search projection, is [`crate::search`]'s; `n/<posting>`,
+//! the contact's entry in the trigram lists' log, [`crate::postings`]'.
 //!
 //! `r/<id>` is the read model: the contact's flattened JSON, rendered at write
 //! time so a list page is a concatenation, not a parse and a render per row.
@@ -21,13 +21,14 @@ use crm_sdk::store::{self, Condition, Write};
 
 use std::collections::HashSet;
 
+use crate::postings;
 use crate::record::{self, Contact, Stored};
 use crate::search;
 use crate::unique::{self, Claims};
 
-/// Every index key of `c`, the search index's included.
+/// Every list index key of `c`.
 fn entries(c: &Contact) -> Vec<Vec<u8>> {
-    let mut keys = search::keys(c, &search::projection(c));
+    let mut keys = Vec::new();
     let mut push = |key: String| keys.push(key.into_bytes());
     push(format!("ix/c/{}/{}", c.created_at, c.id));
     push(format!("ix/u/{}/{}", c.updated_at, c.id));
@@ -41,8 +42,8 @@ fn entries(c: &Contact) -> Vec<Vec<u8>> {
 }
 
 /// What writing `new` (a create when `old` is `None`) takes: its index
-/// entries moved from those of `old`, its read model, its search projection,
-/// the unique keys it takes and gives back, and the counters lists take
+/// entries moved from those of `old`, its read model, its search projection
+/// (and its log entry, when search sees it anew), the unique keys it takes and gives back, and the counters lists take
 /// their totals from, all for one atomic commit, so a crash at any instant
 /// leaves every count exact. The commit is refused (nothing written) when a
 /// key to take changed hands, for an update when the record is no longer as
@@ -50,7 +51,7 @@ fn entries(c: &Contact) -> Vec<Vec<u8>> {
 /// `limit` contacts. A create's `contact.created` event is staged for that
 /// commit.
 pub fn changes(old: Option<&Stored>, new: &Contact, limit: Option<u64>, claims: &Claims) -> Result<Changes, Error> {
-    // Only what changed: an update that keeps a name rewrites none of its trigram keys.
+    // Only what changed: an update that keeps its city keeps its city's entry.
     let fresh = entries(new);
     let before = old.map(|old| entries(&old.contact)).unwrap_or_default();
     let (fresh_set, before_set): (HashSet<&Vec<u8>>, HashSet<&Vec<u8>>) =
@@ -62,7 +63,11 @@ pub fn changes(old: Option<&Stored>, new: &Contact, limit: Option<u64>, claims: 
     writes.push(Write::Put((record::key(&new.id).into_bytes(), record)));
     let rendered = serde_json::to_vec(&new.flattened()).map_err(Error::internal)?;
     writes.push(Write::Put((rendered_key(&new.id).into_bytes(), rendered)));
-    writes.push(Write::Put((search::projection_key(&new.id).into_bytes(), search::projection(new).into_bytes())));
+    let projected = search::projection(new);
+    if old.is_none_or(|old| search::projection(&old.contact) != projected) {
+        writes.push(postings::logged(new, &projected));
+    }
+    writes.push(Write::Put((search::projection_key(&new.id).into_bytes(), projected.into_bytes())));
     let (mut conditions, claimed) = claims.commit_parts(&new.id);
     writes.extend(claimed);
     if let Some(old) = old {

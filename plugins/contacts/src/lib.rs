@@ -3,7 +3,7 @@
 //! Exports the `contacts` interface that other modules call (the upsert, one
 //! body or many, for forms and import; a contact or a conversation by id, for
 //! shipments and pipelines), and `contacts-upkeep` (the search index's
-//! reindex) that only the host calls.
+//! fold and reindex, [`reindex`]) that only the host calls.
 //!
 //! Layout: [`upsert`] holds the upsert rules (lookup by email, then mobile; the
 //! one place forms, import and shipments reach through the `contacts` export;
@@ -18,14 +18,16 @@
 //! [`conversations`] linking, [`record`] the stored shape, its two API forms
 //! and the bound on a whole contact.
 //!
-//! The list indexes and counters ([`index`]) and the trigram index behind
-//! `search=` ([`search`]) are written in the record's own commit; [`index`]
-//! also stages a create's `contact.created` event for that commit.
+//! The list indexes and counters ([`index`]) and the search projection
+//! ([`search`]) are written in the record's own commit, with one entry in the
+//! log of the trigram lists behind `search=` ([`postings`]), which a fold
+//! moves into the lists later; [`index`] also stages a create's
+//! `contact.created` event for that commit.
 //!
 //! Store keys (scoped by the host to this organization and module):
 //! `c/<id>` contacts, `u/email/<email>` and `u/mobile/<digits>` unique claims,
 //! `meta/contacts` the count, `ix/...` the list indexes ([`index`]),
-//! `s/...` and `g/...` what `search` reads ([`search`]),
+//! `s/...`, `n/...` and `b/...` what `search` reads ([`search`], [`postings`]),
 //! `company/<id>`, `conv/<id>`.
 
 mod batch;
@@ -40,7 +42,9 @@ mod input;
 mod list;
 mod location;
 mod many;
+mod postings;
 mod record;
+mod reindex;
 mod search;
 mod unique;
 mod upsert;
@@ -101,7 +105,7 @@ impl handler::Guest for Contacts {
             ("GET", "/conversations") => conversations::list(&req),
             ("POST", "/admin/conversations") => conversations::create(&req),
             ("POST", "/admin/contacts/bulk") => bulk::upsert_many(&req),
-            ("POST", "/admin/contacts/reindex") => search::reindex(&req),
+            ("POST", "/admin/contacts/reindex") => reindex::reindex(&req),
             _ => Err(Error::not_found("Route")),
         })
     }
@@ -135,7 +139,7 @@ impl contacts::Guest for Contacts {
 impl contacts_upkeep::Guest for Contacts {
     fn reindex(after: Option<String>) -> Result<contacts_upkeep::Reindexed, String> {
         let failed = |e: Error| format!("{} {}", e.status, Value::Object(e.body));
-        let (indexed, next) = search::reindex_page(after).map_err(failed)?;
+        let (indexed, next) = reindex::reindex_page(after).map_err(failed)?;
         Ok(contacts_upkeep::Reindexed { indexed: indexed as u32, next })
     }
 }

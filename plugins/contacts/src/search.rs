@@ -7,22 +7,20 @@
 //!   or company again with its initialisms joined, where it has any
 //!   ([`joined_initialisms`]: `acme sas` finds `Acme S.A.S.`); a match is a
 //!   literal substring of one line.
-//! - `g/<trigram><posting>`: one key per distinct three-character window
-//!   starting at an even position of a projection line, written and removed
-//!   in the contact's own commit with its other index entries
-//!   ([`crate::index::changes`]). The trigram is its UTF-8 (three whole
-//!   characters, so no list's prefix is another's); the [`Posting`] is 18
-//!   bytes that sort as `ix/c/<createdAt>/<id>` does. Empty values: the key
-//!   says everything. Short keys on purpose: a contact has about twenty, and
-//!   the store's disk and its recovery at start grow with their bytes.
-//! - `meta/search-indexed-4`: contacts created with their trigram keys and
-//!   a projection as [`projection`] writes it now, a counter written beside
+//! - The trigram lists ([`crate::postings`]): for each distinct
+//!   three-character window starting at an even position of a projection
+//!   line, the contacts whose projection has it, in blocks of postings that
+//!   sort as `ix/c/<createdAt>/<id>` does, fed through a log that the
+//!   contact's own commit writes one key of.
+//! - `meta/search-indexed-5`: contacts created with a log entry and a
+//!   projection as [`projection`] writes it now, a counter written beside
 //!   `meta/contacts`. The two differ only when the organization holds
 //!   contacts written before (before the index, with accents, with the
-//!   separators in numbers, or without the joined lines:
-//!   `meta/search-indexed`, `-2` and `-3` then); search then scans until
-//!   [`reindex`] has rewritten them (the host runs it at start). Until then
-//!   a term finds such a contact only where its old projection holds it.
+//!   separators in numbers, without the joined lines, or with a key per
+//!   trigram and contact: `meta/search-indexed`, `-2`, `-3` and `-4` then);
+//!   search then scans until [`crate::reindex`] has rewritten them (the host
+//!   runs it at start). Until then a term finds such a contact only where
+//!   its old projection holds it.
 //!
 //! Why even positions only: a term of four characters or more found at an
 //! even position of a line has its trigrams at even offsets (0, 2, 4...) at
@@ -34,26 +32,26 @@
 //! [`matches`], for each alignment, reads a few of its lists in turns until
 //! one ends (the shortest) and drops the candidates another list's read part
 //! rules out; the candidates of both, newest first, are checked against
-//! their projections. A term with more candidates than [`most_candidates`]
+//! their projections, and the contacts written since the lists were last
+//! folded are matched on their logged projections. A term with more candidates than [`most_candidates`]
 //! is [`Found::Many`]: the list walks its index instead, and the host counts
 //! the matches.
 
 use std::collections::{BTreeSet, HashSet};
 
 use crm_first_party::raw_text::{Compared, RawFilter, joined_initialisms};
-use crm_sdk::http::{self, Error, json_response};
+use crm_sdk::http::Error;
 use crm_sdk::kv;
-use crm_sdk::store::{self, Condition, Write};
-use crm_sdk::types::{Request, Response};
-use serde_json::json;
+use crm_sdk::store;
 
 use crate::input::NUMBER_SEPARATORS;
-use crate::record::{self, Contact};
+use crate::postings::{self, List, Posting};
+use crate::record::Contact;
 use crate::unique;
 
 /// Contacts written with their trigram keys and a projection as
 /// [`projection`] writes it now (see the module note).
-pub const INDEXED_KEY: &str = "meta/search-indexed-4";
+pub const INDEXED_KEY: &str = "meta/search-indexed-5";
 
 /// A search whose candidates (or, without the index, matches) are at most
 /// this many reads just those; more is [`Found::Many`].
@@ -62,9 +60,9 @@ const MOST_CANDIDATES: usize = 20_000;
 /// Trigram lists of each alignment of a term probed; any subset finds every
 /// match, since each candidate is checked against its projection.
 const MOST_PROBED: usize = 4;
-/// Keys of each probed list read first.
+/// Postings of each probed list read first.
 const PROBE: u32 = 128;
-/// Keys per store call when following a list (the host's bound).
+/// Postings read at a time when following a list.
 const CHUNK: u32 = 1000;
 /// Keys of each list read before judging whether it is worth following.
 const FOLLOW_BEFORE_JUDGING: usize = 2_000;
@@ -183,54 +181,6 @@ pub fn projection(c: &Contact) -> String {
     lines.into_iter().map(|(line, _)| line).chain(joined).collect::<Vec<_>>().join("\n")
 }
 
-/// Where a contact sits in every trigram list: its creation time (6 bytes of
-/// milliseconds) and its id (12 bytes), big-endian, so byte order is the
-/// order of `ix/c/<createdAt>/<id>`.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Posting([u8; POSTING_LEN]);
-
-const POSTING_LEN: usize = 18;
-
-impl Posting {
-    /// `c`'s posting. Every contact's id is 24 hex characters (the host's
-    /// `new-id`) and its `createdAt` the host's RFC 3339 (one that did not
-    /// parse would sort as the oldest, nothing worse).
-    fn of(c: &Contact) -> Posting {
-        Posting::new(&c.created_at, &c.id)
-    }
-
-    /// The posting of the creation index's entry `<createdAt>/<id>`.
-    fn of_entry(entry: &[u8]) -> Posting {
-        let entry = String::from_utf8_lossy(entry);
-        let (created_at, id) = entry.split_once('/').unwrap_or_default();
-        Posting::new(created_at, id)
-    }
-
-    fn new(created_at: &str, id: &str) -> Posting {
-        let millis = chrono::DateTime::parse_from_rfc3339(created_at).map_or(0, |t| t.timestamp_millis().max(0));
-        let mut bytes = [0u8; POSTING_LEN];
-        bytes[..6].copy_from_slice(&millis.to_be_bytes()[2..]);
-        bytes[6..].copy_from_slice(&crm_sdk::id_bytes(id));
-        Posting(bytes)
-    }
-
-    /// The posting a list key ends with.
-    fn from_key(key: &[u8]) -> Option<Posting> {
-        key.len().checked_sub(POSTING_LEN).map(|start| Posting(key[start..].try_into().expect("18 bytes")))
-    }
-
-    /// The contact's id, as 24 hex characters.
-    pub fn id(&self) -> String {
-        crm_sdk::id_text(self.0[6..].try_into().expect("12 bytes"))
-    }
-}
-
-/// The trigrams at even positions of one line of text: those it is indexed by.
-fn indexed_trigrams(line: &str) -> Vec<String> {
-    let chars: Vec<char> = line.chars().collect();
-    chars.windows(3).step_by(2).map(String::from_iter).collect()
-}
-
 /// The distinct trigrams of a term at even offsets and at odd ones, each a
 /// sample of at most [`MOST_PROBED`] (any subset finds every match); `None`
 /// for a term of three characters or fewer.
@@ -250,17 +200,6 @@ fn alignments(term: &str) -> Option<[Vec<String>; 2]> {
     }))
 }
 
-fn list_prefix(trigram: &str) -> Vec<u8> {
-    format!("g/{trigram}").into_bytes()
-}
-
-/// The trigram keys of `c`, from its projection `projected`.
-pub fn keys(c: &Contact, projected: &str) -> Vec<Vec<u8>> {
-    let grams: BTreeSet<String> = projected.split('\n').flat_map(indexed_trigrams).collect();
-    let posting = Posting::of(c);
-    grams.iter().map(|g| [list_prefix(g).as_slice(), &posting.0].concat()).collect()
-}
-
 /// What a search found.
 pub enum Found {
     /// Every match, by id, newest first.
@@ -274,6 +213,8 @@ pub enum Found {
 /// The contacts whose searched fields contain `needle` (from [`needle`]).
 pub fn matches(needle: &str) -> Result<Found, Error> {
     let (Some(contacts), Some(alignments)) = (indexed_contacts()?, alignments(needle)) else { return scan(needle) };
+    // The log before the lists (see `postings`).
+    let Some(logged) = postings::logged_matches(needle, most_candidates(contacts))? else { return Ok(Found::Many) };
     let mut candidates = Vec::new();
     for grams in &alignments {
         match holding_all(grams, contacts)? {
@@ -286,8 +227,11 @@ pub fn matches(needle: &str) -> Result<Found, Error> {
     if candidates.len() > most_candidates(contacts) {
         return Ok(Found::Many);
     }
-    let ids: Vec<String> = candidates.iter().map(Posting::id).collect();
-    Ok(Found::Newest(matching(ids, needle)?))
+    let held: HashSet<String> = matching(candidates.iter().map(Posting::id).collect(), needle)?.into_iter().collect();
+    let mut found: Vec<Posting> = candidates.into_iter().filter(|p| held.contains(&p.id())).chain(logged).collect();
+    found.sort_unstable_by(|a, b| b.cmp(a));
+    found.dedup();
+    Ok(Found::Newest(found.iter().map(Posting::id).collect()))
 }
 
 /// The contacts whose keys include every trigram of `grams`, or some more
@@ -346,9 +290,9 @@ fn race(probes: &mut [Probe], racing: &[usize], most: usize) -> Result<Option<us
 
 /// The newest postings of one trigram's list, newest first.
 struct Probe {
-    prefix: Vec<u8>,
+    list: List,
     entries: Vec<Posting>,
-    /// Every key of the list is in `entries`.
+    /// Every posting of the list is in `entries`.
     complete: bool,
     /// `entries` as a set, to rule candidates out.
     set: HashSet<Posting>,
@@ -356,18 +300,15 @@ struct Probe {
 
 impl Probe {
     fn read(gram: &str) -> Result<Probe, Error> {
-        let prefix = list_prefix(gram);
-        let mut probe = Probe { prefix, entries: Vec::new(), complete: false, set: HashSet::new() };
+        let mut probe = Probe { list: List::new(gram), entries: Vec::new(), complete: false, set: HashSet::new() };
         probe.read_more(PROBE)?;
         Ok(probe)
     }
 
-    /// Reads up to `n` more keys; marks the list complete at its end.
+    /// Reads at least `n` more postings; marks the list complete at its end.
     fn read_more(&mut self, n: u32) -> Result<(), Error> {
-        let before = self.entries.last().map(|e| [self.prefix.as_slice(), &e.0].concat());
-        let keys = store::scan_reverse(&self.prefix, before.as_deref(), n)?;
-        self.complete = keys.len() < n as usize;
-        let read: Vec<Posting> = keys.iter().filter_map(|(k, _)| Posting::from_key(k)).collect();
+        let read = self.list.read(n as usize)?;
+        self.complete = self.list.ended();
         self.set.extend(read.iter().copied());
         self.entries.extend(read);
         Ok(())
@@ -381,7 +322,7 @@ impl Probe {
 
 /// How many contacts there are, when every one has its trigram keys (see
 /// the module note).
-fn indexed_contacts() -> Result<Option<u64>, Error> {
+pub fn indexed_contacts() -> Result<Option<u64>, Error> {
     let counters = kv::get_many_raw(&[unique::COUNT_KEY.to_string(), INDEXED_KEY.to_string()])?;
     let (contacts, indexed) = (kv::counter_value(counters[0].as_deref()), kv::counter_value(counters[1].as_deref()));
     Ok((contacts == indexed).then_some(contacts))
@@ -430,102 +371,4 @@ pub fn matching(ids: Vec<String>, needle: &str) -> Result<Vec<String>, Error> {
         .filter(|(_, p)| p.as_deref().is_some_and(|p| std::str::from_utf8(p).is_ok_and(|p| p.contains(needle))))
         .map(|(id, _)| id)
         .collect())
-}
-
-/// Contacts one reindex call goes through; the caller sends `after` again.
-const REINDEX_PAGE: usize = 5_000;
-/// Contacts written together.
-const REINDEX_CHUNK: u32 = 256;
-
-/// `POST /admin/contacts/reindex` `{after?}` (on the admin API as
-/// `POST /admin/orgs/{org}/contacts/reindex`; `crm-host admin contacts
-/// reindex ORG` repeats it): [`reindex_page`], answered as `{indexed, next}`.
-pub fn reindex(req: &Request) -> Result<Response, Error> {
-    let body = if req.body.is_empty() { Default::default() } else { http::json_object(req)? };
-    let after = match body.get("after") {
-        None | Some(serde_json::Value::Null) => None,
-        Some(serde_json::Value::String(s)) if s.len() < 200 => Some(s.clone()),
-        Some(_) => {
-            return Err(Error::validation("after must be the cursor a reindex answered", json!({ "field": "after" })));
-        }
-    };
-    let (indexed, next) = reindex_page(after)?;
-    Ok(json_response(200, &json!({ "success": true, "indexed": indexed, "next": next })))
-}
-
-/// Writes the trigram keys of up to [`REINDEX_PAGE`] contacts in creation
-/// order after the cursor `after`; answers how many, and the cursor to go on
-/// from (`None` once every contact is indexed: search then uses the index).
-/// Safe to repeat and to run under writes. A first call to an organization
-/// whose index is current answers at once (`0`): the host calls it (the
-/// `contacts-upkeep` export) for every organization at start.
-pub fn reindex_page(mut after: Option<String>) -> Result<(usize, Option<String>), Error> {
-    if after.is_none() && indexed_contacts()?.is_some() {
-        return Ok((0, None));
-    }
-    let mut indexed = 0usize;
-    while indexed < REINDEX_PAGE {
-        let start = after.as_ref().map(|a| format!("ix/c/{a}\u{0}").into_bytes());
-        let chunk = store::scan(b"ix/c/", start.as_deref(), REINDEX_CHUNK)?;
-        let Some((last, _)) = chunk.last() else { break };
-        let entries: Vec<String> = chunk.iter().map(|(k, _)| String::from_utf8_lossy(&k[5..]).into_owned()).collect();
-        index_chunk(&entries)?;
-        indexed += entries.len();
-        after = Some(String::from_utf8_lossy(&last[5..]).into_owned());
-        if chunk.len() < REINDEX_CHUNK as usize {
-            after = None;
-            break;
-        }
-    }
-    if after.is_none() {
-        mark_indexed()?;
-    }
-    Ok((indexed, after))
-}
-
-/// Writes the projection and trigram keys of the contacts of `entries`, each
-/// as its record is now, and deletes the keys of the projection it replaces
-/// (one written with accents, say): the commit holds only while no record
-/// changed since it was read.
-fn index_chunk(entries: &[String]) -> Result<(), Error> {
-    let ids: Vec<String> = entries.iter().map(|e| crate::record::id_of(e.as_bytes())).collect();
-    let keys: Vec<String> =
-        ids.iter().map(|id| record::key(id)).chain(ids.iter().map(|id| projection_key(id))).collect();
-    for _ in 0..16 {
-        let mut raws = kv::get_many_raw(&keys)?;
-        let projections = raws.split_off(ids.len());
-        let (mut conditions, mut writes) = (Vec::new(), Vec::new());
-        for ((key, raw), before) in keys[..ids.len()].iter().zip(raws).zip(projections) {
-            conditions.push(Condition::Equals((key.clone().into_bytes(), raw.clone())));
-            if let Some(raw) = raw {
-                let c: Contact = kv::decode(key, &raw)?;
-                let projected = projection(&c);
-                let now: BTreeSet<Vec<u8>> = self::keys(&c, &projected).into_iter().collect();
-                let before = before.and_then(|b| String::from_utf8(b).ok()).filter(|b| *b != projected);
-                let stale =
-                    before.map(|b| self::keys(&c, &b)).unwrap_or_default().into_iter().filter(|k| !now.contains(k));
-                writes.extend(stale.map(Write::Delete));
-                writes.extend(now.into_iter().map(|k| Write::Put((k, Vec::new()))));
-                writes.push(Write::Put((projection_key(&c.id).into_bytes(), projected.into_bytes())));
-            }
-        }
-        if store::commit(&conditions, &writes)? {
-            return Ok(());
-        }
-    }
-    Err(Error::new(503, "BUSY", "Contacts kept changing while being indexed; run the reindex again"))
-}
-
-/// Every contact has its keys: the index counter takes the contacts' count,
-/// as long as no contact is created meanwhile (each of those is indexed).
-fn mark_indexed() -> Result<(), Error> {
-    for _ in 0..16 {
-        let raw = store::get(unique::COUNT_KEY.as_bytes())?;
-        let count = raw.as_deref().map(|v| v.to_vec()).unwrap_or_else(|| b"0".to_vec());
-        let condition = Condition::Equals((unique::COUNT_KEY.as_bytes().to_vec(), raw));
-        if store::commit(&[condition], &[Write::Put((INDEXED_KEY.as_bytes().to_vec(), count))])? {
-            return Ok(());
-        }
-    }
-    Err(Error::new(503, "BUSY", "Contacts kept being created; run the reindex again"))
 }

@@ -74,6 +74,7 @@ impl HostState {
         mut outbox: Writes,
     ) -> Result<bool, String> {
         let ns = self.namespace()?;
+        self.note_commit();
         if self.holding {
             let keys: Vec<Vec<u8>> = conditions.iter().map(|c| c.key().to_vec()).collect();
             let values =
