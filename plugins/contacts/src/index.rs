@@ -6,7 +6,7 @@
 //! Times are fixed-width RFC 3339 (`2026-11-22T13:29:07.097Z`), so key order is
 //! time order. Index values are empty: the key says everything.
 //!
-//! `s/<id>`, the search projection, is [`crate::search`]'s; `n/<posting>`,
+//! `s/<id>`, the search projection, is [`crate::search`]'s; `n/<epoch><posting>`,
 //! the contact's entry in the trigram lists' log, [`crate::postings`]'.
 //!
 //! `r/<id>` is the read model: the contact's flattened JSON, rendered at write
@@ -64,11 +64,13 @@ pub fn changes(old: Option<&Stored>, new: &Contact, limit: Option<u64>, claims: 
     let rendered = serde_json::to_vec(&new.flattened()).map_err(Error::internal)?;
     writes.push(Write::Put((rendered_key(&new.id).into_bytes(), rendered)));
     let projected = search::projection(new);
+    let (mut conditions, claimed) = claims.commit_parts(&new.id);
     if old.is_none_or(|old| search::projection(&old.contact) != projected) {
-        writes.push(postings::logged(new, &projected));
+        let epoch = postings::Epoch::open()?;
+        writes.push(epoch.entry(new, &projected));
+        conditions.push(epoch.condition());
     }
     writes.push(Write::Put((search::projection_key(&new.id).into_bytes(), projected.into_bytes())));
-    let (mut conditions, claimed) = claims.commit_parts(&new.id);
     writes.extend(claimed);
     if let Some(old) = old {
         conditions.push(Condition::Equals((record::key(&new.id).into_bytes(), Some(old.raw.clone()))));

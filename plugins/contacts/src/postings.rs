@@ -1,31 +1,41 @@
 //! The trigram lists behind `search=`, kept so that a contact's write
 //! touches one key of them, not one per trigram:
 //!
-//! - `n/<posting>`, the log: a create, or an update that changes what search
-//!   sees, writes its contact's entry, the projection as value, in the
-//!   contact's own commit ([`crate::index::changes`]). A later update
-//!   overwrites it; [`fold`] deletes it once its trigrams are in the lists.
+//! - `n/<epoch><posting>`, the log: a create, or an update that changes what
+//!   search sees, writes its contact's entry, the projection as value, in
+//!   the contact's own commit ([`crate::index::changes`]), under the log's
+//!   open epoch ([`Epoch`]).
 //! - `b/<trigram><first posting>`, a list's sealed blocks, and
 //!   `b/<trigram>` + [`OPEN`], its open block: postings, ascending, 18 bytes
 //!   each. The blocks of a list hold disjoint ranges in key order, the open
 //!   one the newest; a list with any posting has an open block, and the open
 //!   block seals its oldest [`BLOCK`] postings once it holds more.
-//! - [`fold`] moves the log into the lists, a few thousand entries at a
-//!   time: the host calls it (the `contacts-upkeep` export) soon after
-//!   contacts are written. A fold rewrites one open block per trigram it
+//! - [`fold`] moves the log into the lists an epoch at a time, and deletes
+//!   it: the host calls it (the `contacts-upkeep` export) every 200 ms after
+//!   contacts are written, the admin API's reindex at once. A fold rewrites one open block per trigram it
 //!   touches, not one key per contact and trigram.
 //!
-//! Search reads the log first ([`logged_matches`]), then the lists
-//! ([`List`]): a fold committed between the two leaves what it moved in the
-//! lists read after.
+//! Why epochs: an LSM store keeps a deleted key's tombstone until a
+//! compaction reaches its last level, and a scan steps over every one, so a
+//! log read from its start would cross the whole history of folded entries
+//! (70 ms after a million). Readers start at the first epoch not yet folded
+//! instead. Three counters make that safe: writers write to the epoch
+//! `meta/search-epoch`, and their commit requires it to be at or above
+//! `meta/search-sealed`, so no entry lands in an epoch once sealed; a fold
+//! moves the open epoch on, seals those [`LAG`] behind, folds sealed epochs
+//! and then moves `meta/search-folded` past them.
 //!
-//! The lists only gain postings: a renamed contact keeps its old trigrams'
-//! postings, which search rules out against the projection
-//! ([`crate::search::matching`]).
+//! Search reads the log from `meta/search-folded` first ([`logged`]), then
+//! the lists ([`List`]): a fold committed between the two leaves what it
+//! moved in the lists read after. The lists only gain postings: a renamed
+//! contact keeps its old trigrams' postings, and the log may hold an
+//! earlier projection of a contact beside its latest; search rules both out
+//! against the projection ([`crate::search::matching`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use crm_sdk::http::Error;
+use crm_sdk::kv;
 use crm_sdk::store::{self, Condition, Write};
 
 use crate::record::Contact;
@@ -88,14 +98,73 @@ const FOLD_BATCH: usize = 4_096;
 const FOLD_ROUNDS: usize = 4;
 /// A log this short is read and matched here; a longer one the host searches.
 const SMALL_LOG: u32 = 256;
+/// Epochs searched by the host one at a time; a log spread over more (a
+/// fold far behind) makes search walk the contacts instead.
+const MOST_EPOCHS: u64 = 16;
 /// Pairs per store call (the host's bound).
 const MOST_PER_CALL: usize = 1000;
+/// Epochs between the open one and those sealed: a write may take up to
+/// this many folds (400 ms) between reading the epoch and its commit before
+/// its commit is refused (and the write tried again).
+const LAG: u64 = 2;
 
 const LOG: &[u8] = b"n/";
+const EPOCH_KEY: &str = "meta/search-epoch";
+const SEALED_KEY: &str = "meta/search-sealed";
+const FOLDED_KEY: &str = "meta/search-folded";
 
-/// `c`'s log entry: its projection `projected`, for the commit that writes it.
-pub fn logged(c: &Contact, projected: &str) -> Write {
-    Write::Put(([LOG, Posting::of(c).bytes()].concat(), projected.as_bytes().to_vec()))
+/// The log's open epoch, as a write read it.
+pub struct Epoch(u64);
+
+impl Epoch {
+    pub fn open() -> Result<Epoch, Error> {
+        Ok(Epoch(kv::counter(EPOCH_KEY)?))
+    }
+
+    /// `c`'s log entry with its projection `projected`, for the commit that writes it.
+    pub fn entry(&self, c: &Contact, projected: &str) -> Write {
+        Write::Put(([epoch_prefix(self.0).as_slice(), Posting::of(c).bytes()].concat(), projected.as_bytes().to_vec()))
+    }
+
+    /// What that commit requires: the epoch not sealed meanwhile.
+    pub fn condition(&self) -> Condition {
+        Condition::Below((SEALED_KEY.as_bytes().to_vec(), self.0 + 1))
+    }
+}
+
+fn epoch_prefix(epoch: u64) -> Vec<u8> {
+    [LOG, &(epoch as u32).to_be_bytes()].concat()
+}
+
+/// The log's counters as read: the open epoch, the first not sealed, the
+/// first not folded, and their bytes, which a fold's commit requires
+/// unchanged (a counter a commit bounds may be stored as `0`, or absent).
+struct Counters {
+    epoch: u64,
+    sealed: u64,
+    folded: u64,
+    read: Vec<Option<Vec<u8>>>,
+}
+
+const COUNTERS: [&str; 3] = [EPOCH_KEY, SEALED_KEY, FOLDED_KEY];
+
+impl Counters {
+    fn read() -> Result<Counters, Error> {
+        let read = kv::get_many_raw(&COUNTERS.map(String::from))?;
+        let [epoch, sealed, folded] = [0, 1, 2].map(|i| kv::counter_value(read[i].as_deref()));
+        Ok(Counters { epoch, sealed, folded, read })
+    }
+
+    /// The counter `COUNTERS[i]` as read.
+    fn unchanged(&self, i: usize) -> Condition {
+        Condition::Equals((COUNTERS[i].as_bytes().to_vec(), self.read[i].clone()))
+    }
+
+    /// Writes `value` to the counter `COUNTERS[i]`, and remembers it as read.
+    fn set(&mut self, i: usize, value: u64) -> Write {
+        self.read[i] = Some(value.to_string().into_bytes());
+        Write::Put((COUNTERS[i].as_bytes().to_vec(), value.to_string().into_bytes()))
+    }
 }
 
 /// The trigrams a projection is indexed by: each distinct three-character
@@ -121,17 +190,24 @@ fn encode(postings: &[Posting]) -> Vec<u8> {
     postings.iter().flat_map(|p| p.0).collect()
 }
 
-/// The contacts written since the last fold whose projection holds `needle`;
-/// `None` past `most`.
-pub fn logged_matches(needle: &str, most: usize) -> Result<Option<Vec<Posting>>, Error> {
-    let first = store::scan(LOG, None, SMALL_LOG)?;
-    let found: Vec<Posting> = if first.len() < SMALL_LOG as usize {
+/// The contacts the log holds a projection of with `needle` in it (their
+/// latest, or one before): candidates to check; `None` past `most`, or when
+/// the log is spread over more than [`MOST_EPOCHS`] epochs.
+pub fn logged(needle: &str, most: usize) -> Result<Option<Vec<Posting>>, Error> {
+    let Counters { epoch, folded, .. } = Counters::read()?;
+    let first = store::scan(LOG, Some(&epoch_prefix(folded)), SMALL_LOG)?;
+    let mut found: Vec<Posting> = Vec::new();
+    if first.len() < SMALL_LOG as usize {
         let holds = |projected: &[u8]| std::str::from_utf8(projected).is_ok_and(|p| p.contains(needle));
-        first.iter().filter(|(_, projected)| holds(projected)).filter_map(|(key, _)| Posting::from_key(key)).collect()
+        found.extend(first.iter().filter(|(_, p)| holds(p)).filter_map(|(key, _)| Posting::from_key(key)));
+    } else if epoch.saturating_sub(folded) >= MOST_EPOCHS {
+        return Ok(None);
     } else {
-        let keys = store::find(LOG, needle.as_bytes(), most as u32 + 1)?;
-        keys.iter().filter_map(|key| Posting::from_key(key)).collect()
-    };
+        for e in folded..=epoch {
+            let keys = store::find(&epoch_prefix(e), needle.as_bytes(), most as u32 + 1)?;
+            found.extend(keys.iter().filter_map(|key| Posting::from_key(key)));
+        }
+    }
     Ok((found.len() <= most).then_some(found))
 }
 
@@ -170,40 +246,70 @@ impl List {
     }
 }
 
-/// Moves up to [`FOLD_ROUNDS`] × [`FOLD_BATCH`] log entries into the lists;
-/// answers how many. Safe beside writes and beside another fold: a commit
-/// holds only while the entries and blocks it read are unchanged.
-pub fn fold() -> Result<usize, Error> {
-    let mut folded = 0;
-    for _ in 0..FOLD_ROUNDS {
-        let moved = fold_batch()?;
-        folded += moved;
-        if moved < FOLD_BATCH {
-            break;
+/// Folds the sealed epochs of the log, up to [`FOLD_ROUNDS`] ×
+/// [`FOLD_BATCH`] entries, then moves the open epoch on while the log holds
+/// entries no fold may take yet, sealing those [`LAG`] behind; answers how
+/// many entries it folded. `at_once`: first seals every epoch written to,
+/// and folds them all (a write still holding one is refused and tried
+/// again). Safe beside writes and beside another fold: a commit holds only
+/// while the blocks and counters it read are unchanged, and folding an
+/// entry twice adds nothing.
+pub fn fold(at_once: bool) -> Result<usize, Error> {
+    if at_once {
+        for _ in 0..16 {
+            let mut counters = Counters::read()?;
+            let sealing = counters.epoch + 1;
+            if move_on(&mut counters, sealing)? {
+                break;
+            }
         }
     }
-    Ok(folded)
-}
-
-/// One commit of a fold: what it requires and what it writes.
-#[derive(Default)]
-struct Commit {
-    conditions: Vec<Condition>,
-    writes: Vec<Write>,
-}
-
-/// Folds the oldest [`FOLD_BATCH`] log entries; answers how many. The lists
-/// first, a thousand trigrams to a commit (so a fold's memory stays small
-/// however varied the names), then the log entries, deleted as read: one
-/// an update rewrote meanwhile fails that commit, and the fold starts over.
-/// Adding a posting a list already holds changes nothing, so a fold cut
-/// short anywhere is simply done again.
-fn fold_batch() -> Result<usize, Error> {
-    for _ in 0..16 {
-        let log = read_log(FOLD_BATCH)?;
-        if log.is_empty() {
-            return Ok(0);
+    let mut counters = Counters::read()?;
+    let most = if at_once { usize::MAX } else { FOLD_ROUNDS };
+    let (mut moved, mut batches) = (0, 0);
+    while counters.folded < counters.sealed && batches < most {
+        let folded = counters.folded;
+        let (entries, done) = fold_epoch(folded, most - batches)?;
+        moved += entries;
+        batches += entries.div_ceil(FOLD_BATCH).max(1);
+        if !done {
+            return Ok(moved);
         }
+        let condition = counters.unchanged(2);
+        let write = counters.set(2, folded + 1);
+        if !store::commit(&[condition], &[write])? {
+            return Ok(moved);
+        }
+        counters.folded += 1;
+    }
+    if !at_once && !store::scan(LOG, Some(&epoch_prefix(counters.sealed)), 1)?.is_empty() {
+        let sealing = (counters.epoch + 1).saturating_sub(LAG);
+        move_on(&mut counters, sealing)?;
+    }
+    Ok(moved)
+}
+
+/// Opens the epoch after the open one and seals those below `sealing`,
+/// unless another fold moved them first (`false`).
+fn move_on(counters: &mut Counters, sealing: u64) -> Result<bool, Error> {
+    let conditions = [counters.unchanged(0), counters.unchanged(1)];
+    let mut writes = vec![counters.set(0, counters.epoch + 1)];
+    if sealing > counters.sealed {
+        writes.push(counters.set(1, sealing));
+    }
+    Ok(store::commit(&conditions, &writes)?)
+}
+
+/// Folds and deletes up to `batches` × [`FOLD_BATCH`] entries of a sealed
+/// epoch (no write adds to it any more); answers how many, and whether the
+/// epoch is empty now.
+fn fold_epoch(epoch: u64, batches: usize) -> Result<(usize, bool), Error> {
+    let prefix = epoch_prefix(epoch);
+    let (mut moved, mut from) = (0, None::<Vec<u8>>);
+    for _ in 0..batches {
+        let log = read_log(&prefix, from.as_deref(), FOLD_BATCH)?;
+        let Some((last, _)) = log.last() else { return Ok((moved, true)) };
+        from = Some([last.as_slice(), &[0]].concat());
         let mut lists: BTreeMap<String, Vec<Posting>> = BTreeMap::new();
         for (key, projected) in &log {
             let Some(posting) = Posting::from_key(key) else { continue };
@@ -215,16 +321,21 @@ fn fold_batch() -> Result<usize, Error> {
         for chunk in trigrams.chunks(MOST_PER_CALL) {
             add_to_lists(chunk, &lists)?;
         }
-        let mut commit = Commit::default();
-        for (key, projected) in log.iter().cloned() {
-            commit.conditions.push(Condition::Equals((key.clone(), Some(projected))));
-            commit.writes.push(Write::Delete(key));
-        }
-        if store::commit(&commit.conditions, &commit.writes)? {
-            return Ok(log.len());
+        let deletes: Vec<Write> = log.iter().map(|(key, _)| Write::Delete(key.clone())).collect();
+        store::commit(&[], &deletes)?;
+        moved += log.len();
+        if log.len() < FOLD_BATCH {
+            return Ok((moved, true));
         }
     }
-    Err(busy())
+    Ok((moved, false))
+}
+
+/// One commit of a fold: what it requires and what it writes.
+#[derive(Default)]
+struct Commit {
+    conditions: Vec<Condition>,
+    writes: Vec<Write>,
 }
 
 /// Adds each list of `trigrams` its postings in `lists`, in one commit,
@@ -244,24 +355,21 @@ fn add_to_lists(trigrams: &[&String], lists: &BTreeMap<String, Vec<Posting>>) ->
             return Ok(());
         }
     }
-    Err(busy())
-}
-
-fn busy() -> Error {
-    Error::new(503, "BUSY", "Contacts kept changing while their search index was written; it is tried again")
+    Err(Error::new(503, "BUSY", "Another fold kept changing the same search lists; it is tried again"))
 }
 
 /// A log entry: its key and the projection it logged.
 type Entry = (Vec<u8>, Vec<u8>);
 
-/// The oldest `most` log entries.
-fn read_log(most: usize) -> Result<Vec<Entry>, Error> {
+/// Up to `most` log entries under `prefix` from `from` on.
+fn read_log(prefix: &[u8], from: Option<&[u8]>, most: usize) -> Result<Vec<Entry>, Error> {
     let mut log: Vec<Entry> = Vec::new();
+    let mut from = from.map(<[u8]>::to_vec);
     while log.len() < most {
-        let from = log.last().map(|(key, _)| [key.as_slice(), &[0]].concat());
         let want = (most - log.len()).min(MOST_PER_CALL) as u32;
-        let chunk = store::scan(LOG, from.as_deref(), want)?;
+        let chunk = store::scan(prefix, from.as_deref(), want)?;
         let ended = chunk.len() < want as usize;
+        from = chunk.last().map(|(key, _)| [key.as_slice(), &[0]].concat());
         log.extend(chunk);
         if ended {
             break;

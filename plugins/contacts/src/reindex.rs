@@ -26,7 +26,8 @@ const REINDEX_CHUNK: u32 = 256;
 
 /// `POST /admin/contacts/reindex` `{after?}` (on the admin API as
 /// `POST /admin/orgs/{org}/contacts/reindex`; `crm-host admin contacts
-/// reindex ORG` repeats it): [`reindex_page`], answered as `{indexed, next}`.
+/// reindex ORG` repeats it): [`reindex_page`], answered as `{indexed, next}`;
+/// without a cursor it first folds every contact written so far.
 pub fn reindex(req: &Request) -> Result<Response, Error> {
     let body = if req.body.is_empty() { Default::default() } else { http::json_object(req)? };
     let after = match body.get("after") {
@@ -36,15 +37,19 @@ pub fn reindex(req: &Request) -> Result<Response, Error> {
             return Err(Error::validation("after must be the cursor a reindex answered", json!({ "field": "after" })));
         }
     };
+    if after.is_none() {
+        postings::fold(true)?;
+    }
     let (indexed, next) = reindex_page(after)?;
     Ok(json_response(200, &json!({ "success": true, "indexed": indexed, "next": next })))
 }
 
-/// Without a cursor: folds the contacts written since the last call into
-/// the trigram lists and answers at once, with `0` and no cursor when the
-/// index is current, or the cursor to start a rewrite from when an earlier
-/// version wrote it. The host calls it for every organization at start and
-/// soon after contacts are written (the `contacts-upkeep` export).
+/// Without a cursor: folds what the log lets a fold take now into the
+/// trigram lists ([`postings::fold`]) and answers at once, with `0` and no
+/// cursor when the index is current, or the cursor to start a rewrite from
+/// when an earlier version wrote it. The host calls it for every
+/// organization at start and every 200 ms for those written to (the
+/// `contacts-upkeep` export).
 ///
 /// With a cursor: rewrites the index of up to [`REINDEX_PAGE`] contacts in
 /// creation order after it; answers how many, and the cursor to go on from
@@ -52,7 +57,7 @@ pub fn reindex(req: &Request) -> Result<Response, Error> {
 /// Safe to repeat and to run under writes.
 pub fn reindex_page(after: Option<String>) -> Result<(usize, Option<String>), Error> {
     let Some(mut after) = after else {
-        postings::fold()?;
+        postings::fold(false)?;
         let current = search::indexed_contacts()?.is_some();
         return Ok((0, (!current).then(String::new)));
     };
@@ -85,7 +90,8 @@ fn index_chunk(entries: &[String]) -> Result<(), Error> {
     for _ in 0..16 {
         let mut raws = kv::get_many_raw(&keys)?;
         let projections = raws.split_off(ids.len());
-        let (mut conditions, mut writes) = (Vec::new(), Vec::new());
+        let epoch = postings::Epoch::open()?;
+        let (mut conditions, mut writes) = (vec![epoch.condition()], Vec::new());
         for ((key, raw), before) in keys[..ids.len()].iter().zip(raws).zip(projections) {
             conditions.push(Condition::Equals((key.clone().into_bytes(), raw.clone())));
             if let Some(raw) = raw {
@@ -93,7 +99,7 @@ fn index_chunk(entries: &[String]) -> Result<(), Error> {
                 let projected = search::projection(&c);
                 let before = before.and_then(|b| String::from_utf8(b).ok()).unwrap_or_default();
                 writes.extend(legacy_keys(&c, &before).into_iter().map(Write::Delete));
-                writes.push(postings::logged(&c, &projected));
+                writes.push(epoch.entry(&c, &projected));
                 writes.push(Write::Put((search::projection_key(&c.id).into_bytes(), projected.into_bytes())));
             }
         }

@@ -32,8 +32,7 @@
 //! [`matches`], for each alignment, reads a few of its lists in turns until
 //! one ends (the shortest) and drops the candidates another list's read part
 //! rules out; the candidates of both, newest first, are checked against
-//! their projections, and the contacts written since the lists were last
-//! folded are matched on their logged projections. A term with more candidates than [`most_candidates`]
+//! their projections, with the contacts the lists' log holds the term for. A term with more candidates than [`most_candidates`]
 //! is [`Found::Many`]: the list walks its index instead, and the host counts
 //! the matches.
 
@@ -214,8 +213,7 @@ pub enum Found {
 pub fn matches(needle: &str) -> Result<Found, Error> {
     let (Some(contacts), Some(alignments)) = (indexed_contacts()?, alignments(needle)) else { return scan(needle) };
     // The log before the lists (see `postings`).
-    let Some(logged) = postings::logged_matches(needle, most_candidates(contacts))? else { return Ok(Found::Many) };
-    let mut candidates = Vec::new();
+    let Some(mut candidates) = postings::logged(needle, most_candidates(contacts))? else { return Ok(Found::Many) };
     for grams in &alignments {
         match holding_all(grams, contacts)? {
             Some(found) => candidates.extend(found),
@@ -227,11 +225,8 @@ pub fn matches(needle: &str) -> Result<Found, Error> {
     if candidates.len() > most_candidates(contacts) {
         return Ok(Found::Many);
     }
-    let held: HashSet<String> = matching(candidates.iter().map(Posting::id).collect(), needle)?.into_iter().collect();
-    let mut found: Vec<Posting> = candidates.into_iter().filter(|p| held.contains(&p.id())).chain(logged).collect();
-    found.sort_unstable_by(|a, b| b.cmp(a));
-    found.dedup();
-    Ok(Found::Newest(found.iter().map(Posting::id).collect()))
+    let ids: Vec<String> = candidates.iter().map(Posting::id).collect();
+    Ok(Found::Newest(matching(ids, needle)?))
 }
 
 /// The contacts whose keys include every trigram of `grams`, or some more

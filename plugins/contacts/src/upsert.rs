@@ -216,7 +216,8 @@ fn exists(id: &str) -> Result<bool, Error> {
 
 /// Creates a contact taking `claims` (from [`lookup`]); `None` when a
 /// concurrent request won its email or mobile meanwhile (the caller runs
-/// again, as an update of the winner).
+/// again, as an update of the winner) or the commit was refused for
+/// another reason than a full plan (the caller runs again).
 fn create(
     input: &ContactInput,
     checked: Checked,
@@ -240,10 +241,12 @@ fn create(
     {
         conversations::unlink(conv, &contact.id)?;
     }
-    match saved? {
-        true => Ok(Some(contact)),
-        false if claims.unchanged()? => Err(unique::limit_reached(limit.unwrap_or_default())),
-        false => Ok(None),
+    match (saved?, limit) {
+        (true, _) => Ok(Some(contact)),
+        // Refused with its claims still free: the plan is full, or the
+        // search log's epoch it read was sealed meanwhile (run again).
+        (false, Some(limit)) if claims.unchanged()? && unique::count()? >= limit => Err(unique::limit_reached(limit)),
+        (false, _) => Ok(None),
     }
 }
 
