@@ -245,7 +245,7 @@ async fn a_host_folds_the_log_into_the_lists_on_its_own() {
     let r = host.post("/api/contacts", &token, &json!({ "email": "late@bench.co", "firstName": "Late" })).await;
     assert_eq!(r.status, 201);
     // Four rounds of 200 ms at least (a fold takes epochs two behind the open one).
-    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    tokio::time::sleep(std::time::Duration::from_secs(5)).await;
     assert_eq!(names(&host.get("/api/contacts?search=user299", &token).await), (users(&[299]), 1));
     assert!(host.terminate());
     let (logged, listed) = backend::with_store(dir.path(), move |store| {

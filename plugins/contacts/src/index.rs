@@ -43,13 +43,14 @@ fn entries(c: &Contact) -> Vec<Vec<u8>> {
 
 /// What writing `new` (a create when `old` is `None`) takes: its index
 /// entries moved from those of `old`, its read model, its search projection
-/// (and its log entry, when search sees it anew), the unique keys it takes and gives back, and the counters lists take
+/// (and its entry in the search log, when search sees it anew), the unique
+/// keys it takes and gives back, and the counters lists take
 /// their totals from, all for one atomic commit, so a crash at any instant
 /// leaves every count exact. The commit is refused (nothing written) when a
 /// key to take changed hands, for an update when the record is no longer as
-/// `old` read it, or for a create when the organization already holds
-/// `limit` contacts. A create's `contact.created` event is staged for that
-/// commit.
+/// `old` read it, for a create when the organization already holds
+/// `limit` contacts, or when a fold sealed the log's epoch meanwhile. A
+/// create's `contact.created` event is staged for that commit.
 pub fn changes(old: Option<&Stored>, new: &Contact, limit: Option<u64>, claims: &Claims) -> Result<Changes, Error> {
     // Only what changed: an update that keeps its city keeps its city's entry.
     let fresh = entries(new);

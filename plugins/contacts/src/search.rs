@@ -32,9 +32,9 @@
 //! [`matches`], for each alignment, reads a few of its lists in turns until
 //! one ends (the shortest) and drops the candidates another list's read part
 //! rules out; the candidates of both, newest first, are checked against
-//! their projections, with the contacts the lists' log holds the term for. A term with more candidates than [`most_candidates`]
-//! is [`Found::Many`]: the list walks its index instead, and the host counts
-//! the matches.
+//! their projections, with the contacts the lists' log holds the term for.
+//! A term with more candidates than [`most_candidates`] is [`Found::Many`]:
+//! the list walks its index instead, and the host counts the matches.
 
 use std::collections::{BTreeSet, HashSet};
 
@@ -48,8 +48,8 @@ use crate::postings::{self, List, Posting};
 use crate::record::Contact;
 use crate::unique;
 
-/// Contacts written with their trigram keys and a projection as
-/// [`projection`] writes it now (see the module note).
+/// Contacts written with a log entry and a projection as [`projection`]
+/// writes it now (see the module note).
 pub const INDEXED_KEY: &str = "meta/search-indexed-5";
 
 /// A search whose candidates (or, without the index, matches) are at most
@@ -315,7 +315,7 @@ impl Probe {
     }
 }
 
-/// How many contacts there are, when every one has its trigram keys (see
+/// How many contacts there are, when every one is in the index (see
 /// the module note).
 pub fn indexed_contacts() -> Result<Option<u64>, Error> {
     let counters = kv::get_many_raw(&[unique::COUNT_KEY.to_string(), INDEXED_KEY.to_string()])?;
