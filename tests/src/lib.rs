@@ -161,6 +161,11 @@ pub fn built_component(file_stem: &str) -> PathBuf {
     path
 }
 
+/// The environment of a host without the search index's background fold
+/// (`CRM_SEARCH_FOLD_MS=0`): for tests that count the host's own commits, or
+/// that read the search log and the lists apart.
+pub const NO_BACKGROUND_FOLD: [(&str, &str); 1] = [("CRM_SEARCH_FOLD_MS", "0")];
+
 impl Host {
     /// A host on a fresh data dir with default settings.
     pub async fn start() -> Host {
