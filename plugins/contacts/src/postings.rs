@@ -190,11 +190,29 @@ fn encode(postings: &[Posting]) -> Vec<u8> {
     postings.iter().flat_map(|p| p.0).collect()
 }
 
+/// The epochs of the log a search reads: from the first not folded to the
+/// open one.
+pub struct Unfolded {
+    folded: u64,
+    epoch: u64,
+}
+
+impl Unfolded {
+    /// Where they are read from, for a caller's own `get-many`.
+    pub const KEYS: [&str; 2] = [FOLDED_KEY, EPOCH_KEY];
+
+    /// From the stored values of [`Self::KEYS`].
+    pub fn from_values(values: &[Option<Vec<u8>>]) -> Unfolded {
+        let [folded, epoch] = [0, 1].map(|i| kv::counter_value(values[i].as_deref()));
+        Unfolded { folded, epoch }
+    }
+}
+
 /// The contacts the log holds a projection of with `needle` in it (their
 /// latest, or one before): candidates to check; `None` past `most`, or when
 /// the log is spread over more than [`MOST_EPOCHS`] epochs.
-pub fn logged(needle: &str, most: usize) -> Result<Option<Vec<Posting>>, Error> {
-    let Counters { epoch, folded, .. } = Counters::read()?;
+pub fn logged(needle: &str, most: usize, unfolded: &Unfolded) -> Result<Option<Vec<Posting>>, Error> {
+    let &Unfolded { folded, epoch } = unfolded;
     let first = store::scan(LOG, Some(&epoch_prefix(folded)), SMALL_LOG)?;
     let mut found: Vec<Posting> = Vec::new();
     if first.len() < SMALL_LOG as usize {

@@ -44,7 +44,7 @@ use crm_sdk::kv;
 use crm_sdk::store;
 
 use crate::input::NUMBER_SEPARATORS;
-use crate::postings::{self, List, Posting};
+use crate::postings::{self, List, Posting, Unfolded};
 use crate::record::Contact;
 use crate::unique;
 
@@ -211,9 +211,15 @@ pub enum Found {
 
 /// The contacts whose searched fields contain `needle` (from [`needle`]).
 pub fn matches(needle: &str) -> Result<Found, Error> {
-    let (Some(contacts), Some(alignments)) = (indexed_contacts()?, alignments(needle)) else { return scan(needle) };
+    // The index's counters and the log's, in one store call.
+    let keys = [unique::COUNT_KEY, INDEXED_KEY].into_iter().chain(Unfolded::KEYS).map(String::from);
+    let counters = kv::get_many_raw(&keys.collect::<Vec<_>>())?;
+    let (Some(contacts), Some(alignments)) = (indexed(&counters[..2]), alignments(needle)) else { return scan(needle) };
     // The log before the lists (see `postings`).
-    let Some(mut candidates) = postings::logged(needle, most_candidates(contacts))? else { return Ok(Found::Many) };
+    let unfolded = Unfolded::from_values(&counters[2..]);
+    let Some(mut candidates) = postings::logged(needle, most_candidates(contacts), &unfolded)? else {
+        return Ok(Found::Many);
+    };
     for grams in &alignments {
         match holding_all(grams, contacts)? {
             Some(found) => candidates.extend(found),
@@ -318,9 +324,13 @@ impl Probe {
 /// How many contacts there are, when every one is in the index (see
 /// the module note).
 pub fn indexed_contacts() -> Result<Option<u64>, Error> {
-    let counters = kv::get_many_raw(&[unique::COUNT_KEY.to_string(), INDEXED_KEY.to_string()])?;
+    Ok(indexed(&kv::get_many_raw(&[unique::COUNT_KEY.to_string(), INDEXED_KEY.to_string()])?))
+}
+
+/// [`indexed_contacts`] from the two counters' stored values.
+fn indexed(counters: &[Option<Vec<u8>>]) -> Option<u64> {
     let (contacts, indexed) = (kv::counter_value(counters[0].as_deref()), kv::counter_value(counters[1].as_deref()));
-    Ok((contacts == indexed).then_some(contacts))
+    (contacts == indexed).then_some(contacts)
 }
 
 /// Whether a probed list is likely to hold more than [`most_candidates`]
