@@ -127,12 +127,10 @@ fn validate_number(id_type: &str, number: &str) -> Result<String, Error> {
 /// its canonical form `900123456-8` when the check digit is right.
 fn nit(text: &str) -> Option<String> {
     let cleaned: String = text.chars().filter(|c| !matches!(c, '.' | ' ' | ',')).collect();
+    // Split by characters, never by bytes: the last one may be `é` or an emoji.
     let (base, dv) = match cleaned.split_once('-') {
-        Some((base, dv)) => (base.to_string(), dv.to_string()),
-        None if cleaned.len() >= 2 => {
-            (cleaned[..cleaned.len() - 1].to_string(), cleaned[cleaned.len() - 1..].to_string())
-        }
-        None => return None,
+        Some(parts) => parts,
+        None => cleaned.char_indices().next_back().map(|(at, _)| cleaned.split_at(at))?,
     };
     if !(6..=15).contains(&base.len()) || !base.bytes().all(|b| b.is_ascii_digit()) || dv.len() != 1 {
         return None;
@@ -143,4 +141,27 @@ fn nit(text: &str) -> Option<String> {
         r => 11 - r,
     };
     (dv.parse::<u32>().ok()? == expected).then(|| format!("{base}-{expected}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_nit_is_read_with_or_without_its_dash() {
+        for written in ["900123456-8", "9001234568", "900.123.456-8", " 900,123,456 8 "] {
+            assert_eq!(nit(written).as_deref(), Some("900123456-8"), "{written:?}");
+        }
+        assert_eq!(nit("900123456-7"), None, "a wrong check digit");
+    }
+
+    #[test]
+    fn a_nit_ending_in_a_character_of_several_bytes_is_refused_not_sliced() {
+        for written in ["900123456é", "9é", "é", "900123456😀", "٩٠٠١٢٣٤٥٦٨", "900123456\u{301}", ""] {
+            assert_eq!(nit(written), None, "{written:?}");
+            let refused = checked(Some("NIT"), Some(written), None).unwrap_err();
+            assert_eq!((refused.status, refused.body["code"].as_str()), (400, Some("INVALID_ID_NUMBER")));
+            assert_eq!(refused.body["field"], "idNumber");
+        }
+    }
 }
