@@ -28,6 +28,7 @@ mod edge;
 mod fairness;
 mod form_leads;
 mod forms;
+mod hostile_input;
 mod import;
 mod isolation;
 mod large_org;

@@ -162,7 +162,11 @@ async fn each_scaffold_builds_passes_its_tests_and_serves_as_its_readme_says() {
     let mut components = Vec::new();
     for (kind, lang, name) in projects {
         let project = scaffold(dir.path(), kind, lang, name);
-        assert!(std::fs::read_to_string(project.join("wit/plugin.wit")).unwrap().contains("package crm:plugin@1.1.0;"));
+        assert!(
+            std::fs::read_to_string(project.join("wit/plugin.wit"))
+                .unwrap()
+                .contains(&format!("package {};", contract()))
+        );
         if lang == "rust" {
             std::os::unix::fs::symlink(&shared_target, project.join("target")).unwrap();
         }
@@ -171,7 +175,7 @@ async fn each_scaffold_builds_passes_its_tests_and_serves_as_its_readme_says() {
         let wasm = built(&project);
         let said = check(&wasm);
         assert!(said.contains(&format!("name: {name} ")), "{said}");
-        assert!(said.contains("built against crm:plugin@1.1.0\n"), "{said}");
+        assert!(said.contains(&format!("built against {}\n", contract())), "{said}");
         let (passed, report) = plugin_test(&wasm);
         assert!(passed && report["failed"] == 0 && report["passed"].as_u64() > Some(0), "{report:#}");
         components.push(wasm);

@@ -83,14 +83,15 @@ async fn a_partner_component_adds_a_route_and_replaces_nothing_and_each_says_wha
     let contacts = list.iter().find(|p| p["name"] == "contacts").expect("the first-party module stays");
     assert_eq!(contacts["source"], "embedded");
     // What each was built against, read from the component itself.
-    assert_eq!((&hello["world"], &hello["contract"]), (&json!("module"), &json!(["crm:plugin@1.1.0"])));
-    assert!(hello["imports"].as_array().unwrap().contains(&json!("crm:plugin/runtime@1.1.0")), "{hello}");
-    assert_eq!(hello["exports"], json!(["crm:plugin/handler@1.1.0"]));
+    let (contract, version) = (contract(), crm_contract::Text::today().version());
+    assert_eq!((&hello["world"], &hello["contract"]), (&json!("module"), &json!([contract])));
+    assert!(hello["imports"].as_array().unwrap().contains(&json!(format!("crm:plugin/runtime@{version}"))), "{hello}");
+    assert_eq!(hello["exports"], json!([format!("crm:plugin/handler@{version}")]));
     assert_eq!(contacts["world"], "contacts-provider");
     let shipments = list.iter().find(|p| p["name"] == "shipments").unwrap();
     assert_eq!(shipments["world"], "shipments-module");
     let envia = list.iter().find(|p| p["name"] == "envia").unwrap();
-    assert_eq!((&envia["world"], &envia["contract"]), (&json!("provider-component"), &json!(["crm:plugin@1.1.0"])));
+    assert_eq!((&envia["world"], &envia["contract"]), (&json!("provider-component"), &json!([contract])));
 
     let token = host.demo_token.clone().unwrap();
     let r = host.get("/api/hello", &token).await;
@@ -291,17 +292,20 @@ fn plugin_check_says_what_a_component_was_built_against_and_whether_it_loads() {
     let out = check(&hello);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    let built_against = format!("world: module, built against {}", contract());
     for line in [
         "name: partner-hello 1.0.0 (module)",
-        "world: module, built against crm:plugin@1.1.0",
+        &built_against,
         "route: GET /hello (hello:read)",
         "loads on this host: yes",
     ] {
         assert!(text.lines().any(|l| l == line), "no {line:?} in:\n{text}");
     }
     let courier = String::from_utf8_lossy(&check(&built_component("flat_rate_courier")).stdout).into_owned();
-    assert!(courier.contains("world: provider-component, built against crm:plugin@1.1.0"), "{courier}");
-    assert!(courier.contains("\nexports: crm:plugin/provider@1.1.0\ncarriers: mensajero-local\n"), "{courier}");
+    assert!(courier.contains(&format!("world: provider-component, built against {}", contract())), "{courier}");
+    let exports =
+        format!("\nexports: {}\ncarriers: mensajero-local\n", contract().replace("plugin@", "plugin/provider@"));
+    assert!(courier.contains(&exports), "{courier}");
 
     let dir = tempfile::tempdir().unwrap();
     let bad = dir.path().join("broken.wasm");

@@ -29,6 +29,13 @@ use std::time::Duration;
 pub use reqwest::{Method, StatusCode};
 pub use serde_json::{Value, json};
 
+/// The plugin contract this host implements, as components name it
+/// (`crm:plugin@1.2.0`): what the components built from `plugins/` say they
+/// were built against.
+pub fn contract() -> String {
+    format!("crm:plugin@{}", crm_contract::Text::today().version())
+}
+
 /// The admin token every test host runs with.
 pub const ADMIN_TOKEN: &str = "test-admin-token";
 

@@ -21,7 +21,9 @@
 //! - `imports`: what components may call, one file per capability
 //!   (tenant-scoped store, catalog, ids and clock, logs, the contacts
 //!   interface, shipping, provider HTTP, events);
-//! - [`nested`]: a module calling another's interface (contacts);
+//! - [`nested`]: a module calling another's interface (contacts), and a trap
+//!   in an import's `upsert-many` kept to the row it hit (`progress`: what
+//!   the contacts instance told of its progress);
 //! - [`upkeep`]: the host calling a module's upkeep export on its own behalf
 //!   (the contacts module's reindex at start);
 //! - [`deferred`]: a joined nested call's writes, held for its caller's commit;
@@ -45,6 +47,7 @@ pub mod limits;
 pub mod loader;
 pub mod nested;
 pub mod outbound;
+mod progress;
 pub mod providers;
 pub mod runtime;
 pub mod turns;

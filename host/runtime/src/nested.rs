@@ -4,7 +4,7 @@
 //! the same organization, under the nested deadline.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::bindings::contacts_provider::ContactsProvider;
 use crate::bindings::contacts_provider::exports::crm::plugin::contacts as exported_contacts;
@@ -17,9 +17,38 @@ use crate::turns::Held;
 /// How long one `upsert-many` may run: an import of 10,000 rows is one call.
 pub const BATCH_DEADLINE: Duration = Duration::from_secs(120);
 
-/// An outcome the contacts module did not give: the call could not be made.
+/// An outcome the contacts module did not give: the call could not be made
+/// (501: no module offers contacts).
 pub(crate) fn failed(status: u16) -> contacts::UpsertOutcome {
-    contacts::UpsertOutcome { status, contact_id: None, body: "{}".into() }
+    let body = serde_json::json!({
+        "success": false,
+        "code": "INTERNAL_SERVER_ERROR",
+        "message": "The contacts module could not be called",
+    });
+    contacts::UpsertOutcome { status, contact_id: None, body: body.to_string() }
+}
+
+/// The outcome of the body a contacts instance trapped on (a bug, logged
+/// without the body): the other bodies of its call go on.
+pub(crate) fn trapped_row() -> contacts::UpsertOutcome {
+    let body = serde_json::json!({
+        "success": false,
+        "code": "INTERNAL_ROW_ERROR",
+        "message": "The contacts module failed on this row; the other rows went on",
+    });
+    contacts::UpsertOutcome { status: 500, contact_id: None, body: body.to_string() }
+}
+
+/// How one instance's `upsert-many` ended.
+enum Ran {
+    /// It answered: the outcomes it settled as it went, then its answer's,
+    /// and the writes it held.
+    Answered(Vec<contacts::UpsertOutcome>, Deferred),
+    /// It trapped, having settled the first bodies and begun the one at
+    /// `begun` (indexes in the list it was given).
+    Trapped { settled: Vec<contacts::UpsertOutcome>, begun: Option<usize> },
+    /// No instance ran: every body answers this status.
+    NotRun(u16),
 }
 
 /// The importing side's options as the contacts component's export takes them.
@@ -111,7 +140,13 @@ impl Runtime {
         (outcome, held)
     }
 
-    /// `upsert-many` in a fresh contacts instance, `holding` its writes or not.
+    /// `upsert-many` in fresh contacts instances, `holding` their writes or
+    /// not. A trap costs only the body the instance had begun (told through
+    /// `upsert-progress`): that body answers [`trapped_row`], what was
+    /// settled before it stays, the bodies it had prepared but not committed
+    /// run again, and a fresh instance goes on after it. Without that word
+    /// (a contacts module built before 1.2.0), or once the deadline has
+    /// passed, every body not settled answers 500.
     async fn call_upsert_many(
         self: &Arc<Self>,
         ctx: Arc<CallContext>,
@@ -121,32 +156,85 @@ impl Runtime {
         deadline: Duration,
         holding: bool,
     ) -> (Vec<contacts::UpsertOutcome>, Deferred) {
-        let count = bodies.len();
-        let Some(started) = self.nested_contacts(ctx, turn, deadline).await else {
-            return ((0..count).map(|_| failed(501)).collect(), Deferred::default());
-        };
+        let until = Instant::now() + deadline;
+        let mut outcomes = Vec::with_capacity(bodies.len());
         let mut held = Deferred::default();
-        let outcome = async {
-            let (mut store, instance) = started?;
-            store.data_mut().holding = holding;
-            let outcomes =
-                instance.crm_plugin_contacts().call_upsert_many(&mut store, &bodies, &exported(options)).await;
-            held = std::mem::take(&mut store.data_mut().deferred);
-            outcomes
+        // The body a trap was blamed on, answered once those before it are.
+        let mut blamed: Option<usize> = None;
+        while outcomes.len() < bodies.len() {
+            let start = outcomes.len();
+            if blamed == Some(start) {
+                outcomes.push(trapped_row());
+                blamed = None;
+                continue;
+            }
+            let end = blamed.unwrap_or(bodies.len());
+            let part = bodies.get(start..end).unwrap_or_default();
+            let left = until.saturating_duration_since(Instant::now());
+            match self.run_upsert_many(ctx.clone(), turn.clone(), part, &options, left, holding).await {
+                Ran::Answered(answered, more) if answered.len() == part.len() => {
+                    outcomes.extend(answered);
+                    held.join(more);
+                }
+                Ran::Answered(..) => {
+                    tracing::error!("the contacts module answered a nested upsert-many with the wrong count");
+                    outcomes.resize_with(bodies.len(), || failed(500));
+                }
+                Ran::Trapped { settled, begun } => {
+                    let settled_all = settled.len() <= part.len();
+                    outcomes.extend(settled.into_iter().take(part.len()));
+                    let culprit = begun.map(|b| start + b).filter(|b| (outcomes.len()..end).contains(b));
+                    match culprit {
+                        Some(b) if settled_all && Instant::now() < until => blamed = Some(b),
+                        _ => outcomes.resize_with(bodies.len(), || failed(500)),
+                    }
+                }
+                Ran::NotRun(status) => outcomes.resize_with(bodies.len(), || failed(status)),
+            }
         }
-        .await;
-        let outcomes = match outcome {
-            Ok(outcomes) if outcomes.len() == count => outcomes.into_iter().map(imported).collect(),
-            Ok(_) => {
-                tracing::error!("the contacts module answered a nested upsert-many with the wrong count");
-                (0..count).map(|_| failed(500)).collect()
+        (outcomes, held)
+    }
+
+    /// One contacts instance's `upsert-many` of `bodies`.
+    async fn run_upsert_many(
+        self: &Arc<Self>,
+        ctx: Arc<CallContext>,
+        turn: Held,
+        bodies: &[String],
+        options: &contacts::UpsertOptions,
+        deadline: Duration,
+        holding: bool,
+    ) -> Ran {
+        let Some(started) = self.nested_contacts(ctx, turn, deadline).await else { return Ran::NotRun(501) };
+        let (mut store, instance) = match started {
+            Ok(started) => started,
+            Err(e) => {
+                tracing::error!(error = %e, "the contacts module could not be instantiated for an upsert-many");
+                return Ran::NotRun(500);
+            }
+        };
+        store.data_mut().holding = holding;
+        let answer =
+            instance.crm_plugin_contacts().call_upsert_many(&mut store, bodies, &exported(options.clone())).await;
+        let state = store.data_mut();
+        let progress = std::mem::take(&mut state.progress);
+        match answer {
+            Ok(answer) => {
+                let mut outcomes = progress.settled;
+                outcomes.extend(answer.into_iter().map(imported));
+                Ran::Answered(outcomes, std::mem::take(&mut state.deferred))
             }
             Err(e) => {
-                tracing::error!(error = %e, "the contacts module failed a nested upsert-many");
-                (0..count).map(|_| failed(500)).collect()
+                // The error names the trap and the code it hit, never a body's text.
+                tracing::error!(
+                    error = %e,
+                    settled = progress.settled.len(),
+                    begun = progress.begun,
+                    "the contacts module trapped in an upsert-many"
+                );
+                Ran::Trapped { settled: progress.settled, begun: progress.begun.map(|b| b as usize) }
             }
-        };
-        (outcomes, held)
+        }
     }
 
     /// The contacts module's `conversation`, for another module of the same organization.

@@ -350,6 +350,8 @@ pub struct HostState {
     /// The outer call's compute turn; given back while it waits outside, and
     /// at a tick while another request waits. Nested calls hold none.
     pub(crate) turn: Held,
+    /// What a contacts instance told of its `upsert-many` (see [`crate::nested`]).
+    pub(crate) progress: crate::progress::Progress,
     /// City names this instance resolved (see `imports/catalog.rs`).
     pub(crate) resolved:
         std::collections::HashMap<CityKey, crate::bindings::platform::crm::plugin::catalog::Resolution>,
@@ -382,6 +384,7 @@ impl HostState {
             deferred: Deferred::default(),
             limits,
             turn: Held::default(),
+            progress: Default::default(),
             resolved: Default::default(),
             // No filesystem, sockets, environment or arguments.
             wasi: WasiCtx::builder().build(),

@@ -26,7 +26,8 @@ pub fn upsert_many(req: &Request) -> Result<Response, Error> {
         );
     }
     let bodies: Vec<String> = rows.iter().map(Value::to_string).collect();
-    let outcomes = many::upsert_many(&bodies, &upsert::Options::default(), |outcome| outcome);
+    let mut outcomes = Vec::with_capacity(bodies.len());
+    many::upsert_many(&bodies, &upsert::Options::default(), &mut outcomes);
     let (mut created, mut updated, mut refused) = (0u32, 0u32, Vec::new());
     let mut refused_count = 0u32;
     for (i, outcome) in outcomes.into_iter().enumerate() {

@@ -51,6 +51,7 @@ mod upsert;
 
 crm_sdk::component_bindings!("contacts-provider", "../../wit");
 
+use bindings::crm::plugin::upsert_progress;
 use bindings::exports::crm::plugin::{contacts, contacts_upkeep, handler};
 use crm_sdk::http::{self, Error, json_response, path_param, respond};
 use crm_sdk::types::{Caller, ModuleInfo, Request, Response, Route};
@@ -122,8 +123,11 @@ impl contacts::Guest for Contacts {
         outcome.into()
     }
 
+    /// Every outcome is told to the host as it is settled (`upsert-progress`),
+    /// so the answer itself is empty.
     fn upsert_many(bodies: Vec<String>, options: contacts::UpsertOptions) -> Vec<contacts::UpsertOutcome> {
-        many::upsert_many(&bodies, &upsert::Options::from_wit(options), Into::into)
+        many::upsert_many(&bodies, &upsert::Options::from_wit(options), &mut ToHost);
+        Vec::new()
     }
 
     fn get(id: String) -> Option<String> {
@@ -141,6 +145,19 @@ impl contacts_upkeep::Guest for Contacts {
         let failed = |e: Error| format!("{} {}", e.status, Value::Object(e.body));
         let (indexed, next) = reindex::reindex_page(after).map_err(failed)?;
         Ok(contacts_upkeep::Reindexed { indexed: indexed as u32, next })
+    }
+}
+
+/// An `upsert-many`'s progress, told to the host as it goes.
+struct ToHost;
+
+impl many::Progress for ToHost {
+    fn begin(&mut self, index: usize) {
+        upsert_progress::begin(u32::try_from(index).unwrap_or(u32::MAX));
+    }
+
+    fn settled(&mut self, outcome: upsert::Outcome) {
+        upsert_progress::settled(outcome.status, outcome.contact_id.as_deref(), &outcome.body.to_string());
     }
 }
 

@@ -24,6 +24,11 @@
 //! A dry run writes nothing; what it would have written lives in the
 //! [`Batch`], so a later body finds an earlier one (and the plan limit counts
 //! it) exactly as the real run would.
+//!
+//! The caller's [`Progress`] hears of each body as it begins and of each
+//! outcome once it is final (committed, or nothing of it written): the
+//! `contacts` export tells the host through `upsert-progress`, so a trap
+//! costs the host only the body begun last.
 
 use crm_sdk::runtime;
 use crm_sdk::store;
@@ -31,28 +36,48 @@ use crm_sdk::store;
 use crate::batch::{self, Batch, Chunk};
 use crate::upsert::{self, Options, Outcome};
 
-/// `upsert-many`: the outcomes of `bodies`, in order, each turned into what
-/// the caller keeps (`answer`) as soon as it is known: 10,000 outcomes held
-/// as JSON values, each with its city's candidates, would outgrow the
-/// instance's memory.
-pub fn upsert_many<T>(bodies: &[String], options: &Options, mut answer: impl FnMut(Outcome) -> T) -> Vec<T> {
+/// Who hears how an `upsert_many` goes.
+pub trait Progress {
+    /// The body at `index` begins.
+    fn begin(&mut self, index: usize);
+    /// The next body's outcome, final.
+    fn settled(&mut self, outcome: Outcome);
+}
+
+/// The outcomes kept in order (the admin API's bulk path).
+impl Progress for Vec<Outcome> {
+    fn begin(&mut self, _index: usize) {}
+
+    fn settled(&mut self, outcome: Outcome) {
+        self.push(outcome);
+    }
+}
+
+/// `upsert-many`: the outcome of each of `bodies`, in order, told to
+/// `progress` as soon as it is final: 10,000 outcomes held as JSON values,
+/// each with its city's candidates, would outgrow the instance's memory.
+pub fn upsert_many(bodies: &[String], options: &Options, progress: &mut impl Progress) {
     let mut batch = Batch::compact();
     if options.dry_run {
-        return bodies.iter().map(|body| answer(upsert::upsert(body.as_bytes(), options, &mut batch))).collect();
+        for (i, body) in bodies.iter().enumerate() {
+            progress.begin(i);
+            progress.settled(upsert::upsert(body.as_bytes(), options, &mut batch));
+        }
+        return;
     }
-    let mut answers = Vec::with_capacity(bodies.len());
     batch.chunk = Some(Chunk::default());
     // The chunk's rows (their index in `bodies`) and what each answers once it commits.
     let mut rows: Vec<(usize, Outcome)> = Vec::new();
     for (i, body) in bodies.iter().enumerate() {
+        progress.begin(i);
         let input = upsert::read(body.as_bytes());
         let links = input.as_ref().is_ok_and(|input| input.linked_conversation_id.is_some());
         if links || input.as_ref().is_ok_and(|input| batch.clashes(input)) || batch.is_full(rows.len()) {
-            answers.extend(commit(&mut batch, std::mem::take(&mut rows), bodies, options).into_iter().map(&mut answer));
+            commit(&mut batch, std::mem::take(&mut rows), bodies, options, progress);
         }
         if links {
             // Its conversation's claim is not part of a commit: alone.
-            answers.push(answer(upsert::upsert_input(input, options, &mut Batch::compact())));
+            progress.settled(upsert::upsert_input(input, options, &mut Batch::compact()));
             continue;
         }
         let keys: Vec<String> = input.as_ref().map(|input| batch::input_keys(input).collect()).unwrap_or_default();
@@ -61,29 +86,44 @@ pub fn upsert_many<T>(bodies: &[String], options: &Options, mut answer: impl FnM
             chunk.keys.extend(keys);
         }
     }
-    answers.extend(commit(&mut batch, rows, bodies, options).into_iter().map(&mut answer));
-    answers
+    commit(&mut batch, rows, bodies, options, progress);
 }
 
-/// Commits the chunk: the outcomes of its `rows`, in order. When its commit
-/// is refused or fails, nothing of it was written, and its rows run again,
-/// each committed alone, as they would have without a chunk.
-fn commit(batch: &mut Batch, rows: Vec<(usize, Outcome)>, bodies: &[String], options: &Options) -> Vec<Outcome> {
+/// Commits the chunk and settles the outcomes of its `rows`, in order. When
+/// its commit is refused or fails, nothing of it was written, and its rows
+/// run again, each committed alone, as they would have without a chunk.
+fn commit(
+    batch: &mut Batch,
+    rows: Vec<(usize, Outcome)>,
+    bodies: &[String],
+    options: &Options,
+    progress: &mut impl Progress,
+) {
     let chunk = batch.chunk.replace(Chunk::default()).unwrap_or_default();
     batch.created = 0;
-    if chunk.writes.is_empty() {
-        return rows.into_iter().map(|(_, outcome)| outcome).collect();
-    }
-    match store::commit(&chunk.conditions, &chunk.writes) {
-        Ok(true) => return rows.into_iter().map(|(_, outcome)| outcome).collect(),
-        Ok(false) => {
-            let message =
-                format!("a chunk of {} upserts found the store changed; its rows run again alone", rows.len());
-            runtime::log(runtime::Level::Debug, &message);
+    let committed = chunk.writes.is_empty()
+        || match store::commit(&chunk.conditions, &chunk.writes) {
+            Ok(true) => true,
+            Ok(false) => {
+                let message =
+                    format!("a chunk of {} upserts found the store changed; its rows run again alone", rows.len());
+                runtime::log(runtime::Level::Debug, &message);
+                false
+            }
+            Err(e) => {
+                runtime::log(
+                    runtime::Level::Warn,
+                    &format!("a chunk of upserts failed ({e}); its rows run again alone"),
+                );
+                false
+            }
+        };
+    for (i, outcome) in rows {
+        if committed {
+            progress.settled(outcome);
+        } else if let Some(body) = bodies.get(i) {
+            progress.begin(i);
+            progress.settled(upsert::upsert(body.as_bytes(), options, &mut Batch::compact()));
         }
-        Err(e) => {
-            runtime::log(runtime::Level::Warn, &format!("a chunk of upserts failed ({e}); its rows run again alone"))
-        }
     }
-    rows.iter().map(|(i, _)| upsert::upsert(bodies[*i].as_bytes(), options, &mut Batch::compact())).collect()
 }

@@ -9,7 +9,8 @@
 //!
 //! Any other refusal of `POST /contacts` rejects its row with the same code
 //! (`VALIDATION_ERROR` where the contacts API answers plain text) and the
-//! same message; the other rows go on. A dry run writes no contact, and its
+//! same message; the other rows go on. So does a failure of the contacts
+//! module on one row (`INTERNAL_ROW_ERROR`: it trapped, a bug the host logs). A dry run writes no contact, and its
 //! counts are those the same import would produce. The answer leaves once
 //! every written row is durable (the host waits for the store).
 
@@ -80,9 +81,8 @@ pub fn run(call: Call) -> Result<Response, Error> {
                     }
                 }
             }
-            status if status >= 500 => {
-                return Err(Error::internal(format!("row {number}: the contacts module failed")));
-            }
+            // A failure of the contacts module (`INTERNAL_ROW_ERROR` when it
+            // trapped on this row) rejects this row alone.
             _ => report.reject(number, reason(&body))?,
         }
     }

@@ -86,12 +86,12 @@ macro_rules! component_bindings {
                 path: $wit,
                 world: $world,
                 with: {
-                    "crm:plugin/types@1.1.0": crm_sdk::types,
-                    "crm:plugin/store@1.1.0": crm_sdk::store,
-                    "crm:plugin/events@1.1.0": crm_sdk::events,
-                    "crm:plugin/catalog@1.1.0": crm_sdk::catalog,
-                    "crm:plugin/runtime@1.1.0": crm_sdk::runtime,
-                    "crm:plugin/tenant@1.1.0": crm_sdk::tenant,
+                    "crm:plugin/types@1.2.0": crm_sdk::types,
+                    "crm:plugin/store@1.2.0": crm_sdk::store,
+                    "crm:plugin/events@1.2.0": crm_sdk::events,
+                    "crm:plugin/catalog@1.2.0": crm_sdk::catalog,
+                    "crm:plugin/runtime@1.2.0": crm_sdk::runtime,
+                    "crm:plugin/tenant@1.2.0": crm_sdk::tenant,
                 },
             });
         }

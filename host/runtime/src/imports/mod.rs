@@ -8,4 +8,5 @@ mod directory;
 mod events;
 mod shipping;
 mod store;
+mod upsert_progress;
 mod webhooks;
