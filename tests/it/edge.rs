@@ -419,3 +419,144 @@ async fn without_a_write_host_an_edge_host_writes_on_the_primary_itself() {
     let read = edge.get(&path, &other).await;
     assert_eq!(read.json()["data"]["lastName"], "Gómez", "{}", read.text);
 }
+
+/// `n` requests at once that each declare a 16 MiB import and wait to be
+/// asked for it (`Expect: 100-continue`), with `headers`: what the edge
+/// host answers each, read within 10 s (`100 Continue` when it would read
+/// the body).
+async fn heads_of_imports(edge: &Host, n: usize, headers: &str) -> Vec<String> {
+    let uploads = (0..n).map(|_| {
+        let (api, headers) = (edge.api.clone(), format!("{headers}Expect: 100-continue\r\n"));
+        tokio::task::spawn_blocking(move || post_head_only(&api, "/api/import/contacts", &headers, 16 << 20))
+    });
+    futures_util::future::join_all(uploads).await.into_iter().map(Result::unwrap).collect()
+}
+
+/// What a client without a valid token can make an edge host do: nothing
+/// it holds, forwards or waits on. Twenty unauthenticated 16 MiB imports
+/// are refused on their heads (none of their bytes held or sent across the
+/// WAN) while an authenticated client's import goes through; a far-future
+/// bookmark without a token is refused at once instead of waited on; a
+/// made-up token is asked of the primary once, then refused locally; a
+/// public form id nobody published is answered here, not forwarded.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edge_host_checks_a_caller_before_it_holds_forwards_or_waits() {
+    let site = Site::new(ONE_WAY).await;
+    let (org, token) = site.write_host.org_with_token(json!({ "name": "Acme" })).await;
+    let reader = site.write_host.create_token(&org, &["contacts:read"]).await;
+    let edge = site.edge();
+    let forwarded = || edge.labelled_metric("crm_http_requests_total", r#"route="(forwarded to the write host)""#);
+    tokio::time::sleep(Duration::from_secs(1)).await; // the standby holds both tokens
+
+    let (refusals, ours) = tokio::join!(heads_of_imports(edge, 20, ""), async {
+        let rows: Vec<Value> = (0..200).map(|i| json!({ "email": format!("row{i}@acme.co") })).collect();
+        edge.post("/api/import/contacts", &token, &json!({ "rows": rows })).await
+    });
+    for answer in &refusals {
+        assert!(answer.starts_with("HTTP/1.1 401"), "refused on its head, its body never waited for: {answer}");
+        assert!(answer.contains("API_TOKEN_MISSING"), "{answer}");
+    }
+    assert_eq!(ours.status, 200, "the authenticated import is served as before: {}", ours.text);
+    assert_eq!(ours.json()["data"]["created"], 200, "{}", ours.text);
+    // A token without the route's permission is refused before its body too.
+    for answer in heads_of_imports(edge, 3, &format!("Authorization: Bearer {reader}\r\n")).await {
+        assert!(answer.starts_with("HTTP/1.1 403"), "{answer}");
+    }
+    assert_eq!(forwarded().await, 1.0, "only the authenticated import crossed the WAN");
+
+    // A far-future bookmark without a token: refused, not waited on (the
+    // wait is 100 ms, then a read on the primary a WAN round trip away).
+    let mut took = Vec::new();
+    for _ in 0..9 {
+        let started = Instant::now();
+        let r = send_request(edge.request(Method::GET, "/api/me").header("crm-bookmark", "ffffffffffffffff")).await;
+        took.push(started.elapsed());
+        assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (401, json!("API_TOKEN_MISSING")), "{}", r.text);
+    }
+    took.sort();
+    assert!(took[4] < Duration::from_millis(20), "refused at once: {took:?}");
+
+    // A made-up token: the primary is asked once, then the refusal is kept.
+    let made_up = "crm_6b0f44ff000002b586ae01db_9d42fbfa1089b8dc6b8e93c43ee4aa362ec2322696f5fe00";
+    assert_eq!(edge.get("/api/me", made_up).await.status, 401);
+    let gets = edge.store_operations("get").await;
+    for _ in 0..20 {
+        let r = edge.get("/api/me", made_up).await;
+        assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (401, json!("API_TOKEN_INVALID")), "{}", r.text);
+    }
+    let asked = edge.store_operations("get").await - gets;
+    assert!(asked <= 20.0, "one lookup each, on the replica alone: {asked} for 20");
+
+    // A public form id nobody published is answered here, unbound.
+    let before = forwarded().await;
+    for _ in 0..5 {
+        let path = "/api/v1/forms/submit/0123456789abcdef01234567?key=pk_nobody";
+        let r = edge.call(Method::POST, path, None, Some(&json!({ "email": "x@y.co" }))).await;
+        assert_eq!((r.status.as_u16(), r.json()["code"].clone()), (404, json!("FORM_NOT_FOUND")), "{}", r.text);
+    }
+    assert_eq!(forwarded().await, before, "none of them crossed the WAN");
+}
+
+async fn send_request(req: reqwest::RequestBuilder) -> Reply {
+    let r = req.send().await.expect("sent");
+    let (status, headers) = (r.status(), r.headers().clone());
+    Reply { status, headers, text: r.text().await.unwrap() }
+}
+
+/// A real form's submits cross the WAN within the form's rate, counted on
+/// the edge host too: once a client is over it, its submits are refused
+/// there, the write host never hearing of them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edge_host_counts_a_public_form_s_rate_before_it_forwards() {
+    let primary = Throwaway::start(SERVER).expect("start the primary");
+    let url = primary.database("crm").unwrap();
+    let env = [("CRM_STORE_URL", url.as_str()), ("CRM_FORM_RATE_PER_MINUTE", "3")];
+    let write_host = Host::start_with(&env).await;
+    let standby = Throwaway::standby_of(&primary, primary.port(), SERVER).expect("start a standby");
+    let (read_url, write_url) = (standby.url("crm"), write_host.api.clone());
+    let edge = Host::start_with(&[
+        ("CRM_STORE_URL", url.as_str()),
+        ("CRM_STORE_READ_URL", read_url.as_str()),
+        ("CRM_WRITE_HOST_URL", write_url.as_str()),
+        ("CRM_FORM_RATE_PER_MINUTE", "3"),
+    ])
+    .await;
+    let (org, _) = write_host.org_with_token(json!({ "name": "Tienda" })).await;
+    let form = write_host.admin(Method::POST, &format!("/admin/orgs/{org}/forms"), Some(&json!({ "name": "F" }))).await;
+    let (id, key) =
+        (form.json()["id"].as_str().unwrap().to_string(), form.json()["publicKey"].as_str().unwrap().to_string());
+    well_inside_a_minute().await;
+    let path = format!("/api/v1/forms/submit/{id}?key={key}");
+    let mut statuses = Vec::new();
+    for i in 0..6 {
+        let r = edge.call(Method::POST, &path, None, Some(&json!({ "email": format!("lead{i}@x.co") }))).await;
+        statuses.push(r.status.as_u16());
+    }
+    assert_eq!(statuses, [201, 201, 201, 429, 429, 429], "the form's made a moment ago is found on the primary");
+    let forwards = edge.labelled_metric("crm_http_requests_total", r#"route="(forwarded to the write host)""#).await;
+    assert_eq!(forwards, 3.0, "the refused ones never crossed");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edge_host_tries_its_write_hosts_in_order_and_skips_a_dead_one() {
+    let site = Site::new(ONE_WAY).await;
+    let (_, token) = site.write_host.org_with_token(json!({ "name": "Acme" })).await;
+    // A second edge host whose first write host is a port nobody listens on.
+    let dead = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let primary_url = format!("postgres://postgres@127.0.0.1:{}/crm", site.to_database.port());
+    let read_url = site.edges[0].standby.url("crm");
+    let hosts = format!("http://127.0.0.1:{dead},http://127.0.0.1:{}", site.to_write_host.port());
+    let edge = Host::start_with(&[
+        ("CRM_STORE_URL", primary_url.as_str()),
+        ("CRM_STORE_READ_URL", read_url.as_str()),
+        ("CRM_WRITE_HOST_URL", hosts.as_str()),
+    ])
+    .await;
+    tokio::time::sleep(Duration::from_secs(1)).await; // the standby holds the token
+    for i in 0..5 {
+        let r = edge.post("/api/contacts", &token, &json!({ "email": format!("w{i}@acme.co") })).await;
+        assert_eq!(r.status, 201, "the next write host took it: {}", r.text);
+    }
+    let listed = site.write_host.get("/api/contacts", &token).await;
+    assert_eq!(listed.json()["pagination"]["total"], 5, "{}", listed.text);
+}

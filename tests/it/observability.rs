@@ -127,3 +127,16 @@ async fn json_logs_carry_each_request_and_never_a_secret() {
         assert!(!log.contains(secret), "a secret reached the log: {secret}");
     }
 }
+
+#[tokio::test]
+async fn a_generated_admin_token_is_written_to_its_file_and_never_printed() {
+    let host = Host::start_with(&[("CRM_ADMIN_TOKEN", "")]).await;
+    let file = host.data_dir().join("admin-token");
+    let token = std::fs::read_to_string(&file).expect("the token's file").trim().to_string();
+    assert!(token.starts_with("adm_"), "{token}");
+    let said = host.stdout.join("\n");
+    assert!(said.contains(&format!("it is in {}", file.display())), "stdout says where: {said}");
+    assert!(!said.contains(&token), "stdout never shows it: {said}");
+    let r = host.client.get(format!("{}/admin/routes", host.admin)).bearer_auth(&token).send().await.unwrap();
+    assert_eq!(r.status(), 200, "the file's token is the admin API's");
+}

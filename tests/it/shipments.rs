@@ -203,3 +203,35 @@ async fn list_filters_by_contact_and_status_newest_first_and_clamps_the_limit() 
         );
     }
 }
+
+/// A listener that counts the connections made to it and closes each: a
+/// proxy nobody should use.
+fn counting_listener() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    let count = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = count.clone();
+    std::thread::spawn(move || {
+        for connection in listener.incoming().flatten() {
+            counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            drop(connection);
+        }
+    });
+    (address, count)
+}
+
+#[tokio::test]
+async fn a_providers_requests_ignore_proxy_variables_unless_the_operator_says() {
+    let (proxy, used) = counting_listener();
+    let proxies = [("HTTP_PROXY", proxy.as_str()), ("HTTPS_PROXY", proxy.as_str()), ("ALL_PROXY", proxy.as_str())];
+    let shop = Shop::open_with(&proxies).await;
+    let r = shop.post("/api/shipments/rates", &json!({ "contactId": shop.contact, "packages": [package()] })).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(r.json()["failed"].as_array().unwrap().is_empty(), "quoted directly: {}", r.text);
+    assert_eq!(used.load(std::sync::atomic::Ordering::SeqCst), 0, "the proxy variables were ignored");
+
+    let told = Shop::open_with(&[&proxies[..], &[("CRM_HTTP_PROXY_FROM_ENV", "true")]].concat()).await;
+    let r = told.post("/api/shipments/rates", &json!({ "contactId": told.contact, "packages": [package()] })).await;
+    assert_eq!(r.status, 200, "{}", r.text);
+    assert!(used.load(std::sync::atomic::Ordering::SeqCst) > 0, "with --http-proxy-from-env the proxy is used");
+}

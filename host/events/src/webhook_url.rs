@@ -49,6 +49,15 @@ pub fn parse(policy: Policy, text: &str) -> Result<Url, String> {
     Ok(url)
 }
 
+/// A URL as a log line may show it: its scheme, host, port and path, never
+/// its credentials, query or fragment, where a customer's URL may carry a
+/// token (`sender.rs`).
+pub fn for_logs(text: &str) -> String {
+    let Ok(url) = Url::parse(text) else { return "(not a URL)".into() };
+    let port = url.port().map(|p| format!(":{p}")).unwrap_or_default();
+    format!("{}://{}{port}{}", url.scheme(), url.host_str().unwrap_or_default(), url.path())
+}
+
 impl Policy {
     /// Whether a webhook may connect to `ip`.
     pub fn check_address(self, ip: IpAddr) -> Result<(), String> {
@@ -223,5 +232,15 @@ mod tests {
         }
         assert!(RULES.check("https://8.8.8.8/hook").await.is_ok());
         assert!(Policy { allow_private: true }.check("http://localhost:9/").await.is_ok());
+    }
+
+    #[test]
+    fn a_url_in_a_log_line_keeps_its_host_and_path_alone() {
+        assert_eq!(
+            for_logs("https://user:secret@hooks.acme.co:8443/in/crm?token=abc#frag"),
+            "https://hooks.acme.co:8443/in/crm"
+        );
+        assert_eq!(for_logs("https://hooks.acme.co/?sig=1"), "https://hooks.acme.co/");
+        assert_eq!(for_logs("not a url ?token=abc"), "(not a URL)");
     }
 }

@@ -396,7 +396,8 @@ impl Worker {
         if !self.outbox.store().batch_if(ns, vec![Condition::Equals(key, read)], writes)? {
             return Ok(());
         }
-        tracing::warn!(org, url = endpoint.url, since = endpoint.failing_since, "webhook endpoint disabled");
+        let url = crate::webhook_url::for_logs(&endpoint.url);
+        tracing::warn!(org, url, since = endpoint.failing_since, "webhook endpoint disabled");
         metrics::counter!("crm_webhook_endpoints_disabled_total").increment(1);
         let data = serde_json::json!({
             "url": endpoint.url,

@@ -23,8 +23,9 @@ const ADMIN_TOKEN_DIGEST_KEY: &[u8] = b"meta/admin-token-sha256";
 ///   a host that did not generate it accepts it without knowing it;
 /// - else the one in the data dir, or a new one written there.
 ///
-/// A generated token is printed once and written to the data dir (mode 0600)
-/// for the admin CLI on this machine.
+/// A generated token is written to the data dir (mode 0600) for the admin
+/// CLI on this machine, and only its place is printed: stdout often ends in
+/// a log (a container's) that keeps what it is given.
 pub fn digest(data_dir: &Path, store: &dyn Store, shared: bool) -> Result<String, Box<dyn Error>> {
     if let Ok(token) = std::env::var("CRM_ADMIN_TOKEN")
         && !token.trim().is_empty()
@@ -80,12 +81,15 @@ pub fn carry(data_dir: &Path, destination: &dyn Store) -> StoreResult<()> {
     Ok(())
 }
 
-/// Writes a generated admin token to `path` (mode 0600) and prints it once.
+/// Writes a generated admin token to `path` (mode 0600) and says where.
 fn keep(path: &Path, token: &str) -> std::io::Result<()> {
     let mut file = open_private(path)?;
     writeln!(file, "{token}")?;
     file.sync_all()?;
-    tell_operator(format_args!("crm-host: generated the admin token (stored in {}): {token}", path.display()));
+    tell_operator(format_args!(
+        "crm-host: generated the admin token; it is in {} (mode 0600), where `crm-host admin` reads it",
+        path.display()
+    ));
     Ok(())
 }
 

@@ -46,7 +46,7 @@ impl Caller {
 
 /// The token the request presents: a Bearer token, else the `X-API-Key`
 /// header; an error when the request presents more than one.
-fn presented_token(req: &ApiRequest) -> Result<Option<&str>, ApiError> {
+pub fn presented_token(req: &ApiRequest) -> Result<Option<&str>, ApiError> {
     let ambiguous = |field: &str, why: &str| {
         ApiError::validation(format!("Ambiguous credentials: {why}"), serde_json::json!({ "field": field }))
     };

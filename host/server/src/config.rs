@@ -65,12 +65,29 @@ pub struct Config {
     #[arg(long, env = "CRM_MAX_STALENESS_MS", default_value_t = 5000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub max_staleness_ms: u64,
 
-    /// A host beside the primary database that an edge host (with
+    /// Hosts beside the primary database that an edge host (with
     /// `--store-read-url`) forwards its writes to, so that a write crosses
-    /// the WAN once (`http://host:port`, its public listener). Unset: the
-    /// edge host writes to the primary itself, a WAN round trip a statement.
-    #[arg(long, env = "CRM_WRITE_HOST_URL", requires = "store_read_url", value_parser = parse_write_host)]
-    pub write_host_url: Option<reqwest::Url>,
+    /// the WAN once (`https://host:port`, their public listeners), comma
+    /// separated: tried in order, one that does not answer skipped for a
+    /// while. Unset: the edge host writes to the primary itself, a WAN
+    /// round trip a statement. Plain `http://` only to a loopback address,
+    /// unless `--allow-insecure-write-host`: forwards carry bearer tokens.
+    #[arg(long, env = "CRM_WRITE_HOST_URL", requires = "store_read_url", value_parser = parse_write_host, value_delimiter = ',')]
+    pub write_host_url: Vec<reqwest::Url>,
+
+    /// Forward writes to an `http://` write host that is not on loopback:
+    /// the operator says the link is private (a VPN, a private network),
+    /// since the requests carry bearer tokens in clear text.
+    #[arg(long, env = "CRM_ALLOW_INSECURE_WRITE_HOST", default_value = "false", value_parser = BoolishValueParser::new(), action = clap::ArgAction::Set)]
+    pub allow_insecure_write_host: bool,
+
+    /// Let the host's own HTTP clients (providers' requests, forwards to a
+    /// write host) go through the proxy `HTTPS_PROXY`, `HTTP_PROXY` and
+    /// `NO_PROXY` name. Default: those variables are ignored, so a variable
+    /// set for another program never routes tokens through a proxy.
+    /// Webhook deliveries never use a proxy.
+    #[arg(long, env = "CRM_HTTP_PROXY_FROM_ENV", default_value = "false", value_parser = BoolishValueParser::new(), action = clap::ArgAction::Set)]
+    pub http_proxy_from_env: bool,
 
     /// Most database connections this host opens (with `--store-url`).
     #[arg(long, env = "CRM_STORE_CONNECTIONS", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=1000))]
@@ -243,6 +260,16 @@ pub struct Config {
     pub tracking_refresh_batch: u32,
 }
 
+/// Whether `url` names this machine (`localhost`, `127.0.0.0/8`, `::1`).
+fn is_loopback(url: &reqwest::Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(name)) => name.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
+}
+
 /// `--write-host-url`: an `http` or `https` URL of a host's public listener.
 fn parse_write_host(text: &str) -> Result<reqwest::Url, String> {
     let url = reqwest::Url::parse(text).map_err(|e| format!("not a URL: {e}"))?;
@@ -254,6 +281,20 @@ fn parse_write_host(text: &str) -> Result<reqwest::Url, String> {
 }
 
 impl Config {
+    /// What no flag's parser can say alone: an `http://` write host off
+    /// loopback without `--allow-insecure-write-host`.
+    pub fn check(&self) -> Result<(), String> {
+        for url in &self.write_host_url {
+            if url.scheme() == "http" && !self.allow_insecure_write_host && !is_loopback(url) {
+                return Err(format!(
+                    "--write-host-url {url} would send bearer tokens in clear text: use https, \
+                     or --allow-insecure-write-host if the link is private"
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Where compiled components are cached.
     pub fn cache_dir(&self) -> PathBuf {
         self.cache_dir.clone().unwrap_or_else(|| self.data_dir.join("cache"))
@@ -283,6 +324,29 @@ mod tests {
         for wrong in ["10.0.0.5:8080", "ftp://h", "http://h/api", "nonsense"] {
             assert!(parse_write_host(wrong).is_err(), "{wrong}");
         }
+    }
+
+    #[test]
+    fn a_plain_http_write_host_off_loopback_needs_the_operator_s_word() {
+        let config = |args: &[&str]| {
+            let command = Config::augment_args(clap::Command::new("serve").no_binary_name(true));
+            let matches = command.try_get_matches_from(args).unwrap();
+            <Config as clap::FromArgMatches>::from_arg_matches(&matches).unwrap()
+        };
+        let edge = ["--store-url", "postgres://db/crm", "--store-read-url", "postgres://replica/crm"];
+        let with = |more: &[&str]| config(&[&edge[..], more].concat());
+        assert!(with(&["--write-host-url", "https://write.example.co"]).check().is_ok());
+        assert!(
+            with(&["--write-host-url", "http://127.0.0.1:8080,http://[::1]:8080,http://localhost:9"]).check().is_ok()
+        );
+        let refused = with(&["--write-host-url", "https://a.example.co,http://10.0.0.5:8080"]).check().unwrap_err();
+        assert!(
+            refused.contains("http://10.0.0.5:8080/") && refused.contains("--allow-insecure-write-host"),
+            "{refused}"
+        );
+        let allowed = with(&["--write-host-url", "http://10.0.0.5:8080", "--allow-insecure-write-host", "true"]);
+        assert!(allowed.check().is_ok());
+        assert_eq!(with(&["--write-host-url", "https://a.co,https://b.co"]).write_host_url.len(), 2);
     }
 
     /// What `crm-host` reads from the environment alone, beside its flags.

@@ -3,7 +3,9 @@
 //! unknown route, a missing permission, a spent form rate) never has a body
 //! held, so a client without a token cannot spend the listener's body budget
 //! ([`crate::http::body_budget`]), and one that sent `Expect: 100-continue`
-//! over HTTP/1.1 is answered without uploading it.
+//! over HTTP/1.1 is answered without uploading it. An edge host checks the
+//! same before it forwards a write or waits on a bookmark (`admit_api`,
+//! [`Tokenless::admit_on_edge`]).
 
 use std::sync::Arc;
 
@@ -12,7 +14,7 @@ use crate::edge::{self, Edge, bookmark};
 use crate::http::extract::{Admission, BodyLimits};
 use crate::http::{ApiError, ApiRequest, Response};
 use crate::state::ServerState;
-use crate::tokenless::{self, Tokenless};
+use crate::tokenless::{self, OnEdge, Tokenless};
 use crate::{health, shipping};
 
 /// How logs and metrics name a request an edge host forwarded.
@@ -47,32 +49,48 @@ impl PublicListener {
         let max_body = self.limits.of(None);
         let admitted = |target| Admission { max_body, verdict: Ok(target) };
         let edge = self.app.edge.as_ref();
-        let forwarded = edge.is_some_and(|edge| edge.forwards(&req.method));
+        let forwarded = edge.filter(|edge| edge.forwards(&req.method));
         match req.path.as_str() {
             "/healthz" => admitted(Target::Healthz),
             "/readyz" => admitted(Target::Readyz),
-            p if tokenless::is_tokenless_path(p) && forwarded => admitted(Target::Forward),
-            p if tokenless::is_tokenless_path(p) => {
-                self.tokenless.admit(&self.app, req, &self.limits).map(|a| Target::Tokenless(Box::new(a)))
-            }
+            p if tokenless::is_tokenless_path(p) => match forwarded {
+                Some(edge) => self.tokenless.admit_on_edge(&self.app, edge, req, &self.limits).map(|a| match a {
+                    OnEdge::Forward => Target::Forward,
+                    OnEdge::Here(admitted) => Target::Tokenless(admitted),
+                }),
+                None => self.tokenless.admit(&self.app, req, &self.limits).map(|a| Target::Tokenless(Box::new(a))),
+            },
             api::openapi::PATH => admitted(Target::OpenApi),
-            p if (p == "/api" || p.starts_with("/api/")) && forwarded => {
-                Admission { max_body: self.api.body_limit(req, &self.limits), verdict: Ok(Target::Forward) }
-            }
-            p if p == "/api" || p.starts_with("/api/") => {
-                match edge.filter(|_| edge::only_reads(&req.method)).map(|edge| edge.reading(req)).transpose() {
-                    Ok(reading) => {
-                        self.api.admit(&self.app, req, &self.limits, reading).map(|a| Target::Api(Box::new(a)))
-                    }
-                    Err(e) => Admission { max_body, verdict: Err(e) },
-                }
-            }
-            p if shipping::webhook::is_webhook_path(p) && forwarded => admitted(Target::Forward),
+            p if p == "/api" || p.starts_with("/api/") => self.admit_api(req),
+            p if shipping::webhook::is_webhook_path(p) && forwarded.is_some() => admitted(Target::Forward),
             p if shipping::webhook::is_webhook_path(p) => admitted(Target::ProviderWebhook),
             _ => {
                 Admission { max_body, verdict: Err(ApiError::not_found(&format!("Route {} {}", req.method, req.path))) }
             }
         }
+    }
+
+    /// An `/api` request's checks ([`Api::admit`]). On an edge host its
+    /// caller and route are checked first, where the host reads at once
+    /// ([`Edge::checking`]): a write is forwarded only then, with the
+    /// route's own body limit, and a read waits for its bookmark only then.
+    /// A request refused here never has a body held, forwarded or waited on.
+    fn admit_api(&self, req: &ApiRequest) -> Admission<Target> {
+        let api = |admitted: api::Admitted| Target::Api(Box::new(admitted));
+        let edge = match &self.app.edge {
+            // An edge host without a write host serves a write itself, on the primary.
+            Some(edge) if edge::only_reads(&req.method) || edge.forwards(&req.method) => edge,
+            _ => return self.api.admit(&self.app, req, &self.limits, None).map(api),
+        };
+        let checked = self.api.admit(&self.app, req, &self.limits, Some(edge.checking()));
+        let verdict = checked.verdict.and_then(|admitted| match edge.forwards(&req.method) {
+            true => Ok(Target::Forward),
+            false => {
+                let checked_on = admitted.reading().cloned().expect("an edge host's admission reads somewhere");
+                Ok(api(admitted.reading_from(edge.reading_after(req, &checked_on)?)))
+            }
+        });
+        Admission { max_body: checked.max_body, verdict }
     }
 
     /// Serves an admitted request. Its answer says how fresh its data was

@@ -123,6 +123,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
 /// Opens the store, takes the host's name and admin token, starts the Wasm
 /// runtime, loads the components and builds the route tables from them.
 async fn start(config: &Config, metrics: PrometheusHandle) -> Result<Serving, Box<dyn Error>> {
+    config.check()?;
     std::fs::create_dir_all(&config.data_dir)
         .map_err(|e| format!("cannot create the data dir {}: {e}", config.data_dir.display()))?;
     let computing = crm_store::combine::Computing::default();
@@ -130,7 +131,7 @@ async fn start(config: &Config, metrics: PrometheusHandle) -> Result<Serving, Bo
     let host_id = bootstrap::host_id(&config.data_dir)?;
     let admin_token_digest = admin_token::digest(&config.data_dir, &*store, config.store_url.is_some())?;
     let provider_timeout = Duration::from_millis(config.provider_timeout_ms);
-    let http = Arc::new(ReqwestClient::new(provider_timeout));
+    let http = Arc::new(ReqwestClient::new(provider_timeout, config.http_proxy_from_env));
     let webhooks = crm_events::webhook_url::Policy { allow_private: config.webhook_allow_private };
     let outbox = crm_events::Outbox::new(store.clone(), webhooks);
     let runtime = Runtime::new(

@@ -27,10 +27,11 @@ use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use crm_runtime::{CallContext, LoadedModule};
-use crm_tenancy::Org;
+use crm_tenancy::{Org, Tenancy};
 use http::Method;
 
 use crate::components::{self, RouteTable};
+use crate::edge::Edge;
 use crate::fairness::Gate;
 use crate::form_rate::FormRate;
 use crate::forwarded::TrustedProxies;
@@ -115,6 +116,51 @@ impl Tokenless {
     /// Checks a public request on its head: the route, the organization's
     /// plan and the client's rate. The body may be as large as the route allows.
     pub fn admit(&self, app: &ServerState, req: &ApiRequest, limits: &BodyLimits) -> Admission<Admitted> {
+        self.admit_with(req, limits, |route, admitted| {
+            let org = publisher_org(&app.tenancy, &route.module.name, public_id(&admitted))?;
+            self.checked(app.store.as_ref(), &self.rate, req, admitted, org)
+        })
+    }
+
+    /// On an edge host that forwards writes: a public write's checks on the
+    /// replica, before its body is read ([`Tokenless::admit`]'s, the
+    /// client's rate counted here as well, [`Edge::form_rate`]). An id the
+    /// replica does not know is asked of the primary (a form made a moment
+    /// ago); one the primary does not know either is served here, unbound,
+    /// for the component to answer its own not-found, and not asked again
+    /// for a while. So a public write costs the WAN only when it is for a
+    /// real form and within its rate.
+    pub fn admit_on_edge(
+        &self,
+        app: &ServerState,
+        edge: &Edge,
+        req: &ApiRequest,
+        limits: &BodyLimits,
+    ) -> Admission<OnEdge> {
+        self.admit_with(req, limits, |route, admitted| {
+            let (module, id) = (route.module.name.as_str(), public_id(&admitted));
+            let mut org = publisher_org(&Tenancy::new(edge.replica().clone()), module, id)?;
+            if org.is_none() && !edge.public_id_unknown(module, id) {
+                org = publisher_org(&Tenancy::new(edge.primary().clone()), module, id)?;
+                if org.is_none() {
+                    edge.remember_unknown_public_id(module, id);
+                }
+            }
+            self.checked(app.store.as_ref(), edge.form_rate(), req, admitted, org)
+        })
+        .map(|admitted| match admitted.org {
+            Some(_) => OnEdge::Forward,
+            None => OnEdge::Here(Box::new(admitted)),
+        })
+    }
+
+    /// The route `req` names, then `check` on it.
+    fn admit_with(
+        &self,
+        req: &ApiRequest,
+        limits: &BodyLimits,
+        check: impl FnOnce(&PublicRoute, Admitted) -> Result<Admitted, ApiError>,
+    ) -> Admission<Admitted> {
         let tail = req.path.strip_prefix(PUBLIC_PREFIX).unwrap_or_default();
         let module_path = format!("{MODULE_PREFIX}{tail}");
         let routes = self.routes.read().expect("routes lock").clone();
@@ -126,7 +172,7 @@ impl Tokenless {
         let verdict = match found {
             Match::Found(route, params, pattern) => {
                 let pattern = public_pattern(&pattern).into();
-                self.checked(app, req, Admitted { route: route.clone(), module_path, params, pattern, org: None })
+                check(route, Admitted { route: route.clone(), module_path, params, pattern, org: None })
             }
             Match::MethodNotAllowed(allowed) => Err(ApiError::method_not_allowed(&req.method, &req.path, &allowed)),
             Match::NotFound => Err(ApiError::not_found(&format!("Route {} {}", req.method, req.path))),
@@ -134,15 +180,18 @@ impl Tokenless {
         Admission { max_body, verdict }
     }
 
-    /// The organization the route's id names, its plan, and the client's rate.
-    fn checked(&self, app: &ServerState, req: &ApiRequest, mut admitted: Admitted) -> Result<Admitted, ApiError> {
-        let id = admitted.params.iter().find(|(k, _)| k == "id").map(|(_, v)| v.as_str()).unwrap_or_default();
-        let Some(org_id) = app.tenancy.publisher(&admitted.route.module.name, id)? else {
-            return Ok(admitted);
-        };
-        let Some(org) = app.tenancy.org(&org_id)? else {
-            return Ok(admitted);
-        };
+    /// The organization's plan and the client's rate (counted by `rate`),
+    /// for a route whose id names `org` (`None`: nobody's; the component
+    /// answers its own not-found).
+    fn checked(
+        &self,
+        store: &dyn crm_store::Store,
+        rate: &FormRate,
+        req: &ApiRequest,
+        mut admitted: Admitted,
+        org: Option<Org>,
+    ) -> Result<Admitted, ApiError> {
+        let Some(org) = org else { return Ok(admitted) };
         if let Some(module) = &admitted.route.plan_module
             && !org.module_enabled(module)
         {
@@ -150,7 +199,7 @@ impl Tokenless {
         }
         if req.method != Method::OPTIONS {
             let client = req.peer.map(|peer| self.trusted_proxies.client(peer, &req.headers));
-            self.rate.check(app.store.as_ref(), &org.id, id, client)?;
+            rate.check(store, &org.id, public_id(&admitted), client)?;
         }
         admitted.org = Some(org);
         Ok(admitted)
@@ -172,6 +221,25 @@ impl Tokenless {
         let answer = components::call(app, &route.module, Some(ctx), &req, module_path, params, route.deadline).await;
         pass.stamp(answer).served_by(pattern, Some(&org_id))
     }
+}
+
+/// What an edge host does with a public write it admitted.
+pub enum OnEdge {
+    /// Sends it to the write host.
+    Forward,
+    /// Serves it here, unbound: its id names no organization.
+    Here(Box<Admitted>),
+}
+
+/// The route's `{id}`: the public id the module published.
+fn public_id(admitted: &Admitted) -> &str {
+    admitted.params.iter().find(|(k, _)| k == "id").map(|(_, v)| v.as_str()).unwrap_or_default()
+}
+
+/// The organization that published `id` for `module`, as `tenancy` knows it.
+fn publisher_org(tenancy: &Tenancy, module: &str, id: &str) -> Result<Option<Org>, ApiError> {
+    let Some(org_id) = tenancy.publisher(module, id)? else { return Ok(None) };
+    Ok(tenancy.org(&org_id)?)
 }
 
 fn table(modules: &[Arc<LoadedModule>], default_deadline: Duration) -> Result<Table, String> {

@@ -36,7 +36,7 @@ impl Bench {
             store.clone(),
             64 << 20,
             timeout,
-            Arc::new(ReqwestClient::new(timeout)),
+            Arc::new(ReqwestClient::new(timeout, false)),
             outbox,
             4,
             Default::default(),

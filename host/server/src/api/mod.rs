@@ -101,6 +101,11 @@ impl Admitted {
     pub fn reading(&self) -> Option<&Reading> {
         self.reading.as_ref()
     }
+
+    /// The request, reading from `reading` (chosen once its caller was known).
+    pub fn reading_from(self, reading: Reading) -> Admitted {
+        Admitted { reading: Some(reading), ..self }
+    }
 }
 
 /// The external API: its route table, and the gate that keeps organizations
@@ -158,12 +163,6 @@ impl Api {
         let table = self.table();
         let found = table.find(&req.method, api_path(req));
         Admission { max_body: body_limit_of(&found, limits), verdict: checked(found, app, req, reading) }
-    }
-
-    /// The body limit of the route `req` names, without checking anything
-    /// else: what an edge host reads before forwarding it.
-    pub fn body_limit(&self, req: &ApiRequest, limits: &BodyLimits) -> usize {
-        body_limit_of(&self.table().find(&req.method, api_path(req)), limits)
     }
 
     /// Serves an admitted request.
@@ -260,7 +259,9 @@ fn checked(
 
 /// On an edge host, the caller as the request's side knows it. A token the
 /// replica does not know may be one made a moment ago: the primary is
-/// asked before it is refused, and then serves the whole request. (A
+/// asked before it is refused, and then serves the whole request; a token
+/// the primary did not know either is refused without asking it again for
+/// [`crate::edge::credentials::REFUSED_FOR`]. (A
 /// revoked one is refused once the replica holds the revocation, and a
 /// token verified on the replica a moment ago is answered without asking
 /// it again for [`crate::edge::credentials::KEPT`]: the bound's half second.)
@@ -276,8 +277,18 @@ fn authenticated_on_edge(
     };
     match (found, &app.edge) {
         (Err(e), Some(edge)) if reading.side == Side::Replica && e.code() == "API_TOKEN_INVALID" => {
+            let text = auth::presented_token(req)?.unwrap_or_default();
+            if edge.credentials.refused_by_primary(text) {
+                return Err(e);
+            }
             let reading = edge.reading_primary(&reading);
-            Ok((auth::authenticate(&Tenancy::new(reading.store.clone()), req)?, Some(reading)))
+            match auth::authenticate(&Tenancy::new(reading.store.clone()), req) {
+                Err(e) if e.code() == "API_TOKEN_INVALID" => {
+                    edge.credentials.remember_refusal(text);
+                    Err(e)
+                }
+                found => Ok((found?, Some(reading))),
+            }
         }
         (found, _) => Ok((found?, Some(reading))),
     }

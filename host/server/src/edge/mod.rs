@@ -33,7 +33,11 @@ use crm_store::split::Split;
 use crm_store_postgres::PostgresStore;
 use http::Method;
 
+use quick_cache::sync::Cache;
+use sha2::{Digest, Sha256};
+
 use crate::config::Config;
+use crate::form_rate::FormRate;
 use crate::http::{ApiError, ApiRequest, Response};
 use bookmark::RecentWrites;
 use forward::Forwarder;
@@ -60,8 +64,22 @@ pub struct Edge {
     max_staleness: Duration,
     recent: RecentWrites,
     forwarder: Option<Forwarder>,
-    /// Tokens verified against the replica a moment ago.
+    /// Tokens verified against the replica a moment ago, and tokens the
+    /// primary did not know.
     pub credentials: credentials::Credentials,
+    /// The public doors' calls counted here before one is forwarded.
+    form_rate: FormRate,
+    /// Public ids (a form's) the primary said nobody published, and when.
+    unknown_public_ids: Cache<[u8; 32], Instant>,
+}
+
+/// Public ids the primary did not know, kept at most, and for how long:
+/// a form made a moment ago is found once the replica holds it.
+const UNKNOWN_IDS_KEPT: usize = 10_000;
+const UNKNOWN_IDS_FOR: Duration = Duration::from_secs(10);
+
+fn public_id_key(module: &str, id: &str) -> [u8; 32] {
+    Sha256::digest(format!("{module}\n{id}").as_bytes()).into()
 }
 
 /// Which side a request reads from.
@@ -115,9 +133,66 @@ impl Edge {
             watch,
             max_staleness,
             recent: RecentWrites::new(max_staleness),
-            forwarder: config.write_host_url.clone().map(|url| Forwarder::new(url, FORWARD_AT_MOST)),
+            forwarder: (!config.write_host_url.is_empty())
+                .then(|| Forwarder::new(config.write_host_url.clone(), FORWARD_AT_MOST, config.http_proxy_from_env)),
             credentials: Default::default(),
+            form_rate: FormRate::new(config.form_rate_per_minute, false),
+            unknown_public_ids: Cache::new(UNKNOWN_IDS_KEPT),
         }
+    }
+
+    /// Where a request's caller is checked, at once: the replica when it
+    /// may be read (fresh enough, or the primary lost), else the primary.
+    /// No bookmark is waited on before the caller is known
+    /// ([`Edge::reading_after`] waits, for a read of a known caller).
+    pub fn checking(&self) -> Reading {
+        let seen = self.watch.seen();
+        match (seen.replica_up(), seen.primary_up()) {
+            (true, false) => self.on_replica(&seen, 0),
+            (true, true) if self.fresh_enough(&seen) => self.on_replica(&seen, 0),
+            _ => self.on_primary(0),
+        }
+    }
+
+    /// Where a read reads once its caller was checked on `checked`: on the
+    /// primary when the caller was found there (a token made a moment ago)
+    /// or the replica could not be read, else as [`Edge::reading`] decides
+    /// (after waiting for the replica to reach what the request must see).
+    pub fn reading_after(&self, req: &ApiRequest, checked: &Reading) -> Result<Reading, ApiError> {
+        match checked.side {
+            Side::Primary => Ok(self.on_primary(self.needed(req)?)),
+            Side::Replica => self.reading(req),
+        }
+    }
+
+    /// The local count of a public door's calls ([`FormRate`] in memory):
+    /// this host sees some of the calls its write host counts for the whole
+    /// cluster, so a call refused here would be refused there too, and a
+    /// client over its rate costs no forward.
+    pub fn form_rate(&self) -> &FormRate {
+        &self.form_rate
+    }
+
+    /// Whether the primary said a moment ago that no organization published
+    /// this public id (`module` and `id` of a token-less route).
+    pub fn public_id_unknown(&self, module: &str, id: &str) -> bool {
+        self.unknown_public_ids.get(&public_id_key(module, id)).is_some_and(|at| at.elapsed() < UNKNOWN_IDS_FOR)
+    }
+
+    /// Keeps the primary's word that nobody published this public id.
+    pub fn remember_unknown_public_id(&self, module: &str, id: &str) {
+        self.unknown_public_ids.insert(public_id_key(module, id), Instant::now());
+    }
+
+    /// The replica itself, for what a request checks on its head (the
+    /// organization a public id names).
+    pub fn replica(&self) -> &Arc<dyn Store> {
+        &self.replica
+    }
+
+    /// The primary, for what the replica may not hold yet.
+    pub fn primary(&self) -> &Arc<dyn Store> {
+        &self.primary
     }
 
     /// Whether this request is forwarded to the write host.
@@ -166,8 +241,7 @@ impl Edge {
     /// (its bookmark, its credential's last write here), after waiting up
     /// to [`CATCH_UP`] for it; else the primary. May block for that wait.
     pub fn reading(&self, req: &ApiRequest) -> Result<Reading, ApiError> {
-        let sent = bookmark::sent(req)?;
-        let needed = sent.max(self.recent.of(&bookmark::credential(req))).unwrap_or(0);
+        let needed = self.needed(req)?;
         let seen = self.watch.seen();
         let side = match (seen.replica_up(), seen.primary_up()) {
             (false, _) => Side::Primary,
@@ -179,14 +253,27 @@ impl Edge {
             },
         };
         Ok(match side {
-            Side::Replica => Reading {
-                store: self.replica.clone(),
-                side,
-                position: needed.max(self.watch.seen().replica_position),
-                staleness: (!seen.primary_up()).then(|| seen.staleness().unwrap_or(Duration::MAX)),
-            },
+            Side::Replica => self.on_replica(&self.watch.seen(), needed),
             Side::Primary => self.on_primary(needed),
         })
+    }
+
+    /// How fresh a request's read must be: its bookmark, and its
+    /// credential's last write through this host.
+    fn needed(&self, req: &ApiRequest) -> Result<u64, ApiError> {
+        let sent = bookmark::sent(req)?;
+        Ok(sent.max(self.recent.of(&bookmark::credential(req))).unwrap_or(0))
+    }
+
+    /// A read on the replica, at least as fresh as `needed`, with its
+    /// staleness when the primary cannot be reached.
+    fn on_replica(&self, seen: &Seen, needed: u64) -> Reading {
+        Reading {
+            store: self.replica.clone(),
+            side: Side::Replica,
+            position: needed.max(seen.replica_position),
+            staleness: (!seen.primary_up()).then(|| seen.staleness().unwrap_or(Duration::MAX)),
+        }
     }
 
     /// Puts on a read's answer how fresh it is (`Crm-Bookmark`, and while

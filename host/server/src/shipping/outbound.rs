@@ -19,15 +19,18 @@ pub struct ReqwestClient {
 }
 
 impl ReqwestClient {
-    pub fn new(timeout: Duration) -> ReqwestClient {
+    /// `proxy_from_env`: whether `HTTPS_PROXY` and its kin are followed
+    /// (`--http-proxy-from-env`); by default they are ignored.
+    pub fn new(timeout: Duration, proxy_from_env: bool) -> ReqwestClient {
         // The timeout is applied around each whole exchange in `send`.
-        let client = reqwest::Client::builder()
+        let mut client = reqwest::Client::builder()
             .redirect(Policy::none())
             .pool_max_idle_per_host(64)
-            .user_agent(concat!("crm-host/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .expect("the HTTP client builds");
-        ReqwestClient { client, timeout }
+            .user_agent(concat!("crm-host/", env!("CARGO_PKG_VERSION")));
+        if !proxy_from_env {
+            client = client.no_proxy();
+        }
+        ReqwestClient { client: client.build().expect("the HTTP client builds"), timeout }
     }
 }
 
