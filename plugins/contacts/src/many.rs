@@ -42,13 +42,13 @@ pub fn upsert_many<T>(bodies: &[String], options: &Options, mut answer: impl FnM
     }
     let mut answers = Vec::with_capacity(bodies.len());
     batch.chunk = Some(Chunk::default());
-    // The chunk's rows (their index in `bodies`) and what each answers once it commits.
-    let mut rows: Vec<(usize, Outcome)> = Vec::new();
-    for (i, body) in bodies.iter().enumerate() {
+    // The chunk's rows (their body) and what each answers once it commits.
+    let mut rows: Vec<(&str, Outcome)> = Vec::new();
+    for body in bodies {
         let input = upsert::read(body.as_bytes());
         let links = input.as_ref().is_ok_and(|input| input.linked_conversation_id.is_some());
         if links || input.as_ref().is_ok_and(|input| batch.clashes(input)) || batch.is_full(rows.len()) {
-            answers.extend(commit(&mut batch, std::mem::take(&mut rows), bodies, options).into_iter().map(&mut answer));
+            answers.extend(commit(&mut batch, std::mem::take(&mut rows), options).into_iter().map(&mut answer));
         }
         if links {
             // Its conversation's claim is not part of a commit: alone.
@@ -56,19 +56,19 @@ pub fn upsert_many<T>(bodies: &[String], options: &Options, mut answer: impl FnM
             continue;
         }
         let keys: Vec<String> = input.as_ref().map(|input| batch::input_keys(input).collect()).unwrap_or_default();
-        rows.push((i, upsert::upsert_input(input, options, &mut batch)));
+        rows.push((body, upsert::upsert_input(input, options, &mut batch)));
         if let Some(chunk) = &mut batch.chunk {
             chunk.keys.extend(keys);
         }
     }
-    answers.extend(commit(&mut batch, rows, bodies, options).into_iter().map(&mut answer));
+    answers.extend(commit(&mut batch, rows, options).into_iter().map(&mut answer));
     answers
 }
 
 /// Commits the chunk: the outcomes of its `rows`, in order. When its commit
 /// is refused or fails, nothing of it was written, and its rows run again,
 /// each committed alone, as they would have without a chunk.
-fn commit(batch: &mut Batch, rows: Vec<(usize, Outcome)>, bodies: &[String], options: &Options) -> Vec<Outcome> {
+fn commit(batch: &mut Batch, rows: Vec<(&str, Outcome)>, options: &Options) -> Vec<Outcome> {
     let chunk = batch.chunk.replace(Chunk::default()).unwrap_or_default();
     batch.created = 0;
     if chunk.writes.is_empty() {
@@ -85,5 +85,5 @@ fn commit(batch: &mut Batch, rows: Vec<(usize, Outcome)>, bodies: &[String], opt
             runtime::log(runtime::Level::Warn, &format!("a chunk of upserts failed ({e}); its rows run again alone"))
         }
     }
-    rows.iter().map(|(i, _)| upsert::upsert(bodies[*i].as_bytes(), options, &mut Batch::compact())).collect()
+    rows.iter().map(|(body, _)| upsert::upsert(body.as_bytes(), options, &mut Batch::compact())).collect()
 }
