@@ -82,8 +82,8 @@ pub fn look(form_id: &str, door: &str, sent: &Map<String, Value>) -> Result<Seen
     hash.update(door.as_bytes());
     hash.update([0]);
     serde_json::to_writer(&mut hash, sent).map_err(Error::internal)?;
-    let hash = hash.finalize();
-    let sweeps = hash[31] % SWEEP_ONE_IN == 0;
+    let hash: [u8; 32] = hash.finalize().into();
+    let sweeps = hash[31].is_multiple_of(SWEEP_ONE_IN);
     let hash = hex::encode(hash);
     let mut slot = Slot { form_id: form_id.to_string(), hash, period: 0, keys: Vec::new(), seen: Vec::new(), sweeps };
     Ok(match slot.twin()? {
@@ -142,7 +142,9 @@ impl Slot {
         // Periods before this one ended at least SWEEP_AFTER_MS ago.
         let expired_before = period(runtime::now_millis().saturating_sub(SWEEP_AFTER_MS));
         // A key whose period does not parse goes too, or it would hold the head for ever.
-        let expired = |key: &[u8]| key_period(&key[prefix.len()..]).is_none_or(|p| p < expired_before);
+        let expired = |key: &[u8]| {
+            key_period(key.strip_prefix(prefix.as_bytes()).unwrap_or(key)).is_none_or(|p| p < expired_before)
+        };
         // The oldest first: when it has not expired, nothing has.
         if !store::scan(prefix.as_bytes(), None, 1)?.first().is_some_and(|(key, _)| expired(key)) {
             return Ok(());

@@ -150,9 +150,10 @@ fn urlencoded_pairs(body: &[u8]) -> Pairs {
     };
     body.split(|&b| b == b'&')
         .filter(|pair| !pair.is_empty())
-        .map(|pair| match pair.iter().position(|&b| b == b'=') {
-            Some(at) => (decoded(&pair[..at]), decoded(&pair[at + 1..])),
-            None => (decoded(pair), Vec::new()),
+        .map(|pair| {
+            let mut parts = pair.splitn(2, |&b| b == b'=');
+            let name = decoded(parts.next().unwrap_or_default());
+            (name, parts.next().map(decoded).unwrap_or_default())
         })
         .collect()
 }

@@ -68,5 +68,5 @@ pub fn of(form: &Form, fields: &Fields, req: &Request, now: &str) -> Result<Box<
 
 /// `text`'s first `max` characters.
 fn cut(text: &str, max: usize) -> &str {
-    text.char_indices().nth(max).map_or(text, |(end, _)| &text[..end])
+    text.char_indices().nth(max).and_then(|(end, _)| text.get(..end)).unwrap_or(text)
 }
