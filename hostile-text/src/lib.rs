@@ -84,12 +84,15 @@ pub fn char() -> impl Strategy<Value = char> {
 }
 
 /// A text of up to `most` [`char`]s, or now and then one of them repeated
-/// thousands of times, or thousands of them mixed.
+/// thousands of times, or a mix of them thousands of characters long.
 pub fn text(most: usize) -> impl Strategy<Value = String> {
     prop_oneof![
         16 => proptest::collection::vec(char(), 0..=most).prop_map(String::from_iter),
         1 => (char(), 1_000..5_000usize).prop_map(|(c, n)| std::iter::repeat_n(c, n).collect()),
-        1 => proptest::collection::vec(char(), 1_000..5_000).prop_map(String::from_iter),
+        // A short mix repeated: as hostile as thousands drawn one by one, and
+        // far cheaper to draw.
+        1 => (proptest::collection::vec(char(), 1..64), 1_000..5_000usize)
+            .prop_map(|(mix, n)| mix.iter().cycle().take(n).collect()),
     ]
 }
 
