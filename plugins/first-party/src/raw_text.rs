@@ -482,3 +482,70 @@ mod tests {
         assert!(!filter(&["k"], Compared::Folded).may_match(&json("x")));
     }
 }
+
+/// Property tests on hostile text ([`crm_hostile_text`]): the byte test
+/// never rules out a record the full test would match, and reads any bytes
+/// without a panic.
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crm_hostile_text::{config, text};
+    use proptest::prelude::*;
+    use proptest::sample::Index;
+
+    fn json(value: &str) -> Vec<u8> {
+        serde_json::to_vec(&serde_json::json!({ "plan": value })).unwrap_or_default()
+    }
+
+    /// Up to `len` characters of `text` from the `from`th.
+    fn piece(text: &str, from: Index, len: usize) -> String {
+        let chars: Vec<char> = text.chars().collect();
+        if chars.is_empty() {
+            return String::new();
+        }
+        chars.iter().skip(from.index(chars.len())).take(len).collect()
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn a_value_whose_fold_holds_a_needle_is_never_ruled_out(
+            value in text(80),
+            from in any::<Index>(),
+            len in 1..12usize,
+            joined in any::<bool>(),
+        ) {
+            let folded = without_case_or_accents(&value);
+            let (source, compared) = match joined {
+                true => (joined_initialisms(&folded).unwrap_or(folded), Compared::FoldedOrJoined),
+                false => (folded, Compared::Folded),
+            };
+            let needle = piece(&source, from, len);
+            let mut f = RawFilter::default();
+            f.any_of([needle.as_str()], compared);
+            prop_assert!(needle.is_empty() || f.may_match(&json(&value)), "{value:?} holds {needle:?}");
+        }
+
+        #[test]
+        fn a_value_holding_a_needle_as_is_is_never_ruled_out(value in text(80), from in any::<Index>(), len in 1..12usize) {
+            let needle = piece(&value, from, len);
+            let mut f = RawFilter::default();
+            f.any_of([needle.as_str()], Compared::AsIs);
+            prop_assert!(needle.is_empty() || f.may_match(&json(&value)), "{value:?} holds {needle:?}");
+        }
+
+        #[test]
+        fn any_bytes_are_read_without_a_panic(
+            hay in proptest::collection::vec(any::<u8>(), 0..300),
+            needles in proptest::collection::vec(text(70), 1..4),
+        ) {
+            for compared in [Compared::AsIs, Compared::Folded, Compared::FoldedOrJoined] {
+                let mut f = RawFilter::default();
+                let folded: Vec<String> = needles.iter().map(|n| without_case_or_accents(n)).collect();
+                f.any_of(folded.iter().map(String::as_str), compared);
+                let _ = f.may_match(&hay);
+            }
+        }
+    }
+}
