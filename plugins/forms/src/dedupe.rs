@@ -190,3 +190,30 @@ impl Answer {
         Response { status: self.status, headers: self.headers.clone(), body: self.body.clone().into_bytes() }
     }
 }
+
+/// Property tests on hostile text ([`crm_hostile_text`]): a key's period
+/// reads back from any form id, and any key bytes are read without a panic.
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crm_hostile_text::{config, text};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn a_period_reads_back_from_its_key(form_id in text(30), millis in 0..10u64.pow(PERIOD_DIGITS as u32) * WINDOW_MS, hash in "[0-9a-f]{64}") {
+            let period = period(millis);
+            let key = answer_key(&form_id, period, &hash);
+            let rest = key.strip_prefix(&answers_prefix(&form_id)).unwrap_or_default();
+            prop_assert_eq!(key_period(rest.as_bytes()), Some(period));
+        }
+
+        #[test]
+        fn any_key_bytes_read_without_a_panic(rest in proptest::collection::vec(any::<u8>(), 0..40), digits in "[0-9٣]{0,12}/") {
+            let _ = key_period(&rest);
+            let _ = key_period(digits.as_bytes());
+        }
+    }
+}
