@@ -25,7 +25,9 @@ impl Bag {
                 ' ' => 36,
                 _ => 63,
             };
-            counts[bucket] = counts[bucket].saturating_add(1);
+            if let Some(count) = counts.get_mut(bucket) {
+                *count = count.saturating_add(1);
+            }
         }
         Bag { counts, chars }
     }

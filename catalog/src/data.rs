@@ -138,15 +138,16 @@ impl Catalog {
             by_state_name.insert(alias.to_string(), i);
         }
 
-        let digest = Sha256::new().chain_update(MUNICIPALITIES_CSV).chain_update(STATES_CSV).finalize();
-        let version = format!("divipola-{}", &hex::encode(digest)[..12]);
+        let digest: [u8; 32] =
+            Sha256::new().chain_update(MUNICIPALITIES_CSV).chain_update(STATES_CSV).finalize().into();
+        let version = format!("divipola-{}", hex::encode(&digest[..6]));
 
         Catalog { municipalities, states, version, by_code, by_folded_name, name_bags, by_state_name }
     }
 
     /// The municipality with this 5-digit code.
     pub fn municipality(&self, code: &str) -> Option<&Municipality> {
-        self.by_code.get(code).map(|&i| &self.municipalities[i])
+        self.by_code.get(code).and_then(|&i| self.municipalities.get(i))
     }
 
     /// The state with this 2-digit code.
@@ -170,7 +171,7 @@ impl Catalog {
         let name = self.by_state_name.get(folded);
         // `CO-ANT` folds to `co ant`.
         let iso = || folded.strip_prefix("co ").and_then(|iso| self.by_state_name.get(iso));
-        name.or_else(iso).map(|&i| &self.states[i])
+        name.or_else(iso).and_then(|&i| self.states.get(i))
     }
 }
 

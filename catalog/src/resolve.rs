@@ -133,7 +133,7 @@ impl Catalog {
     fn named(&self, folded: &str) -> Vec<&Municipality> {
         self.by_folded_name
             .get(folded)
-            .map(|ids| ids.iter().map(|&i| &self.municipalities[i]).collect())
+            .map(|ids| ids.iter().filter_map(|&i| self.municipalities.get(i)).collect())
             .unwrap_or_default()
     }
 
@@ -146,8 +146,7 @@ impl Catalog {
     fn named_with_state(&self, folded: &str, hint: Option<&State>) -> Option<&Municipality> {
         let words: Vec<&str> = folded.split(' ').collect();
         let mut found: Option<&Municipality> = None;
-        for split in 1..words.len() {
-            let mut rest = &words[split..];
+        for (named, mut rest) in (1..words.len()).filter_map(|split| words.split_at_checked(split)) {
             if let [before @ .., "colombia"] = rest {
                 rest = before;
             }
@@ -159,7 +158,7 @@ impl Catalog {
                     None => continue,
                 },
             };
-            let named = self.named(&words[..split].join(" "));
+            let named = self.named(&named.join(" "));
             let mut within =
                 named.into_iter().filter(|m| state.is_none_or(|s| s.covers(m)) && hint.is_none_or(|s| s.covers(m)));
             match (within.next(), within.next(), found) {
@@ -178,9 +177,9 @@ impl Catalog {
     fn held_names(&self, folded: &str) -> HashSet<usize> {
         let words: Vec<&str> = folded.split(' ').collect();
         let mut held = HashSet::new();
-        for start in 0..words.len() {
-            for end in start + 1..=words.len().min(start + MOST_NAME_WORDS) {
-                let run = words[start..end].join(" ");
+        for size in 1..=MOST_NAME_WORDS {
+            for run in words.windows(size) {
+                let run = run.join(" ");
                 if run.chars().count() >= 4 {
                     held.extend(self.by_folded_name.get(&run).into_iter().flatten().copied());
                 }
@@ -204,11 +203,12 @@ impl Catalog {
         let mut scored: Vec<(usize, &Municipality)> = self
             .municipalities
             .iter()
+            .zip(&self.name_bags)
             .enumerate()
-            .filter_map(|(i, m)| {
+            .filter_map(|(i, (m, bags))| {
                 let distance = [&m.folded_name, &m.folded_short]
                     .into_iter()
-                    .zip(&self.name_bags[i])
+                    .zip(bags)
                     .map(|(name, bag)| {
                         if len >= 4 && (held.contains(&i) || contains_words(name, folded)) {
                             0
@@ -240,8 +240,9 @@ const DESIGNATIONS: &[&str] =
 fn without_designation<'w>(words: &'w [&'w str]) -> &'w [&'w str] {
     (1..=words.len().min(3))
         .rev()
-        .find(|&n| DESIGNATIONS.contains(&words[..n].join(" ").as_str()))
-        .map_or(words, |n| &words[n..])
+        .filter_map(|n| words.split_at_checked(n))
+        .find_map(|(designation, rest)| DESIGNATIONS.contains(&designation.join(" ").as_str()).then_some(rest))
+        .unwrap_or(words)
 }
 
 /// `Some` trimmed text, or `None` when absent or blank.
@@ -257,9 +258,9 @@ fn unresolved(status: Status, mut candidates: Vec<&Municipality>) -> Resolution<
 /// `words` stands in `name` as whole words (`"indias"` in `"cartagena de indias"`).
 fn contains_words(name: &str, words: &str) -> bool {
     name.match_indices(words).any(|(at, _)| {
-        let before = name[..at].chars().next_back();
-        let after = name[at + words.len()..].chars().next();
-        before.is_none_or(|c| c == ' ') && after.is_none_or(|c| c == ' ')
+        // `at` and its match's end are character boundaries of `name`.
+        let (Some(before), Some(after)) = (name.get(..at), name.get(at + words.len()..)) else { return false };
+        before.chars().next_back().is_none_or(|c| c == ' ') && after.chars().next().is_none_or(|c| c == ' ')
     })
 }
 

@@ -180,7 +180,8 @@ pub fn release(store: &dyn Store, org: &str, max: usize) -> StoreResult<usize> {
         }
         let now = clock::now();
         for (held_key, _) in held {
-            let id = String::from_utf8_lossy(&held_key[prefix.len()..]).into_owned();
+            let id =
+                String::from_utf8_lossy(held_key.strip_prefix(prefix.as_bytes()).unwrap_or(&held_key)).into_owned();
             let mut ops = vec![BatchOp::Delete(held_key)];
             if let Some(stored) = store.get(&ns, records::delivery_key(&id).as_bytes())?
                 && let Ok(mut delivery) = serde_json::from_slice::<Delivery>(&stored)

@@ -41,7 +41,8 @@ pub fn due_key(millis: u64, delivery_id: &str) -> String {
 /// ordered queue): the hex of 16 bytes of their SHA-256, so any text makes a
 /// key of one shape.
 pub fn digest(parts: &[&str]) -> String {
-    hex::encode(&Sha256::digest(parts.join("\n").as_bytes())[..16])
+    let digest: [u8; 32] = Sha256::digest(parts.join("\n").as_bytes()).into();
+    hex::encode(&digest[..16])
 }
 
 /// An event as every delivery of it sends it (Standard Webhooks' envelope):

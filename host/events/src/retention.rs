@@ -35,7 +35,7 @@ pub fn sweep(store: &dyn Store, org_id: &str, now_secs: u64) -> StoreResult<usiz
         start = Some(crm_store::key_after(last));
         let mut doomed = Vec::new();
         for (key, value) in &pairs {
-            let id = &key[records::DELIVERIES.len()..];
+            let id = key.strip_prefix(records::DELIVERIES.as_bytes()).unwrap_or(key);
             if created_secs(id).is_none_or(|secs| secs >= delivery_cutoff) {
                 apply(store, &ns, doomed, &mut removed)?;
                 break 'deliveries;

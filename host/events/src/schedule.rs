@@ -35,7 +35,7 @@ pub fn next_wait(attempts: u32, outcome: &Outcome, jitter: f64) -> Option<Durati
     if let Outcome::Refused { retry_after: Some(wait), .. } = outcome {
         return Some((*wait).clamp(Duration::from_secs(1), MAX_RETRY_AFTER));
     }
-    let base = Duration::from_secs(WAITS_SECS[(attempts.max(1) - 1) as usize]);
+    let base = Duration::from_secs(*WAITS_SECS.get((attempts.max(1) - 1) as usize)?);
     Some(base.mul_f64(1.0 + 0.1 * jitter.clamp(0.0, 1.0)))
 }
 

@@ -115,7 +115,7 @@ impl Sender {
             match response.chunk().await {
                 Ok(Some(chunk)) => {
                     read += chunk.len();
-                    kept.extend_from_slice(&chunk[..chunk.len().min(keep.saturating_sub(kept.len()))]);
+                    kept.extend(chunk.iter().take(keep.saturating_sub(kept.len())));
                 }
                 _ => break,
             }

@@ -117,12 +117,12 @@ mod tests {
         let expected = "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b";
         assert_eq!(pair.sign(b"").as_ref(), hex_bytes(expected).as_slice());
         let v1a = signature(&key, "msg", 1, b"{}").unwrap();
-        assert!(v1a.starts_with("v1a,") && STANDARD.decode(&v1a[4..]).unwrap().len() == 64, "{v1a}");
+        assert!(v1a.strip_prefix("v1a,").is_some_and(|s| STANDARD.decode(s).unwrap().len() == 64), "{v1a}");
         assert_eq!(public_key("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"), None);
     }
 
-    fn hex_bytes(hex: &str) -> Vec<u8> {
-        (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect()
+    fn hex_bytes(text: &str) -> Vec<u8> {
+        hex::decode(text).unwrap()
     }
 
     #[test]

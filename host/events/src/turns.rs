@@ -51,7 +51,7 @@ pub fn ordered_wait(store: &dyn Store, ns: &Namespace, delivery: &Delivery, now:
     loop {
         let first = store.scan(ns, prefix.as_bytes(), None, 1)?;
         let Some((key, value)) = first.into_iter().next() else { return Ok(None) };
-        let head_id = String::from_utf8_lossy(&key[prefix.len()..]).into_owned();
+        let head_id = String::from_utf8_lossy(key.strip_prefix(prefix.as_bytes()).unwrap_or(&key)).into_owned();
         if head_id == delivery.id {
             return Ok(None);
         }

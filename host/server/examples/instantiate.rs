@@ -4,6 +4,8 @@
 //!
 //! Run: `cargo run --release -p crm-server --example instantiate`
 
+#![allow(clippy::indexing_slicing, reason = "a benchmark reading its own answers and /proc, no client input")]
+
 mod common;
 
 use std::time::{Duration, Instant};

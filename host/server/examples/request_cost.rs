@@ -15,6 +15,8 @@
 //! Run: `cargo run --release -p crm-server --example request_cost [calls per round] [rounds]`
 //! (`CONTACTS_CLIENT_WASM` defaults to the one the plugins' build leaves in `target/plugins`).
 
+#![allow(clippy::indexing_slicing, reason = "a benchmark reading its own answers and /proc, no client input")]
+
 mod common;
 
 use std::path::PathBuf;

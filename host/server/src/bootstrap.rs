@@ -20,7 +20,7 @@ pub fn host_id(data_dir: &Path) -> std::io::Result<String> {
     {
         return Ok(id.trim().to_string());
     }
-    let id = format!("host_{}", &secrets::random_secret()[..16]);
+    let id = format!("host_{}", secrets::random_secret().chars().take(16).collect::<String>());
     fs::write(&path, format!("{id}\n"))?;
     Ok(id)
 }

@@ -391,14 +391,14 @@ mod tests {
     #[test]
     fn the_operators_guide_lists_every_flag_as_it_is() {
         let guide = std::fs::read_to_string(GUIDE).expect("docs/operators.md");
-        let start = guide.find(BEGIN).expect("the table's first marker") + BEGIN.len();
-        let end = start + guide[start..].find(END).expect("the table's last marker");
+        let (head, rest) = guide.split_once(BEGIN).expect("the table's first marker");
+        let (listed, tail) = rest.split_once(END).expect("the table's last marker");
         let table = config_table();
-        if guide[start..end] == table {
+        if listed == table {
             return;
         }
         if std::env::var_os("CRM_WRITE_DOCS").is_some() {
-            std::fs::write(GUIDE, format!("{}{table}{}", &guide[..start], &guide[end..])).unwrap();
+            std::fs::write(GUIDE, format!("{head}{BEGIN}{table}{END}{tail}")).unwrap();
             return;
         }
         panic!(

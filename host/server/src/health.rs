@@ -16,12 +16,10 @@ pub fn healthz() -> Response {
 /// store answer, and how far behind its replica is.
 pub fn readyz(app: &ServerState) -> Response {
     if app.is_ready() {
-        let mut ready = json!({ "status": "ready" });
-        let Some(edge) = &app.edge else { return Response::json(StatusCode::OK, &ready) };
+        let Some(edge) = &app.edge else { return Response::json(StatusCode::OK, &json!({ "status": "ready" })) };
         let (store, serves) = edge.state();
         let status = if serves { StatusCode::OK } else { StatusCode::SERVICE_UNAVAILABLE };
-        ready["store"] = store;
-        Response::json(status, &ready)
+        Response::json(status, &json!({ "status": "ready", "store": store }))
     } else {
         Response::json(StatusCode::SERVICE_UNAVAILABLE, &json!({ "status": "unavailable" }))
     }

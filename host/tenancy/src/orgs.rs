@@ -188,7 +188,7 @@ impl Tenancy {
         loop {
             let page = self.store().scan(&system, TOMBSTONES.as_bytes(), start.as_deref(), SWEEP_PAGE)?;
             for (key, value) in &page {
-                let id = String::from_utf8_lossy(&key[TOMBSTONES.len()..]).into_owned();
+                let id = String::from_utf8_lossy(key.strip_prefix(TOMBSTONES.as_bytes()).unwrap_or(key)).into_owned();
                 self.store().drop_namespace(&Namespace::org(&id))?;
                 swept += 1;
                 let deleted_at =

@@ -165,3 +165,80 @@ mod tests {
         }
     }
 }
+
+/// Property tests on hostile text ([`crm_hostile_text`]): every document
+/// type and number a body sends is stored checked or refused with a code.
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crm_hostile_text::{around, config, text};
+    use proptest::prelude::*;
+    use proptest::sample::select;
+
+    /// Every spelling of every type, and a few as people type them.
+    fn spellings() -> Vec<String> {
+        let known = TYPES.iter().flat_map(|(code, name, names)| {
+            [code.to_string(), name.to_string()].into_iter().chain(names.iter().map(|n| n.to_string()))
+        });
+        known.chain(["C.C.", "Cédula", "N.I.T.", "T.I.", "Pasaporte ", "nit-co"].map(String::from)).collect()
+    }
+
+    fn id_type() -> impl Strategy<Value = Option<String>> {
+        let known = select(spellings()).prop_map(String::from);
+        proptest::option::of(prop_oneof![2 => known.clone(), 2 => around(known), 1 => text(30)])
+    }
+
+    /// Numbers as written: NITs with and without their dash or dots,
+    /// cédulas, passports, with hostile characters anywhere.
+    fn id_number() -> impl Strategy<Value = Option<String>> {
+        let shapes = prop_oneof![
+            "[0-9]{5,16}-?[0-9]".prop_map(String::from),
+            "[0-9]{3}\\.[0-9]{3}\\.[0-9]{3}-[0-9]".prop_map(String::from),
+            "[0-9. ]{3,14}".prop_map(String::from),
+            "[A-Za-z0-9 -]{1,32}".prop_map(String::from),
+        ];
+        proptest::option::of(prop_oneof![2 => shapes.clone(), 3 => around(shapes), 1 => text(40)])
+    }
+
+    fn typed_refusal(e: &Error) -> bool {
+        (400..500).contains(&e.status) && e.body.get("code").and_then(|c| c.as_str()).is_some_and(|c| !c.is_empty())
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn a_document_is_stored_checked_or_refused_with_a_code(
+            id_type in id_type(),
+            id_number in id_number(),
+            stored in proptest::option::of(select(TYPES.iter().map(|(code, _, _)| *code).collect::<Vec<_>>())),
+        ) {
+            let (kind, number) = match checked(id_type.as_deref(), id_number.as_deref(), stored) {
+                Err(e) => {
+                    prop_assert!(typed_refusal(&e), "{e:?}");
+                    return Ok(());
+                }
+                Ok(done) => done,
+            };
+            prop_assert_eq!(number.is_some(), id_number.is_some());
+            prop_assert!(kind.as_ref().is_none_or(|k| TYPES.iter().any(|(code, _, _)| code == k)));
+            let (Some(kind), Some(number)) = (kind.as_deref().or(stored), number) else { return Ok(()) };
+            // What is stored is checked again as itself: a NIT in its canonical form.
+            prop_assert_eq!(validate_number(kind, &number).ok(), Some(number.clone()));
+            prop_assert!(number.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'), "{number:?}");
+            let digits = |min: usize, max: usize| number.bytes().all(|b| b.is_ascii_digit()) && (min..=max).contains(&number.len());
+            match kind {
+                "31" => {
+                    let (base, dv) = number.split_once('-').unwrap_or_default();
+                    prop_assert!((6..=15).contains(&base.len()) && base.bytes().all(|b| b.is_ascii_digit()), "{number:?}");
+                    prop_assert!(dv.len() == 1 && dv.bytes().all(|b| b.is_ascii_digit()), "{number:?}");
+                }
+                "11" => prop_assert!(digits(6, 11)),
+                "12" | "91" => prop_assert!(digits(10, 11)),
+                "13" => prop_assert!(digits(5, 10)),
+                "22" => prop_assert!(digits(5, 12)),
+                _ => prop_assert!(!number.is_empty() && number.len() <= 30),
+            }
+        }
+    }
+}

@@ -187,7 +187,7 @@ impl Cursor {
                 self.exhausted = true;
                 break;
             }
-            self.buffer.push_back(key[self.prefix.len()..].to_vec());
+            self.buffer.push_back(key.strip_prefix(self.prefix.as_slice()).unwrap_or(&key).to_vec());
         }
         Ok(())
     }
@@ -213,6 +213,6 @@ impl Merge {
         }
         let heads = self.cursors.iter().enumerate().filter_map(|(i, c)| c.buffer.front().map(|h| (i, h)));
         let best = if self.ascending { heads.min_by_key(|(_, h)| *h) } else { heads.max_by_key(|(_, h)| *h) };
-        Ok(best.map(|(i, _)| i).and_then(|i| self.cursors[i].buffer.pop_front()))
+        Ok(best.map(|(i, _)| i).and_then(|i| self.cursors.get_mut(i)?.buffer.pop_front()))
     }
 }

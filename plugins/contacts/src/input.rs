@@ -198,3 +198,106 @@ pub fn parse(body: &Map<String, Value>) -> Result<ContactInput, Error> {
         custom,
     })
 }
+
+/// Property tests on hostile text ([`crm_hostile_text`]): any body is read
+/// into what the rules below promise, or refused with a 400 and a code.
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crm_hostile_text::{around, config, text};
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+    use proptest::sample::select;
+
+    /// Texts as a body's fields hold them: emails, mobiles and names as
+    /// people write them, with hostile characters in, or anything (past
+    /// [`MAX_TEXT`] too).
+    fn string() -> impl Strategy<Value = String> {
+        let shapes = select(vec![
+            "ana@example.com",
+            "ana.gómez@acme.com.co",
+            "a@b",
+            "@acme.co",
+            "ana@@acme.co",
+            "300 123 4567",
+            "+57 (300) 123-4567",
+            "3001234567",
+            "57-300-123-4567",
+            "123456",
+            "María José",
+            "Gómez Núñez",
+            "VIP",
+            "900123456-8",
+        ])
+        .prop_map(String::from);
+        prop_oneof![3 => shapes.clone(), 4 => around(shapes), 3 => text(60), 1 => text(520)]
+    }
+
+    /// A tag: short, repeated in other cases and accents, or past [`MAX_TAG`].
+    fn tag() -> impl Strategy<Value = String> {
+        let shapes = select(vec!["VIP", "vip", "Promoción", "promocion", " ", "cliente nuevo"]).prop_map(String::from);
+        prop_oneof![4 => shapes.clone(), 4 => around(shapes), 2 => text(12), 1 => "[a-zé]{101}".prop_map(String::from)]
+    }
+
+    fn value() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            8 => string().prop_map(Value::String),
+            1 => any::<i64>().prop_map(Value::from),
+            1 => any::<f64>().prop_map(Value::from),
+            1 => any::<bool>().prop_map(Value::Bool),
+            1 => Just(Value::Null),
+            2 => vec(tag(), 0..56).prop_map(|tags| Value::Array(tags.into_iter().map(Value::String).collect())),
+            1 => Just(json!({ "nested": [1] })),
+        ]
+    }
+
+    fn key() -> impl Strategy<Value = String> {
+        let known: Vec<&str> = KNOWN.iter().chain(SERVER_OWNED).copied().chain(["whatsapp_phone", "tags"]).collect();
+        let known = select(known).prop_map(String::from);
+        prop_oneof![4 => known, 2 => "[A-Za-z0-9_.-]{1,12}".prop_map(String::from), 1 => text(12), 1 => "[a-z]{65}".prop_map(String::from)]
+    }
+
+    fn body() -> impl Strategy<Value = Map<String, Value>> {
+        vec((key(), value()), 0..14).prop_map(|fields| fields.into_iter().collect())
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn a_body_is_read_as_the_rules_say_or_refused_with_a_code(body in body()) {
+            let input = match parse(&body) {
+                Err(e) => {
+                    prop_assert_eq!(e.status, 400);
+                    prop_assert_eq!(e.body.get("code").and_then(Value::as_str), Some("VALIDATION_ERROR"));
+                    return Ok(());
+                }
+                Ok(input) => input,
+            };
+            if let Some(mobile) = &input.mobile {
+                prop_assert!((7..=15).contains(&mobile.len()) && mobile.bytes().all(|b| b.is_ascii_digit()), "{mobile:?}");
+            }
+            if let Some(email) = &input.email {
+                let (local, domain) = email.split_once('@').unwrap_or_default();
+                prop_assert!(!local.is_empty() && !domain.is_empty() && !domain.contains('@'), "{email:?}");
+                prop_assert!(email.len() <= 254 && !email.chars().any(|c| c.is_whitespace() || is_invisible(c)), "{email:?}");
+                prop_assert_eq!(email, &nfc(email));
+            }
+            for text in [&input.phone, &input.first_name, &input.last_name, &input.company, &input.location.city] {
+                prop_assert!(text.as_ref().is_none_or(|t| t.chars().count() <= MAX_TEXT && *t == nfc(t)));
+            }
+            if let Some(tags) = &input.tags {
+                prop_assert!(tags.len() <= MAX_TAGS);
+                let folded: std::collections::HashSet<String> = tags.iter().map(|t| without_case_or_accents(t)).collect();
+                prop_assert_eq!(folded.len(), tags.len(), "repeats kept: {:?}", tags);
+                prop_assert!(tags.iter().all(|t| !t.is_empty() && t.chars().count() <= MAX_TAG && *t == t.trim()));
+            }
+            prop_assert!(input.custom.len() <= MAX_CUSTOM_KEYS);
+            for (key, value) in &input.custom {
+                prop_assert!(is_property_name(key) && !KNOWN.contains(&key.as_str()), "{key:?}");
+                prop_assert!(value.as_str().is_none_or(|s| s.chars().count() <= MAX_CUSTOM_VALUE));
+                prop_assert!(!value.is_array() && !value.is_object());
+            }
+        }
+    }
+}

@@ -414,3 +414,81 @@ fn few_matches(q: &Query, ids: Vec<String>) -> Result<Response, Error> {
     let page: Vec<String> = found.iter().skip(q.paging.skip()).take(q.paging.limit).map(|(_, id)| id.clone()).collect();
     Ok(q.paging.response_raw(&index::rendered(&page)?, found.len()))
 }
+
+/// Property tests on hostile text ([`crm_hostile_text`]): any query string
+/// is a list query within its bounds, or a 400 with a code.
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crm_hostile_text::{around, config, text};
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+    use proptest::sample::select;
+
+    fn name() -> impl Strategy<Value = String> {
+        let known: Vec<&str> =
+            RESERVED.iter().copied().chain(["email", "mobile", "whatsapp_phone", "plan", "lastName"]).collect();
+        prop_oneof![5 => select(known).prop_map(String::from), 1 => "[a-z_.-]{1,8}".prop_map(String::from), 1 => text(10)]
+    }
+
+    fn value() -> impl Strategy<Value = String> {
+        let shapes = select(vec![
+            "2024-01-31",
+            "2024-02-30",
+            "2024-01-31T10:00:00Z",
+            "2024-01-31T10:00:00.5-05:00",
+            "05001",
+            "11",
+            "1",
+            "1000",
+            "-3",
+            "asc",
+            "updatedAt",
+            "exact",
+            "email,mobile",
+            "300 123 4567",
+            "+57 300 123 4567",
+            "gómez",
+            "S.A.S.",
+        ])
+        .prop_map(String::from);
+        prop_oneof![3 => shapes.clone(), 4 => around(shapes), 2 => text(40)]
+    }
+
+    fn request(query: Vec<(String, String)>) -> Request {
+        Request {
+            method: "GET".into(),
+            path: "/contacts".into(),
+            path_params: vec![],
+            query,
+            headers: vec![],
+            body: vec![],
+        }
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn a_list_query_is_within_its_bounds_or_refused_with_a_code(query in vec((name(), value()), 0..12)) {
+            let q = match Query::parse(&request(query)) {
+                Err(e) => {
+                    prop_assert_eq!(e.status, 400);
+                    prop_assert_eq!(e.body.get("code").and_then(|c| c.as_str()), Some("VALIDATION_ERROR"));
+                    return Ok(());
+                }
+                Ok(q) => q,
+            };
+            prop_assert!(q.paging.page >= 1 && (1..=1000).contains(&q.paging.limit));
+            let digits = |codes: &[String], len: usize| codes.iter().all(|c| c.len() == len && c.bytes().all(|b| b.is_ascii_digit()));
+            prop_assert!(digits(&q.city_codes, 5) && digits(&q.state_codes, 2));
+            prop_assert!(q.city_codes.windows(2).all(|pair| matches!(pair, [a, b] if a < b)), "sorted, distinct");
+            for bound in [&q.from, &q.to].into_iter().flatten() {
+                prop_assert!(DateTime::parse_from_rfc3339(bound).is_ok() && bound.ends_with('Z'), "{bound:?}");
+            }
+            prop_assert!(q.missing.len() <= MAX_FILTER_KEYS && q.exists.len() <= MAX_FILTER_KEYS);
+            prop_assert!(q.properties.len() <= MAX_FILTER_KEYS && q.properties.values().all(|v| v.len() <= MAX_CODES));
+            prop_assert!(q.search.as_ref().is_none_or(|s| !s.contains('\n')));
+        }
+    }
+}

@@ -78,6 +78,11 @@ pub fn resolve(input: &LocationInput, clear_on_empty_city: bool) -> Result<Optio
         state: non_empty(&input.state).map(str::to_string),
         country: country.clone(),
     });
+    located(input, country, resolution)
+}
+
+/// What the catalog's `resolution` of `input` stores, or the city error body.
+fn located(input: &LocationInput, country: Option<String>, resolution: Resolution) -> Result<Option<Location>, Error> {
     match resolution {
         Resolution::Resolved(m) => Ok(Some(Location {
             city: Some(m.short_name),
@@ -134,6 +139,99 @@ pub fn resolve(input: &LocationInput, clear_on_empty_city: bool) -> Result<Optio
                 .with("input", input_text.unwrap_or_default())
                 .with("status", status)
                 .with("candidates", candidates))
+        }
+    }
+}
+
+/// Property tests on hostile text ([`crm_hostile_text`]): whatever a body
+/// sends and the catalog answers, a location is stored or refused with a
+/// 4xx and a code, and what strict mode refuses a lenient import keeps.
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crm_hostile_text::{around, config, text};
+    use crm_sdk::catalog::{Municipality, Unresolved};
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+    use proptest::sample::select;
+
+    fn sent() -> impl Strategy<Value = Option<String>> {
+        let shapes =
+            select(vec!["Medellín", "05001", "Bogotá D.C.", "Antioquia", "CO", "Perú", "", " "]).prop_map(String::from);
+        proptest::option::of(prop_oneof![2 => shapes.clone(), 2 => around(shapes), 1 => text(40)])
+    }
+
+    fn input() -> impl Strategy<Value = LocationInput> {
+        (sent(), sent(), sent(), sent()).prop_map(|(city, city_code, state, country)| LocationInput {
+            city,
+            city_code,
+            state,
+            country,
+        })
+    }
+
+    fn municipality() -> impl Strategy<Value = Municipality> {
+        (text(8), text(20), text(20)).prop_map(|(code, name, state_name)| Municipality {
+            code,
+            short_name: name.clone(),
+            name,
+            state_code: "05".into(),
+            state_name,
+            state_iso2: "ANT".into(),
+            dane8: "05001000".into(),
+        })
+    }
+
+    fn resolution() -> impl Strategy<Value = Resolution> {
+        let status = select(vec![
+            UnresolvedStatus::Ambiguous,
+            UnresolvedStatus::Fuzzy,
+            UnresolvedStatus::None,
+            UnresolvedStatus::InvalidCode,
+        ]);
+        prop_oneof![
+            municipality().prop_map(Resolution::Resolved),
+            proptest::option::of(text(30)).prop_map(Resolution::Foreign),
+            (status, vec(municipality(), 0..4))
+                .prop_map(|(status, candidates)| Resolution::Unresolved(Unresolved { status, candidates })),
+            Just(Resolution::Absent),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn a_location_is_stored_or_refused_with_a_code(input in input(), resolution in resolution()) {
+            let country = non_empty(&input.country).map(str::to_string);
+            let resolved = match &resolution {
+                Resolution::Resolved(m) => Some(m.code.clone()),
+                _ => None,
+            };
+            match located(&input, country, resolution) {
+                Ok(location) => {
+                    let code = location.and_then(|l| l.city_code);
+                    prop_assert_eq!(code, resolved);
+                }
+                Err(e) => {
+                    let code = e.body.get("code").and_then(Value::as_str);
+                    prop_assert!(matches!((e.status, code), (400, Some("INVALID_CITY_CODE")) | (422, Some("CITY_UNRESOLVED"))), "{e:?}");
+                    let kept = unconfirmed(&input, &e);
+                    prop_assert!(kept.is_some_and(|(l, w)| l.city_code.is_none() && w["code"] == "CITY_UNCONFIRMED"));
+                }
+            }
+        }
+
+        /// Without a city or a code nothing is asked of the catalog (whose
+        /// import a native test cannot call).
+        #[test]
+        fn a_body_without_a_city_asks_the_catalog_nothing(input in input(), clear in any::<bool>()) {
+            let blank = |s: &Option<String>| s.as_deref().is_none_or(|s| s.trim().is_empty());
+            if blank(&input.city) && blank(&input.city_code) {
+                let location = resolve(&input, clear);
+                let nothing_resolved = matches!(location, Ok(None) | Ok(Some(Location { city: None, city_code: None, .. })));
+                prop_assert!(nothing_resolved, "{:?}", location);
+            }
         }
     }
 }

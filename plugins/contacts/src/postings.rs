@@ -73,7 +73,7 @@ impl Posting {
 
     /// The posting a key ends with (a log entry's, a legacy list key's).
     pub fn from_key(key: &[u8]) -> Option<Posting> {
-        key.len().checked_sub(POSTING_LEN).map(|start| Posting(key[start..].try_into().expect("18 bytes")))
+        key.last_chunk::<POSTING_LEN>().map(|posting| Posting(*posting))
     }
 
     /// The contact's id, as 24 hex characters.
@@ -137,33 +137,45 @@ fn epoch_prefix(epoch: u64) -> Vec<u8> {
 }
 
 /// The log's counters as read: the open epoch, the first not sealed, the
-/// first not folded, and their bytes, which a fold's commit requires
-/// unchanged (a counter a commit bounds may be stored as `0`, or absent).
+/// first not folded.
 struct Counters {
-    epoch: u64,
-    sealed: u64,
-    folded: u64,
-    read: Vec<Option<Vec<u8>>>,
+    epoch: Counter,
+    sealed: Counter,
+    folded: Counter,
 }
 
-const COUNTERS: [&str; 3] = [EPOCH_KEY, SEALED_KEY, FOLDED_KEY];
+/// One counter as read: its value, and its bytes, which a fold's commit
+/// requires unchanged (a counter a commit bounds may be stored as `0`, or
+/// absent).
+struct Counter {
+    key: &'static str,
+    value: u64,
+    read: Option<Vec<u8>>,
+}
 
 impl Counters {
     fn read() -> Result<Counters, Error> {
-        let read = kv::get_many_raw(&COUNTERS.map(String::from))?;
-        let [epoch, sealed, folded] = [0, 1, 2].map(|i| kv::counter_value(read[i].as_deref()));
-        Ok(Counters { epoch, sealed, folded, read })
+        let keys = [EPOCH_KEY, SEALED_KEY, FOLDED_KEY];
+        let mut read = kv::get_many_raw(&keys.map(String::from))?.into_iter();
+        let [epoch, sealed, folded] = keys.map(|key| {
+            let read = read.next().flatten();
+            Counter { key, value: kv::counter_value(read.as_deref()), read }
+        });
+        Ok(Counters { epoch, sealed, folded })
+    }
+}
+
+impl Counter {
+    /// The counter as read.
+    fn unchanged(&self) -> Condition {
+        Condition::Equals((self.key.as_bytes().to_vec(), self.read.clone()))
     }
 
-    /// The counter `COUNTERS[i]` as read.
-    fn unchanged(&self, i: usize) -> Condition {
-        Condition::Equals((COUNTERS[i].as_bytes().to_vec(), self.read[i].clone()))
-    }
-
-    /// Writes `value` to the counter `COUNTERS[i]`, and remembers it as read.
-    fn set(&mut self, i: usize, value: u64) -> Write {
-        self.read[i] = Some(value.to_string().into_bytes());
-        Write::Put((COUNTERS[i].as_bytes().to_vec(), value.to_string().into_bytes()))
+    /// Writes `value` to the counter, and remembers it as read.
+    fn set(&mut self, value: u64) -> Write {
+        self.value = value;
+        self.read = Some(value.to_string().into_bytes());
+        Write::Put((self.key.as_bytes().to_vec(), value.to_string().into_bytes()))
     }
 }
 
@@ -183,7 +195,7 @@ fn list_prefix(trigram: &str) -> Vec<u8> {
 }
 
 fn decode(block: &[u8]) -> Vec<Posting> {
-    block.chunks_exact(POSTING_LEN).map(|p| Posting(p.try_into().expect("18 bytes"))).collect()
+    block.as_chunks::<POSTING_LEN>().0.iter().map(|p| Posting(*p)).collect()
 }
 
 fn encode(postings: &[Posting]) -> Vec<u8> {
@@ -203,7 +215,7 @@ impl Unfolded {
 
     /// From the stored values of [`Self::KEYS`].
     pub fn from_values(values: &[Option<Vec<u8>>]) -> Unfolded {
-        let [folded, epoch] = [0, 1].map(|i| kv::counter_value(values[i].as_deref()));
+        let [folded, epoch] = [0, 1].map(|i| kv::counter_at(values, i));
         Unfolded { folded, epoch }
     }
 }
@@ -276,7 +288,7 @@ pub fn fold(at_once: bool) -> Result<usize, Error> {
     if at_once {
         for _ in 0..16 {
             let mut counters = Counters::read()?;
-            let sealing = counters.epoch + 1;
+            let sealing = counters.epoch.value + 1;
             if move_on(&mut counters, sealing)? {
                 break;
             }
@@ -285,23 +297,22 @@ pub fn fold(at_once: bool) -> Result<usize, Error> {
     let mut counters = Counters::read()?;
     let most = if at_once { usize::MAX } else { FOLD_ROUNDS };
     let (mut moved, mut batches) = (0, 0);
-    while counters.folded < counters.sealed && batches < most {
-        let folded = counters.folded;
+    while counters.folded.value < counters.sealed.value && batches < most {
+        let folded = counters.folded.value;
         let (entries, done) = fold_epoch(folded, most - batches)?;
         moved += entries;
         batches += entries.div_ceil(FOLD_BATCH).max(1);
         if !done {
             return Ok(moved);
         }
-        let condition = counters.unchanged(2);
-        let write = counters.set(2, folded + 1);
+        let condition = counters.folded.unchanged();
+        let write = counters.folded.set(folded + 1);
         if !store::commit(&[condition], &[write])? {
             return Ok(moved);
         }
-        counters.folded += 1;
     }
-    if !at_once && !store::scan(LOG, Some(&epoch_prefix(counters.sealed)), 1)?.is_empty() {
-        let sealing = (counters.epoch + 1).saturating_sub(LAG);
+    if !at_once && !store::scan(LOG, Some(&epoch_prefix(counters.sealed.value)), 1)?.is_empty() {
+        let sealing = (counters.epoch.value + 1).saturating_sub(LAG);
         move_on(&mut counters, sealing)?;
     }
     Ok(moved)
@@ -310,10 +321,10 @@ pub fn fold(at_once: bool) -> Result<usize, Error> {
 /// Opens the epoch after the open one and seals those below `sealing`,
 /// unless another fold moved them first (`false`).
 fn move_on(counters: &mut Counters, sealing: u64) -> Result<bool, Error> {
-    let conditions = [counters.unchanged(0), counters.unchanged(1)];
-    let mut writes = vec![counters.set(0, counters.epoch + 1)];
-    if sealing > counters.sealed {
-        writes.push(counters.set(1, sealing));
+    let conditions = [counters.epoch.unchanged(), counters.sealed.unchanged()];
+    let mut writes = vec![counters.epoch.set(counters.epoch.value + 1)];
+    if sealing > counters.sealed.value {
+        writes.push(counters.sealed.set(sealing));
     }
     Ok(store::commit(&conditions, &writes)?)
 }
@@ -460,8 +471,8 @@ fn sealed_block_of(
 /// while it holds more.
 fn seal_and_write_open(prefix: &[u8], open_key: &[u8], postings: &[Posting], commit: &mut Commit) {
     let mut rest = postings;
-    while rest.len() > BLOCK {
-        let (sealed, more) = rest.split_at(BLOCK);
+    // While it holds more than a block.
+    while let Some((sealed, more)) = rest.split_first_chunk::<BLOCK>().filter(|(_, more)| !more.is_empty()) {
         let key = [prefix, sealed[0].bytes()].concat();
         commit.conditions.push(Condition::Equals((key.clone(), None)));
         commit.writes.push(Write::Put((key, encode(sealed))));
@@ -478,7 +489,8 @@ fn rewrite_sealed(prefix: &[u8], read_key: &[u8], postings: &[Posting], commit: 
         if postings.len() > 2 * BLOCK { postings.chunks(BLOCK).collect() } else { vec![postings] };
     let mut kept = false;
     for piece in pieces {
-        let key = [prefix, piece[0].bytes()].concat();
+        let Some(first) = piece.first() else { continue };
+        let key = [prefix, first.bytes()].concat();
         if key == read_key {
             kept = true;
         } else {

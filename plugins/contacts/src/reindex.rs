@@ -65,7 +65,10 @@ pub fn reindex_page(after: Option<String>) -> Result<(usize, Option<String>), Er
     loop {
         let start = format!("ix/c/{after}\u{0}").into_bytes();
         let chunk = store::scan(b"ix/c/", Some(&start), REINDEX_CHUNK)?;
-        let entries: Vec<String> = chunk.iter().map(|(k, _)| String::from_utf8_lossy(&k[5..]).into_owned()).collect();
+        let entries: Vec<String> = chunk
+            .iter()
+            .map(|(k, _)| String::from_utf8_lossy(k.strip_prefix(b"ix/c/").unwrap_or(k)).into_owned())
+            .collect();
         index_chunk(&entries)?;
         indexed += entries.len();
         if chunk.len() < REINDEX_CHUNK as usize {
@@ -92,7 +95,7 @@ fn index_chunk(entries: &[String]) -> Result<(), Error> {
         let projections = raws.split_off(ids.len());
         let epoch = postings::Epoch::open()?;
         let (mut conditions, mut writes) = (vec![epoch.condition()], Vec::new());
-        for ((key, raw), before) in keys[..ids.len()].iter().zip(raws).zip(projections) {
+        for ((key, raw), before) in keys.iter().take(ids.len()).zip(raws).zip(projections) {
             conditions.push(Condition::Equals((key.clone().into_bytes(), raw.clone())));
             if let Some(raw) = raw {
                 let c: Contact = kv::decode(key, &raw)?;

@@ -130,27 +130,24 @@ fn joined_numbers(text: &str) -> String {
     if !text.bytes().any(|b| b.is_ascii_digit()) {
         return text.to_string();
     }
+    let separator = |c: &char| NUMBER_SEPARATORS.contains(c);
     let chars: Vec<char> = text.chars().collect();
     let mut joined = String::with_capacity(text.len());
-    let mut at = 0;
-    while at < chars.len() {
-        if !NUMBER_SEPARATORS.contains(&chars[at]) {
-            joined.push(chars[at]);
-            at += 1;
-            continue;
-        }
-        let end = (at..chars.len()).find(|&i| !NUMBER_SEPARATORS.contains(&chars[i])).unwrap_or(chars.len());
-        let digit_before = at.checked_sub(1).map(|i| chars[i].is_ascii_digit());
-        let digit_after = chars.get(end).map(char::is_ascii_digit);
+    // Runs of separators between runs of other characters.
+    let mut runs = chars.chunk_by(|a, b| separator(a) == separator(b)).peekable();
+    let mut before: Option<char> = None;
+    while let Some(run) = runs.next() {
+        let digit_before = before.as_ref().map(char::is_ascii_digit);
+        let digit_after = runs.peek().and_then(|next| next.first()).map(char::is_ascii_digit);
         let inside_a_number = match (digit_before, digit_after) {
             (Some(before), Some(after)) => before && after,
             (None, Some(beside)) | (Some(beside), None) => beside,
             (None, None) => false,
         };
-        if !inside_a_number {
-            joined.extend(&chars[at..end]);
+        if !run.first().is_some_and(separator) || !inside_a_number {
+            joined.extend(run);
         }
-        at = end;
+        before = run.last().copied();
     }
     joined
 }
@@ -188,11 +185,8 @@ fn alignments(term: &str) -> Option<[Vec<String>; 2]> {
     if chars.len() < 4 {
         return None;
     }
-    let mut sets: [BTreeSet<String>; 2] = Default::default();
-    for (offset, window) in chars.windows(3).enumerate() {
-        sets[offset % 2].insert(String::from_iter(window));
-    }
-    Some(sets.map(|set| {
+    let at = |start: usize| chars.windows(3).skip(start).step_by(2).map(String::from_iter).collect::<BTreeSet<_>>();
+    Some([at(0), at(1)].map(|set| {
         let grams: Vec<String> = set.into_iter().collect();
         let step = grams.len().div_ceil(MOST_PROBED).max(1);
         grams.into_iter().step_by(step).collect()
@@ -214,9 +208,10 @@ pub fn matches(needle: &str) -> Result<Found, Error> {
     // The index's counters and the log's, in one store call.
     let keys = [unique::COUNT_KEY, INDEXED_KEY].into_iter().chain(Unfolded::KEYS).map(String::from);
     let counters = kv::get_many_raw(&keys.collect::<Vec<_>>())?;
-    let (Some(contacts), Some(alignments)) = (indexed(&counters[..2]), alignments(needle)) else { return scan(needle) };
+    let (index, log) = counters.split_at_checked(2).unwrap_or((&counters, &[]));
+    let (Some(contacts), Some(alignments)) = (indexed(index), alignments(needle)) else { return scan(needle) };
     // The log before the lists (see `postings`).
-    let unfolded = Unfolded::from_values(&counters[2..]);
+    let unfolded = Unfolded::from_values(log);
     let Some(mut candidates) = postings::logged(needle, most_candidates(contacts), &unfolded)? else {
         return Ok(Found::Many);
     };
@@ -249,16 +244,16 @@ fn holding_all(grams: &[String], contacts: u64) -> Result<Option<Vec<Posting>>, 
     let mut chosen = race(&mut probes, &every, FOLLOW_BEFORE_JUDGING)?;
     if chosen.is_none() {
         let mut likely_short = Vec::new();
-        for i in every {
-            if !too_dense(&probes[i], contacts)? {
+        for (i, probe) in probes.iter().enumerate() {
+            if !too_dense(probe, contacts)? {
                 likely_short.push(i);
             }
         }
         chosen = race(&mut probes, &likely_short, most_candidates(contacts))?;
     }
-    let Some(chosen) = chosen else { return Ok(None) };
+    let Some((chosen, probe)) = chosen.and_then(|i| Some((i, probes.get(i)?))) else { return Ok(None) };
     Ok(Some(
-        probes[chosen]
+        probe
             .entries
             .iter()
             .filter(|e| probes.iter().enumerate().all(|(j, p)| j == chosen || !p.rules_out(e)))
@@ -275,16 +270,18 @@ fn holding_all(grams: &[String], contacts: u64) -> Result<Option<Vec<Posting>>, 
 /// more than the shortest list's length.
 fn race(probes: &mut [Probe], racing: &[usize], most: usize) -> Result<Option<usize>, Error> {
     loop {
-        let ended = racing.iter().copied().filter(|&i| probes[i].complete);
-        if let Some(shortest) = ended.min_by_key(|&i| probes[i].entries.len()) {
+        let probed = || racing.iter().filter_map(|&i| Some((i, probes.get(i)?)));
+        if let Some((shortest, _)) = probed().filter(|(_, p)| p.complete).min_by_key(|(_, p)| p.entries.len()) {
             return Ok(Some(shortest));
         }
-        let going: Vec<usize> = racing.iter().copied().filter(|&i| probes[i].entries.len() <= most).collect();
+        let going: Vec<usize> = probed().filter(|(_, p)| p.entries.len() <= most).map(|(i, _)| i).collect();
         if going.is_empty() {
             return Ok(None);
         }
         for i in going {
-            probes[i].read_more(CHUNK)?;
+            if let Some(probe) = probes.get_mut(i) {
+                probe.read_more(CHUNK)?;
+            }
         }
     }
 }
@@ -329,7 +326,7 @@ pub fn indexed_contacts() -> Result<Option<u64>, Error> {
 
 /// [`indexed_contacts`] from the two counters' stored values.
 fn indexed(counters: &[Option<Vec<u8>>]) -> Option<u64> {
-    let (contacts, indexed) = (kv::counter_value(counters[0].as_deref()), kv::counter_value(counters[1].as_deref()));
+    let (contacts, indexed) = (kv::counter_at(counters, 0), kv::counter_at(counters, 1));
     (contacts == indexed).then_some(contacts)
 }
 
@@ -353,7 +350,9 @@ fn too_dense(probe: &Probe, contacts: u64) -> Result<bool, Error> {
         }
         before = Some(last.clone());
     }
-    let nth_newest = Posting::of_entry(&before.expect("read")[b"ix/c/".len()..]);
+    // `rank` is above 0: the walk read at least one key.
+    let Some(nth) = before else { return Ok(false) };
+    let nth_newest = Posting::of_entry(nth.strip_prefix(b"ix/c/").unwrap_or(&nth));
     Ok(probe.entries.get(PROBE as usize - 1).is_some_and(|e| *e >= nth_newest))
 }
 

@@ -20,7 +20,7 @@
 
 use crm_sdk::http::{self, Error};
 use crm_sdk::{runtime, tenant};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::batch::Batch;
 use crate::checked::{Checked, apply};
@@ -123,18 +123,20 @@ fn outcome(result: Result<Upserted, Error>, compact: bool) -> Outcome {
         Err(e) => return Outcome { status: e.status, contact_id: None, body: Value::Object(e.body) },
     };
     let message = if created { "Contact created" } else { "Contact updated" };
-    let mut body = json!({ "success": true, "message": message });
+    let mut body = Map::new();
+    body.insert("success".into(), Value::Bool(true));
+    body.insert("message".into(), message.into());
     if !compact {
         if created {
-            body["data"] = serde_json::to_value(contact.flattened()).unwrap_or_default();
+            body.insert("data".into(), serde_json::to_value(contact.flattened()).unwrap_or_default());
         } else {
-            body["contact"] = contact.unflattened(&tenant::organization_id());
+            body.insert("contact".into(), contact.unflattened(&tenant::organization_id()));
         }
     }
     if !warnings.is_empty() {
-        body["warnings"] = Value::Array(warnings);
+        body.insert("warnings".into(), Value::Array(warnings));
     }
-    Outcome { status: if created { 201 } else { 200 }, contact_id: Some(contact.id), body }
+    Outcome { status: if created { 201 } else { 200 }, contact_id: Some(contact.id), body: Value::Object(body) }
 }
 
 /// Upserts one body: written through `batch` (at once, or with its import

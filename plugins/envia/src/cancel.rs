@@ -2,7 +2,7 @@
 //! (`refundedAmount`, `balanceReturned`); past its daily cap it cancels
 //! without refunding.
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::bindings::crm::plugin::shipping_types::{ProviderError, Refund};
 use crate::client::{Client, transport};
@@ -12,15 +12,16 @@ pub fn cancel(client: &Client, carrier: &str, tracking_number: &str) -> Result<R
     let body = json!({ "carrier": carrier, "trackingNumber": tracking_number });
     let response = client.post("/ship/cancel/", &body).map_err(transport)?;
     let data = wire::read(&response)?;
-    let first = items(&data).into_iter().next().cloned().unwrap_or_default();
-    let amount = num(&first["refundedAmount"]).or_else(|| num(&first["refundAmount"])).unwrap_or(0.0);
-    let returned = match &first["balanceReturned"] {
-        serde_json::Value::Bool(b) => *b,
-        other => num(other).is_some_and(|n| n != 0.0),
+    let first = items(&data).into_iter().next();
+    let field = |name: &str| first.and_then(|first| first.get(name));
+    let amount = field("refundedAmount").and_then(num).or_else(|| field("refundAmount").and_then(num)).unwrap_or(0.0);
+    let returned = match field("balanceReturned") {
+        Some(Value::Bool(b)) => *b,
+        other => other.and_then(num).is_some_and(|n| n != 0.0),
     };
     Ok(Refund {
         amount: if returned { amount } else { 0.0 },
-        currency: text(&first["refundCurrency"]).unwrap_or_else(|| "COP".into()),
+        currency: field("refundCurrency").and_then(text).unwrap_or_else(|| "COP".into()),
         returned,
     })
 }

@@ -2,7 +2,7 @@
 //! network failure, a 5xx or an unreadable success is an unknown outcome
 //! (Envia may have made and charged the label).
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::bindings::crm::plugin::shipping_types::{Label, LabelRequest, ProviderError};
 use crate::client::{Client, transport};
@@ -24,8 +24,10 @@ pub fn label(client: &Client, request: &LabelRequest) -> Result<Label, ProviderE
         },
         "settings": { "printFormat": "PDF", "printSize": "STOCK_4X6", "currency": "COP" },
     });
-    if let Some(pickup) = &request.pickup {
-        body["shipment"]["pickup"] = wire::pickup(pickup, &request.packages);
+    if let Some(pickup) = &request.pickup
+        && let Some(shipment) = body.get_mut("shipment").and_then(Value::as_object_mut)
+    {
+        shipment.insert("pickup".into(), wire::pickup(pickup, &request.packages));
     }
     let response = client.post("/ship/generate/", &body).map_err(transport)?;
     let data = wire::read(&response)?;

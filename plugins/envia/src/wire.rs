@@ -121,7 +121,7 @@ pub fn read(response: &HttpResponse) -> Result<Value, ProviderError> {
             _ => rejected("PROVIDER_REJECTED", &format!("Envia refused the request (HTTP {status})")),
         });
     };
-    if body["meta"] == "error" || status >= 400 {
+    if body.get("meta").is_some_and(|meta| meta == "error") || status >= 400 {
         return Err(error(status, &body));
     }
     Ok(body.get("data").cloned().unwrap_or(Value::Null))

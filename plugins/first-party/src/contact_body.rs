@@ -242,3 +242,47 @@ mod tests {
         assert_eq!(split_full_name("Ana"), ("Ana", None));
     }
 }
+
+/// Property tests on hostile text ([`crm_hostile_text`]): the names a form
+/// or a spreadsheet gives read into keys of one shape, without a panic.
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crm_hostile_text::{around, config, text};
+    use proptest::prelude::*;
+    use proptest::sample::select;
+
+    fn names() -> impl Strategy<Value = String> {
+        let known: Vec<&str> =
+            ALIASES.iter().flat_map(|(_, names)| names.iter().copied()).chain(FULL_NAMES.iter().copied()).collect();
+        let known = select(known).prop_map(|n| n.replace('_', " "));
+        prop_oneof![2 => known.clone(), 3 => around(known), 2 => text(40)]
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn a_name_is_a_key_of_one_shape(name in names()) {
+            let key = name_key(&name);
+            prop_assert!(key.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_'), "{key:?}");
+            prop_assert!(!key.starts_with('_') && !key.ends_with('_') && !key.contains("__"), "{key:?}");
+            prop_assert_eq!(name_key(&key), key.clone());
+            prop_assert_eq!(alias(&name), alias(&key));
+        }
+
+        #[test]
+        fn a_full_name_splits_at_its_first_space(full in names()) {
+            let (first, last) = split_full_name(&full);
+            prop_assert!(!first.contains(' ') && first == first.trim() && full.contains(first));
+            prop_assert!(last.is_none_or(|l| !l.is_empty() && l == l.trim() && full.contains(l)));
+        }
+
+        #[test]
+        fn a_property_name_is_short_ascii(key in prop_oneof![text(70), "[A-Za-z0-9_.-]{0,70}".prop_map(String::from)]) {
+            if is_property_name(&key) {
+                prop_assert!(key.is_ascii() && (1..=MAX_CUSTOM_NAME).contains(&key.len()));
+            }
+        }
+    }
+}

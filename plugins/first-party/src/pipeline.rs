@@ -3,8 +3,10 @@
 //! (pipelines) read their stages and ids from here, so each names them alike
 //! without asking another.
 
+/// The stage a new deal starts in.
+pub const DEAL_FIRST_STAGE: &str = "new";
 /// The stages of the default deal pipeline, in order.
-pub const DEAL_STAGES: &[&str] = &["new", "qualified", "proposal", "won", "lost"];
+pub const DEAL_STAGES: &[&str] = &[DEAL_FIRST_STAGE, "qualified", "proposal", "won", "lost"];
 /// The stages of the default conversation pipeline, in order.
 pub const CONVERSATION_STAGES: &[&str] = &["new", "in_progress", "closed"];
 

@@ -46,11 +46,13 @@ pub fn joined_initialisms(text: &str) -> Option<String> {
     let chars: Vec<char> = text.chars().collect();
     let in_word = |at: usize| chars.get(at).is_some_and(|c| c.is_alphanumeric());
     let (mut joined, mut changed, mut at) = (String::with_capacity(text.len()), false, 0);
-    while at < chars.len() {
+    while let Some(&c) = chars.get(at) {
         let (mut end, mut letters) = (at, Vec::new());
         if at == 0 || !in_word(at - 1) {
-            while chars.get(end).is_some_and(|c| c.is_alphabetic()) && !in_word(end + 1) {
-                letters.push(chars[end]);
+            while let Some(&letter) = chars.get(end).filter(|c| c.is_alphabetic())
+                && !in_word(end + 1)
+            {
+                letters.push(letter);
                 end += 1;
                 if chars.get(end) != Some(&'.') {
                     break;
@@ -63,7 +65,7 @@ pub fn joined_initialisms(text: &str) -> Option<String> {
             changed = true;
             at = end;
         } else {
-            joined.push(chars[at]);
+            joined.push(c);
             at += 1;
         }
     }
@@ -122,24 +124,33 @@ struct ShiftAnd {
 
 impl ShiftAnd {
     fn new(needle: &[u8]) -> ShiftAnd {
-        let needle = &needle[..needle.len().min(64)];
+        let needle = needle.get(..64).unwrap_or(needle);
         let mut letters = [0u64; 128];
         for (at, &c) in needle.iter().enumerate() {
-            letters[usize::from(c)] |= 1 << at;
-            letters[usize::from(c.to_ascii_uppercase())] |= 1 << at;
+            // A needle is ASCII ([`RawFilter::any_of`]); a byte past it would match nothing.
+            for c in [c, c.to_ascii_uppercase()] {
+                if let Some(letter) = letters.get_mut(usize::from(c)) {
+                    *letter |= 1 << at;
+                }
+            }
         }
         ShiftAnd { letters, whole: 1u64 << (needle.len().max(1) - 1), matched: 0 }
     }
 
+    /// The needle's letters `b` is (none for a byte past ASCII).
+    fn letters(&self, b: u8) -> u64 {
+        self.letters.get(usize::from(b)).copied().unwrap_or(0)
+    }
+
     /// Reads an ASCII byte; true once the needle is matched.
     fn ascii(&mut self, b: u8) -> bool {
-        self.matched = ((self.matched << 1) | 1) & self.letters[usize::from(b)];
+        self.matched = ((self.matched << 1) | 1) & self.letters(b);
         self.matched & self.whole != 0
     }
 
     /// Reads a byte that may stand for itself (ASCII) or for nothing.
     fn itself_or_nothing(&mut self, b: u8) -> bool {
-        self.matched |= ((self.matched << 1) | 1) & self.letters[usize::from(b)];
+        self.matched |= ((self.matched << 1) | 1) & self.letters(b);
         self.matched & self.whole != 0
     }
 
@@ -166,11 +177,11 @@ fn holds_with_wildcards(hay: &[u8], needle: &[u8]) -> bool {
     }
     let mut shift_and = ShiftAnd::new(needle);
     let reach = needle.len().min(64) - 1;
-    let mut at = 0;
-    while at < hay.len() {
-        if hay[at].is_ascii() {
-            let run = &hay[at..at + ascii_run(&hay[at..])];
-            at += run.len();
+    let mut rest = hay;
+    while let Some((&first, after)) = rest.split_first() {
+        if first.is_ascii() {
+            let (run, after) = rest.split_at_checked(ascii_run(rest)).unwrap_or((rest, &[]));
+            rest = after;
             if run.len() <= 2 * reach {
                 if shift_and.ascii_run(run) {
                     return true;
@@ -179,19 +190,19 @@ fn holds_with_wildcards(hay: &[u8], needle: &[u8]) -> bool {
             }
             // Matches begun before the run end within its first `reach`
             // bytes; those that go on past it begin within its last.
-            if shift_and.ascii_run(&run[..reach]) {
+            if run.get(..reach).is_some_and(|head| shift_and.ascii_run(head)) {
                 return true;
             }
             shift_and.matched = 0;
-            if shift_and.ascii_run(&run[run.len() - reach..]) {
+            if run.get(run.len() - reach..).is_some_and(|tail| shift_and.ascii_run(tail)) {
                 return true;
             }
         } else {
             // A character's first byte: one letter or none. Its other bytes: none.
-            if hay[at] >= 0xC0 && shift_and.any_or_nothing() {
+            if first >= 0xC0 && shift_and.any_or_nothing() {
                 return true;
             }
-            at += 1;
+            rest = after;
         }
     }
     false
@@ -217,17 +228,17 @@ fn holds_with_dots_dropped(hay: &[u8], needle: &[u8]) -> bool {
 /// letter, or an accent after one). Most records have no such dot (a
 /// timestamp's follows a digit), and skip [`holds_with_dots_dropped`].
 fn may_hold_initialisms(hay: &[u8]) -> bool {
-    memchr::memchr_iter(b'.', hay).any(|at| at > 0 && (hay[at - 1].is_ascii_alphabetic() || !hay[at - 1].is_ascii()))
+    memchr::memchr_iter(b'.', hay).any(|at| {
+        at.checked_sub(1).and_then(|before| hay.get(before)).is_some_and(|b| b.is_ascii_alphabetic() || !b.is_ascii())
+    })
 }
 
 /// How many bytes `bytes` starts with that are ASCII, eight at a time.
 fn ascii_run(bytes: &[u8]) -> usize {
-    let whole_words = bytes
-        .chunks_exact(8)
-        .take_while(|word| u64::from_le_bytes((*word).try_into().expect("eight bytes")) & 0x8080_8080_8080_8080 == 0)
-        .count();
+    let (words, _) = bytes.as_chunks::<8>();
+    let whole_words = words.iter().take_while(|word| u64::from_le_bytes(**word) & 0x8080_8080_8080_8080 == 0).count();
     let words = whole_words * 8;
-    words + bytes[words..].iter().take_while(|b| b.is_ascii()).count()
+    words + bytes.iter().skip(words).take_while(|b| b.is_ascii()).count()
 }
 
 impl RawFilter {
@@ -469,5 +480,72 @@ mod tests {
         assert!(!filter(&["xi"], Compared::Folded).may_match(&json("XZ")));
         assert!(filter(&["k"], Compared::Folded).may_match(&json("\u{212A}")));
         assert!(!filter(&["k"], Compared::Folded).may_match(&json("x")));
+    }
+}
+
+/// Property tests on hostile text ([`crm_hostile_text`]): the byte test
+/// never rules out a record the full test would match, and reads any bytes
+/// without a panic.
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crm_hostile_text::{config, text};
+    use proptest::prelude::*;
+    use proptest::sample::Index;
+
+    fn json(value: &str) -> Vec<u8> {
+        serde_json::to_vec(&serde_json::json!({ "plan": value })).unwrap_or_default()
+    }
+
+    /// Up to `len` characters of `text` from the `from`th.
+    fn piece(text: &str, from: Index, len: usize) -> String {
+        let chars: Vec<char> = text.chars().collect();
+        if chars.is_empty() {
+            return String::new();
+        }
+        chars.iter().skip(from.index(chars.len())).take(len).collect()
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn a_value_whose_fold_holds_a_needle_is_never_ruled_out(
+            value in text(80),
+            from in any::<Index>(),
+            len in 1..12usize,
+            joined in any::<bool>(),
+        ) {
+            let folded = without_case_or_accents(&value);
+            let (source, compared) = match joined {
+                true => (joined_initialisms(&folded).unwrap_or(folded), Compared::FoldedOrJoined),
+                false => (folded, Compared::Folded),
+            };
+            let needle = piece(&source, from, len);
+            let mut f = RawFilter::default();
+            f.any_of([needle.as_str()], compared);
+            prop_assert!(needle.is_empty() || f.may_match(&json(&value)), "{value:?} holds {needle:?}");
+        }
+
+        #[test]
+        fn a_value_holding_a_needle_as_is_is_never_ruled_out(value in text(80), from in any::<Index>(), len in 1..12usize) {
+            let needle = piece(&value, from, len);
+            let mut f = RawFilter::default();
+            f.any_of([needle.as_str()], Compared::AsIs);
+            prop_assert!(needle.is_empty() || f.may_match(&json(&value)), "{value:?} holds {needle:?}");
+        }
+
+        #[test]
+        fn any_bytes_are_read_without_a_panic(
+            hay in proptest::collection::vec(any::<u8>(), 0..300),
+            needles in proptest::collection::vec(text(70), 1..4),
+        ) {
+            for compared in [Compared::AsIs, Compared::Folded, Compared::FoldedOrJoined] {
+                let mut f = RawFilter::default();
+                let folded: Vec<String> = needles.iter().map(|n| without_case_or_accents(n)).collect();
+                f.any_of(folded.iter().map(String::as_str), compared);
+                let _ = f.may_match(&hay);
+            }
+        }
     }
 }

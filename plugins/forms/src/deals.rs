@@ -12,7 +12,7 @@ use crm_sdk::{kv, runtime};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Number, Value, json};
 
-use crm_first_party::pipeline::DEAL_STAGES as STAGES;
+use crm_first_party::pipeline::{DEAL_FIRST_STAGE, DEAL_STAGES as STAGES};
 const COUNT_KEY: &str = "meta/deals";
 /// Most deals of one contact a filtered list reads.
 const MAX_CONTACT_DEALS: usize = 10_000;
@@ -67,7 +67,7 @@ pub fn new_deal(form_id: &str, form_name: &str, contact_id: &str, who: &str, now
         contact_id: contact_id.to_string(),
         form_id: form_id.to_string(),
         pipeline_id: default_pipeline_id(),
-        stage: STAGES[0].into(),
+        stage: DEAL_FIRST_STAGE.into(),
         amount: None,
         created_at: now.to_string(),
         updated_at: now.to_string(),

@@ -82,8 +82,8 @@ pub fn look(form_id: &str, door: &str, sent: &Map<String, Value>) -> Result<Seen
     hash.update(door.as_bytes());
     hash.update([0]);
     serde_json::to_writer(&mut hash, sent).map_err(Error::internal)?;
-    let hash = hash.finalize();
-    let sweeps = hash[31] % SWEEP_ONE_IN == 0;
+    let hash: [u8; 32] = hash.finalize().into();
+    let sweeps = hash[31].is_multiple_of(SWEEP_ONE_IN);
     let hash = hex::encode(hash);
     let mut slot = Slot { form_id: form_id.to_string(), hash, period: 0, keys: Vec::new(), seen: Vec::new(), sweeps };
     Ok(match slot.twin()? {
@@ -142,7 +142,9 @@ impl Slot {
         // Periods before this one ended at least SWEEP_AFTER_MS ago.
         let expired_before = period(runtime::now_millis().saturating_sub(SWEEP_AFTER_MS));
         // A key whose period does not parse goes too, or it would hold the head for ever.
-        let expired = |key: &[u8]| key_period(&key[prefix.len()..]).is_none_or(|p| p < expired_before);
+        let expired = |key: &[u8]| {
+            key_period(key.strip_prefix(prefix.as_bytes()).unwrap_or(key)).is_none_or(|p| p < expired_before)
+        };
         // The oldest first: when it has not expired, nothing has.
         if !store::scan(prefix.as_bytes(), None, 1)?.first().is_some_and(|(key, _)| expired(key)) {
             return Ok(());
@@ -186,5 +188,32 @@ fn key_period(rest: &[u8]) -> Option<u64> {
 impl Answer {
     fn response(&self) -> Response {
         Response { status: self.status, headers: self.headers.clone(), body: self.body.clone().into_bytes() }
+    }
+}
+
+/// Property tests on hostile text ([`crm_hostile_text`]): a key's period
+/// reads back from any form id, and any key bytes are read without a panic.
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crm_hostile_text::{config, text};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn a_period_reads_back_from_its_key(form_id in text(30), millis in 0..10u64.pow(PERIOD_DIGITS as u32) * WINDOW_MS, hash in "[0-9a-f]{64}") {
+            let period = period(millis);
+            let key = answer_key(&form_id, period, &hash);
+            let rest = key.strip_prefix(&answers_prefix(&form_id)).unwrap_or_default();
+            prop_assert_eq!(key_period(rest.as_bytes()), Some(period));
+        }
+
+        #[test]
+        fn any_key_bytes_read_without_a_panic(rest in proptest::collection::vec(any::<u8>(), 0..40), digits in "[0-9٣]{0,12}/") {
+            let _ = key_period(&rest);
+            let _ = key_period(digits.as_bytes());
+        }
     }
 }

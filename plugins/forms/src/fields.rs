@@ -150,9 +150,10 @@ fn urlencoded_pairs(body: &[u8]) -> Pairs {
     };
     body.split(|&b| b == b'&')
         .filter(|pair| !pair.is_empty())
-        .map(|pair| match pair.iter().position(|&b| b == b'=') {
-            Some(at) => (decoded(&pair[..at]), decoded(&pair[at + 1..])),
-            None => (decoded(pair), Vec::new()),
+        .map(|pair| {
+            let mut parts = pair.splitn(2, |&b| b == b'=');
+            let name = decoded(parts.next().unwrap_or_default());
+            (name, parts.next().map(decoded).unwrap_or_default())
         })
         .collect()
 }
@@ -268,4 +269,167 @@ fn map(sent: Map<String, Value>, redirectable: bool) -> Fields {
         }
     }
     Fields { sent, contact, origin, spam, redirectable }
+}
+
+/// Property tests on hostile text ([`crm_hostile_text`]): whatever a site
+/// posts, as JSON, urlencoded or multipart, in any charset, is read into a
+/// contact body of known keys and bounded custom properties, or refused
+/// with a 4xx and a code.
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crm_first_party::contact_body::KNOWN;
+    use crm_hostile_text::{around, config, text};
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+    use proptest::sample::select;
+
+    /// Field names as sites send them: the aliases, attribution keys,
+    /// machinery, the honeypot, any name.
+    fn name() -> impl Strategy<Value = String> {
+        let known = select(vec![
+            "email",
+            "Correo electrónico",
+            "celular",
+            "Teléfono",
+            "nombre",
+            "Nombre completo",
+            "apellido",
+            "empresa",
+            "ciudad",
+            "departamento",
+            "cedula",
+            "utm_source",
+            "pageUri",
+            "gclid",
+            "_gotcha",
+            "_wpnonce",
+            "g-recaptcha-response",
+            "interes[]",
+            "_charset_",
+            "plan",
+            "acepta.terminos",
+        ])
+        .prop_map(String::from);
+        prop_oneof![4 => known.clone(), 2 => around(known), 1 => text(20), 1 => "[a-z]{201}".prop_map(String::from)]
+    }
+
+    fn value() -> impl Strategy<Value = String> {
+        let known = select(vec!["ana@example.com", "300 123 4567", "Ana María Gómez", "Medellín", "iso-8859-1", "sí"])
+            .prop_map(String::from);
+        prop_oneof![3 => known.clone(), 3 => around(known), 2 => text(60), 1 => text(2100)]
+    }
+
+    /// `bytes` percent-encoded where a browser would, or left raw (a
+    /// hand-written client), with `+` for some spaces.
+    fn encoded(bytes: &[u8], raw: bool) -> Vec<u8> {
+        if raw {
+            return bytes.to_vec();
+        }
+        bytes
+            .iter()
+            .flat_map(|&b| match b {
+                b' ' => b"+".to_vec(),
+                b if b.is_ascii_alphanumeric() => vec![b],
+                b => format!("%{b:02X}").into_bytes(),
+            })
+            .collect()
+    }
+
+    fn request(content_type: &str, body: Vec<u8>, accept: Option<&str>) -> Request {
+        let mut headers = vec![("content-type".to_string(), content_type.to_string())];
+        headers.extend(accept.map(|a| ("accept".to_string(), a.to_string())));
+        Request {
+            method: "POST".into(),
+            path: "/forms/f/submit".into(),
+            path_params: vec![],
+            query: vec![],
+            headers,
+            body,
+        }
+    }
+
+    /// A submission: its fields, how they are sent, and in which charset.
+    fn submission() -> impl Strategy<Value = Request> {
+        let fields = || vec((name(), value()), 0..12);
+        let charset =
+            select(vec!["", "; charset=utf-8", "; charset=ISO-8859-1", "; charset=no-such", "; charset=shift_jis"]);
+        let json_value = prop_oneof![
+            4 => value().prop_map(Value::String),
+            1 => any::<i64>().prop_map(Value::from),
+            1 => any::<bool>().prop_map(Value::Bool),
+            1 => Just(Value::Null),
+            1 => Just(json!(["a", "b"])),
+        ];
+        let accept = proptest::option::of(select(vec!["application/json", "text/html"]));
+        prop_oneof![
+            (fields(), charset.clone(), any::<bool>(), accept.clone()).prop_map(|(fields, charset, raw, accept)| {
+                let body = fields
+                    .iter()
+                    .map(|(n, v)| [encoded(n.as_bytes(), raw), b"=".to_vec(), encoded(v.as_bytes(), raw)].concat())
+                    .collect::<Vec<_>>()
+                    .join(&b'&');
+                request(&format!("application/x-www-form-urlencoded{charset}"), body, accept)
+            }),
+            (fields(), charset, accept.clone()).prop_map(|(fields, charset, accept)| {
+                let mut body = Vec::new();
+                for (n, v) in &fields {
+                    body.extend(
+                        format!("--XyZ\r\nContent-Disposition: form-data; name=\"{n}\"\r\n\r\n{v}\r\n").into_bytes(),
+                    );
+                }
+                body.extend(b"--XyZ--\r\n");
+                request(&format!("multipart/form-data; boundary=XyZ{charset}"), body, accept)
+            }),
+            vec((name(), json_value), 0..12).prop_map(|fields| {
+                let object: Map<String, Value> = fields.into_iter().collect();
+                request("application/json", serde_json::to_vec(&object).unwrap_or_default(), None)
+            }),
+            (
+                select(vec![
+                    "application/json",
+                    "multipart/form-data; boundary=XyZ",
+                    "application/x-www-form-urlencoded",
+                    "text/plain",
+                    ""
+                ]),
+                vec(any::<u8>(), 0..300)
+            )
+                .prop_map(|(content_type, body)| request(content_type, body, None)),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn a_submission_is_a_bounded_contact_body_or_a_refusal_with_a_code(req in submission()) {
+            let fields = match read(&req) {
+                Err(e) => {
+                    prop_assert!((400..500).contains(&e.status), "{e:?}");
+                    prop_assert!(e.body.get("code").and_then(Value::as_str).is_some_and(|c| !c.is_empty()), "{e:?}");
+                    return Ok(());
+                }
+                Ok(fields) => fields,
+            };
+            prop_assert!(fields.sent.len() <= MAX_FIELDS);
+            let mut custom = 0;
+            for (key, value) in &fields.contact {
+                if KNOWN.contains(&key.as_str()) {
+                    prop_assert!(value.as_str().is_some_and(|v| !v.is_empty() && v == v.trim()), "{key}: {value:?}");
+                } else {
+                    prop_assert!(is_custom_property(key), "{key:?}");
+                    prop_assert!(value.as_str().is_none_or(|s| s.chars().count() <= MAX_CUSTOM_VALUE));
+                    custom += 1;
+                }
+            }
+            prop_assert!(custom <= MAX_CUSTOM_KEYS);
+            prop_assert!(!fields.contact.contains_key(HONEYPOT));
+            if http::media_type(&req) != "application/json" {
+                prop_assert!(!fields.sent.keys().any(|k| k.eq_ignore_ascii_case("_charset_")), "an HTML form's charset field is no field");
+            }
+            prop_assert!(fields.origin.keys().all(|k| ORIGIN_KEYS.iter().any(|(name, _)| name == k)));
+            let _ = (fields.has_email_or_mobile(), fields.who(), fields.contact_without_custom());
+        }
+    }
 }

@@ -68,5 +68,25 @@ pub fn of(form: &Form, fields: &Fields, req: &Request, now: &str) -> Result<Box<
 
 /// `text`'s first `max` characters.
 fn cut(text: &str, max: usize) -> &str {
-    text.char_indices().nth(max).map_or(text, |(end, _)| &text[..end])
+    text.char_indices().nth(max).and_then(|(end, _)| text.get(..end)).unwrap_or(text)
+}
+
+/// Property tests on hostile text ([`crm_hostile_text`]): attribution
+/// values are cut by characters, never inside one.
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crm_hostile_text::{config, text};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn a_value_is_cut_to_its_first_characters(value in text(600), max in 0..2500usize) {
+            let kept = cut(&value, max);
+            prop_assert!(value.starts_with(kept));
+            prop_assert_eq!(kept.chars().count(), value.chars().count().min(max));
+        }
+    }
 }

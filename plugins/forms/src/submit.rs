@@ -210,7 +210,8 @@ fn upsert(fields: &Fields, first_touch: &RawValue) -> contacts::UpsertOutcome {
         |body: &Map<String, Value>| contacts_joined::upsert(&serde_json::to_string(body).unwrap_or_default(), &options);
     let outcome = joined(&fields.contact);
     let hit_bounds = outcome.status == 400
-        && serde_json::from_str::<Value>(&outcome.body).is_ok_and(|b| b["details"]["limit"].is_string());
+        && serde_json::from_str::<Value>(&outcome.body)
+            .is_ok_and(|b| b.pointer("/details/limit").is_some_and(Value::is_string));
     if !hit_bounds {
         return outcome;
     }

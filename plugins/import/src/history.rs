@@ -46,8 +46,14 @@ impl Report {
     }
 
     /// A warning of the contacts module, for row `row`.
-    pub fn warn(&mut self, row: usize, mut warning: Value) -> Result<(), Error> {
-        warning["row"] = json!(row);
+    pub fn warn(&mut self, row: usize, warning: Value) -> Result<(), Error> {
+        let warning = match warning {
+            Value::Object(mut fields) => {
+                fields.insert("row".into(), json!(row));
+                Value::Object(fields)
+            }
+            other => json!({ "row": row, "warning": other }),
+        };
         self.warnings.push(detail(&warning)?);
         Ok(())
     }

@@ -94,12 +94,14 @@ pub fn run(call: Call) -> Result<Response, Error> {
 fn reason(body: &Map<String, Value>) -> Value {
     let code = body.get("code").and_then(Value::as_str).unwrap_or("VALIDATION_ERROR");
     let message = body.get("message").or(body.get("error")).cloned().unwrap_or(Value::Null);
-    let mut reason =
-        json!({ "code": code, "message": message, "candidates": body.get("candidates").cloned().unwrap_or(json!([])) });
+    let mut reason = Map::new();
+    reason.insert("code".into(), code.into());
+    reason.insert("message".into(), message);
+    reason.insert("candidates".into(), body.get("candidates").cloned().unwrap_or(json!([])));
     for key in ["status", "field", "contactId", "limit"] {
         if let Some(v) = body.get(key) {
-            reason[key] = v.clone();
+            reason.insert(key.into(), v.clone());
         }
     }
-    reason
+    Value::Object(reason)
 }

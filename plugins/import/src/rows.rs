@@ -261,3 +261,157 @@ impl Column {
         }
     }
 }
+
+/// Property tests on hostile text ([`crm_hostile_text`]): any import body,
+/// CSV in UTF-8 or Windows-1252 or JSON, with any options, is rows of
+/// contact bodies or a refusal with a 4xx and a code.
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crm_hostile_text::{around, config, text};
+    use proptest::collection::vec;
+    use proptest::prelude::*;
+    use proptest::sample::select;
+
+    fn header() -> impl Strategy<Value = String> {
+        let known = select(vec![
+            "email",
+            "Correo",
+            "Celular",
+            "Nombre",
+            "Nombre completo",
+            "Apellidos",
+            "Ciudad",
+            "Departamento",
+            "cityCode",
+            "Fecha de nacimiento",
+            "plan",
+            "",
+            "tags",
+        ])
+        .prop_map(String::from);
+        prop_oneof![4 => known.clone(), 2 => around(known), 1 => text(20)]
+    }
+
+    fn cell() -> impl Strategy<Value = String> {
+        let known = select(vec![
+            "ana@example.com",
+            "300 123 4567",
+            "Ana María Gómez",
+            "Bogotá D.C.",
+            "05001",
+            "a,b",
+            "\"x\"",
+            "",
+        ])
+        .prop_map(String::from);
+        prop_oneof![3 => known.clone(), 3 => around(known), 2 => text(30)]
+    }
+
+    /// A CSV as a spreadsheet saves it: a header and rows, `,` or `;`,
+    /// fields quoted or not, UTF-8 (with or without a BOM) or Windows-1252.
+    fn csv() -> impl Strategy<Value = Vec<u8>> {
+        let rows = (vec(header(), 1..8), vec(vec(cell(), 0..10), 0..12));
+        (rows, select(vec![",", ";"]), select(vec!["\n", "\r\n"]), any::<bool>(), 0..3u8).prop_map(
+            |((header, rows), delimiter, newline, quoted, encoding)| {
+                let field = |f: &String| if quoted { format!("\"{}\"", f.replace('"', "\"\"")) } else { f.clone() };
+                let line = |fields: &Vec<String>| fields.iter().map(field).collect::<Vec<_>>().join(delimiter);
+                let text = std::iter::once(&header).chain(&rows).map(line).collect::<Vec<_>>().join(newline);
+                match encoding {
+                    0 => text.into_bytes(),
+                    1 => [crm_text_decoding::BOM, text.as_bytes()].concat(),
+                    // Windows-1252 as Latin-1 writes it; the rest as `?`.
+                    _ => text.chars().map(|c| u8::try_from(u32::from(c)).unwrap_or(b'?')).collect(),
+                }
+            },
+        )
+    }
+
+    fn row() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            4 => vec((header(), cell()), 0..6).prop_map(|fields| Value::Object(fields.into_iter().map(|(k, v)| (k, Value::String(v))).collect())),
+            1 => cell().prop_map(Value::String),
+            1 => Just(Value::Null),
+            1 => Just(json!([1, 2])),
+        ]
+    }
+
+    fn json_body() -> impl Strategy<Value = Vec<u8>> {
+        let options = (
+            proptest::option::of(prop_oneof![
+                any::<bool>().prop_map(Value::Bool),
+                cell().prop_map(Value::String),
+                Just(Value::Null)
+            ]),
+            proptest::option::of(prop_oneof![select(vec!["lenient", "strict"]).prop_map(String::from), text(10)]),
+        );
+        prop_oneof![
+            (vec(row(), 0..8), options).prop_map(|(rows, (dry_run, mode))| {
+                let mut call = Map::new();
+                call.insert("rows".into(), Value::Array(rows));
+                dry_run.map(|d| call.insert("dryRun".into(), d));
+                mode.map(|m| call.insert("locationMode".into(), Value::String(m)));
+                serde_json::to_vec(&call).unwrap_or_default()
+            }),
+            vec(row(), 0..8).prop_map(|rows| serde_json::to_vec(&rows).unwrap_or_default()),
+            around(Just("{\"rows\": [{\"email\": \"a@b.co\"}], \"extra\": 1}".to_string()))
+                .prop_map(String::into_bytes),
+        ]
+    }
+
+    fn request() -> impl Strategy<Value = Request> {
+        let body = prop_oneof![
+            csv().prop_map(|b| ("text/csv; charset=utf-8", b)),
+            json_body().prop_map(|b| ("application/json", b)),
+            vec(any::<u8>(), 0..300).prop_map(|b| ("text/csv", b)),
+            vec(any::<u8>(), 0..300).prop_map(|b| ("application/json", b)),
+            Just(("text/plain", b"email\na@b.co".to_vec())),
+        ];
+        let option =
+            |known: Vec<&'static str>| proptest::option::of(prop_oneof![select(known).prop_map(String::from), text(8)]);
+        (body, option(vec!["true", "false", "TRUE", "1"]), option(vec!["lenient", "strict", "Strict"])).prop_map(
+            |((content_type, body), dry_run, mode)| {
+                let query = [("dryRun", dry_run), ("locationMode", mode)]
+                    .into_iter()
+                    .filter_map(|(k, v)| Some((k.to_string(), v?)))
+                    .collect();
+                let headers = vec![("content-type".to_string(), content_type.to_string())];
+                Request {
+                    method: "POST".into(),
+                    path: "/contacts/import".into(),
+                    path_params: vec![],
+                    query,
+                    headers,
+                    body,
+                }
+            },
+        )
+    }
+
+    proptest! {
+        #![proptest_config(config())]
+
+        #[test]
+        fn an_import_is_rows_of_contact_bodies_or_a_refusal_with_a_code(mut req in request()) {
+            let call = match read(&mut req) {
+                Err(e) => {
+                    prop_assert!((400..500).contains(&e.status), "{e:?}");
+                    prop_assert!(e.body.get("code").and_then(Value::as_str).is_some_and(|c| !c.is_empty()), "{e:?}");
+                    return Ok(());
+                }
+                Ok(call) => call,
+            };
+            prop_assert!((1..=MAX_ROWS).contains(&call.rows.len()));
+            for row in call.rows.iter().flatten() {
+                let body: Value = serde_json::from_str(row).unwrap_or_default();
+                prop_assert!(body.is_object(), "{row:?}");
+                if call.source == "csv" {
+                    let keys = body.as_object().into_iter().flat_map(|b| b.keys());
+                    for key in keys {
+                        prop_assert!(KNOWN.contains(&key.as_str()) || is_property_name(key), "{key:?}");
+                    }
+                }
+            }
+        }
+    }
+}

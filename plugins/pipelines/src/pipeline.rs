@@ -138,7 +138,7 @@ pub fn create(req: &Request) -> Result<Response, Error> {
     };
     let mut names: Vec<String> = stages.iter().map(|s| s.name.to_lowercase()).collect();
     names.sort();
-    if names.windows(2).any(|w| w[0] == w[1]) {
+    if names.windows(2).any(|pair| matches!(pair, [a, b] if a == b)) {
         return Err(invalid("stages", "must have distinct names"));
     }
     let pipeline = Pipeline { id, kind, name, stages, is_default: false, created_at: Some(runtime::now()) };

@@ -216,10 +216,10 @@ impl Paging {
         match crm_paging::Paging::parse(page, limit, default, max) {
             Ok(p) => Ok(Paging { page: p.page, limit: p.limit }),
             Err(refused) => {
-                let mut details = json!({ "field": refused.field });
-                if let Some(max) = refused.max {
-                    details["max"] = json!(max);
-                }
+                let details = match refused.max {
+                    Some(max) => json!({ "field": refused.field, "max": max }),
+                    None => json!({ "field": refused.field }),
+                };
                 Err(Error::validation(refused.message, details))
             }
         }

@@ -54,6 +54,12 @@ pub fn counter_value(stored: Option<&[u8]>) -> u64 {
     stored.and_then(|v| std::str::from_utf8(v).ok()?.trim().parse().ok()).unwrap_or(0)
 }
 
+/// [`counter_value`] of the `i`th value a `get-many` answered (absent, or
+/// past the answer's end, is 0).
+pub fn counter_at(values: &[Option<Vec<u8>>], i: usize) -> u64 {
+    counter_value(values.get(i).and_then(Option::as_deref))
+}
+
 /// Up to `take` pairs under `prefix`, newest first (descending keys: ids
 /// sort by creation), after skipping `skip` of them: one page of a list.
 /// Reads at most `skip + take` pairs, a thousand at a time.
@@ -124,7 +130,7 @@ fn indexed_keys(
     take: usize,
     record_key: impl Fn(&str) -> String,
 ) -> Result<Vec<String>, Error> {
-    Ok(page_reverse(prefix, skip, take)?.iter().map(|(k, _)| record_key(&k[prefix.len()..])).collect())
+    Ok(page_reverse(prefix, skip, take)?.iter().map(|(k, _)| record_key(k.strip_prefix(prefix).unwrap_or(k))).collect())
 }
 
 /// [`page_reverse`] of JSON records, read as `T`.

@@ -49,7 +49,7 @@ pub fn list(req: &Request) -> Result<Response, Error> {
 fn one_contact_in_status(paging: &Paging, prefix: &str, status: &str) -> Result<Response, Error> {
     let ids: Vec<String> = store::scan_reverse(prefix.as_bytes(), None, MAX_OF_A_CONTACT)?
         .into_iter()
-        .map(|(k, _)| String::from_utf8_lossy(&k[prefix.len()..]).into_owned())
+        .map(|(k, _)| String::from_utf8_lossy(k.strip_prefix(prefix.as_bytes()).unwrap_or(&k)).into_owned())
         .collect();
     let in_status = kv::get_many_raw(&ids.iter().map(|id| format!("st/{status}/{id}")).collect::<Vec<_>>())?;
     let ids: Vec<&String> = ids.iter().zip(in_status).filter(|(_, entry)| entry.is_some()).map(|(id, _)| id).collect();

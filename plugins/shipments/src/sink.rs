@@ -146,7 +146,7 @@ fn active_after(after: Option<&str>, max: usize) -> Result<Vec<String>, Error> {
         let prefix = format!("st/{status}/");
         let start = after.map(|id| format!("{prefix}{id}\0").into_bytes());
         for (key, _) in store::scan(prefix.as_bytes(), start.as_deref(), max as u32)? {
-            ids.push(String::from_utf8_lossy(&key[prefix.len()..]).into_owned());
+            ids.push(String::from_utf8_lossy(key.strip_prefix(prefix.as_bytes()).unwrap_or(&key)).into_owned());
         }
     }
     ids.sort();

@@ -16,7 +16,7 @@ pub fn apply(shipment: &mut Shipment, status: Status, events: &[TrackingEvent], 
         return false;
     }
     let mut changed = false;
-    for e in &events[events.len().saturating_sub(MAX_EVENTS)..] {
+    for e in events.iter().skip(events.len().saturating_sub(MAX_EVENTS)) {
         let event = Event {
             status: status_name(e.status).into(),
             description: e.description.clone(),

@@ -48,7 +48,7 @@ impl HostState {
 
     fn unscoped(&self, key: Vec<u8>) -> Vec<u8> {
         let prefix = self.scope.as_ref().map_or(0, |(_, p)| p.len());
-        key[prefix.min(key.len())..].to_vec()
+        key.get(prefix..).unwrap_or_default().to_vec()
     }
 
     /// A conditional batch, committed with other requests' batches where the

@@ -113,7 +113,7 @@ impl Backups {
         let parts = write_parts(pairs, id.clone(), taken_at);
         *open = Some(Open { id: id.clone(), next_part: 0, parts, touched: Instant::now() });
         tokio::spawn(give_up_when_idle(self.open.clone(), id, self.idle));
-        tracing::info!(backup = %answer["id"], "an online backup started");
+        tracing::info!(backup = %answer.get("id").unwrap_or(&serde_json::Value::Null), "an online backup started");
         Ok(Response::json(StatusCode::CREATED, &answer))
     }
 

@@ -69,7 +69,7 @@ fn http_url(field: &str, value: Option<String>) -> Result<String, ApiError> {
 /// last four characters, and not even those when they would be most of the key.
 fn admin_view(integration: &Integration) -> Value {
     let chars: Vec<char> = integration.api_key.chars().collect();
-    let tail: String = if chars.len() >= 12 { chars[chars.len() - 4..].iter().collect() } else { String::new() };
+    let tail: String = if chars.len() >= 12 { chars.iter().skip(chars.len() - 4).collect() } else { String::new() };
     json!({
         "provider": integration.provider,
         "apiKeySet": !integration.api_key.is_empty(),

@@ -109,7 +109,8 @@ fn cached(req: &ApiRequest, filters: &str, render: impl FnOnce() -> serde_json::
     let version = &catalog().version;
     let hit = RENDERED.read().expect("cache lock").entries.get(filters).cloned();
     let Answer { etag, body, gzipped } = hit.unwrap_or_else(|| {
-        let etag = format!("\"{version}-{}\"", &hex::encode(Sha256::digest(filters.as_bytes()))[..16]);
+        let digest: String = hex::encode(Sha256::digest(filters.as_bytes())).chars().take(16).collect();
+        let etag = format!("\"{version}-{digest}\"");
         let body = Bytes::from(serde_json::to_vec(&render()).expect("catalog serialises"));
         let answer = Answer { etag, gzipped: encoding::gzip_ahead(&body), body };
         let size = answer.body.len() + answer.gzipped.as_ref().map_or(0, Bytes::len);

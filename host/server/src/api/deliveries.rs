@@ -23,10 +23,10 @@ const MAX_LIMIT: usize = 100;
 pub fn list(app: &ServerState, caller: &Caller, req: &ApiRequest, _: &Params) -> Result<Response, ApiError> {
     let paging = Paging::parse(req.query_first("page"), req.query_first("limit"), DEFAULT_LIMIT, MAX_LIMIT).map_err(
         |refused| {
-            let mut details = json!({ "field": refused.field });
-            if let Some(max) = refused.max {
-                details["max"] = json!(max);
-            }
+            let details = match refused.max {
+                Some(max) => json!({ "field": refused.field, "max": max }),
+                None => json!({ "field": refused.field }),
+            };
             ApiError::validation(refused.message, details)
         },
     )?;

@@ -18,13 +18,17 @@ use crate::state::ServerState;
 /// The answer's `data`, made once from the document.
 static EVENT_TYPES: LazyLock<Value> = LazyLock::new(|| {
     let doc = super::openapi::document();
-    let envelope = &doc["components"]["schemas"]["Event"];
-    let types = doc["webhooks"].as_object().expect("the document lists its webhooks");
+    let envelope = doc.pointer("/components/schemas/Event").and_then(Value::as_object);
+    let envelope = envelope.expect("the document has the Event schema");
+    let types = doc.get("webhooks").and_then(Value::as_object).expect("the document lists its webhooks");
     let listed = types.iter().map(|(name, hook)| {
         let mut schema = envelope.clone();
-        schema["$schema"] = json!("https://json-schema.org/draft/2020-12/schema");
-        schema["properties"]["type"] = json!({ "const": name });
-        json!({ "type": name, "description": hook["post"]["summary"], "schema": schema })
+        schema.insert("$schema".into(), json!("https://json-schema.org/draft/2020-12/schema"));
+        if let Some(properties) = schema.get_mut("properties").and_then(Value::as_object_mut) {
+            properties.insert("type".into(), json!({ "const": name }));
+        }
+        let description = hook.pointer("/post/summary").cloned().unwrap_or(Value::Null);
+        json!({ "type": name, "description": description, "schema": schema })
     });
     Value::Array(listed.collect())
 });

@@ -51,13 +51,12 @@ pub fn send(
         }
         let to = (caller.org.id.as_str(), body.url.as_str());
         let sent = test_send::send(&app.webhook_sender, &app.tenancy, to, event_type, sample).await?;
-        let mut data = json!({
-            "status": sent.status,
-            "latencyMs": u64::try_from(sent.latency.as_millis()).unwrap_or(u64::MAX),
-            "body": sent.body,
-        });
+        let mut data = serde_json::Map::new();
+        data.insert("status".into(), json!(sent.status));
+        data.insert("latencyMs".into(), json!(u64::try_from(sent.latency.as_millis()).unwrap_or(u64::MAX)));
+        data.insert("body".into(), json!(sent.body));
         if let Some(error) = sent.error {
-            data["error"] = json!(error);
+            data.insert("error".into(), json!(error));
         }
         Ok(Response::json(StatusCode::OK, &json!({ "success": true, "data": data })))
     })
@@ -65,6 +64,6 @@ pub fn send(
 
 /// The document's example `data` of an event type's body.
 fn sample_of(event_type: &str) -> Option<&'static Value> {
-    let hook = super::openapi::document()["webhooks"].get(event_type)?;
-    hook["post"]["requestBody"]["content"]["application/json"]["example"].get("data")
+    let hook = super::openapi::document().get("webhooks")?.get(event_type)?;
+    hook.pointer("/post/requestBody/content/application~1json/example/data")
 }

@@ -34,7 +34,9 @@ pub fn accepts_gzip(headers: &HeaderMap) -> bool {
         let weighted = parts.all(|p| {
             let p = p.trim();
             match p.get(..2) {
-                Some(q) if q.eq_ignore_ascii_case("q=") => p[2..].trim().parse::<f32>().is_ok_and(|q| q > 0.0),
+                Some(q) if q.eq_ignore_ascii_case("q=") => {
+                    p.get(2..).unwrap_or_default().trim().parse::<f32>().is_ok_and(|q| q > 0.0)
+                }
                 _ => true,
             }
         });
@@ -162,7 +164,7 @@ fn gunzip(body: &[u8], mut allows: impl FnMut(u64) -> bool) -> Result<Vec<u8>, U
         if !allows((out.len() + n) as u64) {
             return Err(Undecoded::TooLarge);
         }
-        out.extend_from_slice(&block[..n]);
+        out.extend_from_slice(block.get(..n).unwrap_or_default());
     }
 }
 
