@@ -6,7 +6,8 @@
 # API is checked on every backend. Extra arguments go to the test binary.
 #
 # Left to the default run: python_partner, plugin_contract and plugin_kit
-# (components, not the store, are under test) and tidy (no host at all); many_hosts, edge,
+# (components, not the store, are under test), hostile_input (the parsers', not the store's) and
+# tidy (no host at all); many_hosts, edge, failover,
 # store_copy and store_backup choose their stores themselves. On sled the
 # fuzzer (openapi: the API's shapes, not the store's) is left too; on
 # PostgreSQL large_org (100,000 contacts: it passes, but takes about 6
@@ -19,7 +20,7 @@ cd "$(dirname "$0")/.."
 backend=${1:?usage: scripts/test-store.sh sled|postgres [args...]}
 shift
 skip=()
-modules=(python_partner plugin_contract plugin_kit tidy many_hosts edge store_copy store_backup store_migration)
+modules=(python_partner plugin_contract plugin_kit tidy many_hosts edge failover hostile_input store_copy store_backup store_migration)
 case "$backend" in
   sled) modules+=(openapi) ;;
   postgres) modules+=(large_org) ;;

@@ -25,6 +25,7 @@ mod content_coding;
 mod crash_counts;
 mod disk_full;
 mod edge;
+mod failover;
 mod fairness;
 mod form_leads;
 mod forms;

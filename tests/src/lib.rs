@@ -15,6 +15,7 @@
 
 pub mod backend;
 pub mod envia_sim;
+pub mod failover;
 pub mod receiver;
 pub mod shop;
 pub mod site;

@@ -30,7 +30,7 @@ pub fn view(d: &Delivery) -> Value {
 }
 
 fn parse(id: &str, bytes: &[u8]) -> StoreResult<Delivery> {
-    serde_json::from_slice(bytes).map_err(|e| StoreError(format!("corrupt delivery {id}: {e}")))
+    serde_json::from_slice(bytes).map_err(|e| StoreError::new(format!("corrupt delivery {id}: {e}")))
 }
 
 /// The text a stored delivery holds when its status is `status`: the record

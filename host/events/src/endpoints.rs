@@ -91,7 +91,8 @@ pub fn held_key(url: &str, delivery_id: &str) -> String {
 /// The endpoint record of `url`, as stored (`None`: healthy).
 pub fn read(store: &dyn Store, ns: &Namespace, url: &str) -> StoreResult<Option<(Endpoint, Vec<u8>)>> {
     let Some(bytes) = store.get(ns, key(url).as_bytes())? else { return Ok(None) };
-    let endpoint = serde_json::from_slice(&bytes).map_err(|e| StoreError(format!("corrupt endpoint {url}: {e}")))?;
+    let endpoint =
+        serde_json::from_slice(&bytes).map_err(|e| StoreError::new(format!("corrupt endpoint {url}: {e}")))?;
     Ok(Some((endpoint, bytes)))
 }
 

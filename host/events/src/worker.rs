@@ -291,7 +291,7 @@ impl Worker {
             return store.delete(&ns, &due_key);
         };
         let mut delivery: Delivery = serde_json::from_slice(&stored)
-            .map_err(|e| crm_store::StoreError(format!("corrupt delivery {id}: {e}")))?;
+            .map_err(|e| crm_store::StoreError::new(format!("corrupt delivery {id}: {e}")))?;
         if delivery.status != records::PENDING {
             return store.delete(&ns, &due_key);
         }

@@ -1,6 +1,7 @@
 //! Who a call is for.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crm_store::Store;
 use crm_tenancy::Org;
@@ -19,6 +20,25 @@ pub struct CallContext {
     /// The store the call (and the calls it nests) goes through, when not
     /// the runtime's: an edge host's read, through its replica.
     pub store: Option<Arc<dyn Store>>,
+    /// Set when a store call of this call (or of one it nests) failed
+    /// because the store could not be reached: no primary answering. Its
+    /// 5xx is then a 503 the client may retry.
+    pub unreachable: Unreachable,
+}
+
+/// Whether a call's store could not be reached, shared by the instances it nests.
+#[derive(Clone, Default)]
+pub struct Unreachable(Arc<AtomicBool>);
+
+impl Unreachable {
+    /// Whether a store call of the call could not reach the store.
+    pub fn was_noted(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    pub(crate) fn note(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
 }
 
 impl std::fmt::Debug for CallContext {
@@ -43,6 +63,7 @@ impl CallContext {
             permissions: vec!["*".into()],
             request_id: request_id.to_string(),
             store: None,
+            unreachable: Unreachable::default(),
         }
     }
 
@@ -56,6 +77,7 @@ impl CallContext {
             permissions: Vec::new(),
             request_id: request_id.to_string(),
             store: None,
+            unreachable: Unreachable::default(),
         }
     }
 

@@ -48,7 +48,7 @@ pub fn get(store: &dyn Store, org: &Namespace, provider: &str) -> StoreResult<Op
 }
 
 fn parse(bytes: &[u8]) -> StoreResult<Integration> {
-    serde_json::from_slice(bytes).map_err(|e| StoreError(format!("corrupt integration: {e}")))
+    serde_json::from_slice(bytes).map_err(|e| StoreError::new(format!("corrupt integration: {e}")))
 }
 
 pub fn webhook_target(store: &dyn Store, token: &str) -> StoreResult<Option<WebhookTarget>> {
@@ -107,7 +107,7 @@ pub fn save(
         }
         store.delete(&Namespace::system(), &route)?;
     }
-    Err(StoreError(format!("the {provider} integration could not be saved: another save kept winning")))
+    Err(StoreError::new(format!("the {provider} integration could not be saved: another save kept winning")))
 }
 
 #[cfg(test)]

@@ -16,6 +16,15 @@ use crate::nested::BATCH_DEADLINE;
 use crate::runtime::{HostState, Runtime};
 use crate::turns::Held;
 
+/// Why an upkeep call failed.
+#[derive(Debug)]
+pub struct UpkeepFailed {
+    pub message: String,
+    /// The store could not be reached (no primary answering, a failover):
+    /// the same call later may succeed, and is no fault of its own.
+    pub store_unreachable: bool,
+}
+
 /// One page of a reindex: how many contacts, and where the next starts
 /// (`None` after the last).
 #[derive(Debug, PartialEq, Eq)]
@@ -50,13 +59,15 @@ impl Runtime {
         self: &Arc<Self>,
         org: Org,
         after: Option<String>,
-    ) -> Result<Option<Reindexed>, String> {
+    ) -> Result<Option<Reindexed>, UpkeepFailed> {
         let turn = Held::new(self.turns.take(&org.id).await, &org.id);
         let ctx = Arc::new(CallContext::admin(org, &crm_tenancy::ids::new_id()));
+        let unreachable = ctx.unreachable.clone();
+        let failed = |message: String| UpkeepFailed { message, store_unreachable: unreachable.was_noted() };
         let Some(started) = self.nested_contacts(ctx, turn, BATCH_DEADLINE).await else { return Ok(None) };
-        let (mut store, instance) = started.map_err(|e| e.to_string())?;
+        let (mut store, instance) = started.map_err(|e| failed(e.to_string()))?;
         let answer = instance.crm_plugin_contacts_upkeep().call_reindex(&mut store, after.as_deref()).await;
-        let page = answer.map_err(|e| e.to_string())??;
+        let page = answer.map_err(|e| failed(e.to_string()))?.map_err(failed)?;
         Ok(Some(Reindexed { indexed: page.indexed, next: page.next }))
     }
 }

@@ -40,6 +40,7 @@ impl Caller {
             permissions: self.token.permissions.clone(),
             request_id: request_id.to_string(),
             store,
+            unreachable: Default::default(),
         }
     }
 }

@@ -63,10 +63,16 @@ pub async fn call(
         body: req.body.to_vec(),
     };
     let request_id = req.request_id.clone();
+    let unreachable = ctx.as_ref().map(|ctx| ctx.unreachable.clone());
     match app.runtime.handle(module, ctx, request, deadline).await {
         Ok((response, wrote)) => {
             if wrote && let Err(e) = app.store.durable().await {
                 return ApiError::from(e).into_response();
+            }
+            // A component answers a store failure 500; one that could not
+            // reach the store (no primary answering) is the client's 503.
+            if response.status >= 500 && unreachable.is_some_and(|u| u.was_noted()) {
+                return ApiError::store_unavailable("no database primary answers").into_response();
             }
             into_response(response)
         }

@@ -78,8 +78,13 @@ impl PublicListener {
     fn admit_api(&self, req: &ApiRequest) -> Admission<Target> {
         let api = |admitted: api::Admitted| Target::Api(Box::new(admitted));
         let edge = match &self.app.edge {
-            // An edge host without a write host serves a write itself, on the primary.
             Some(edge) if edge::only_reads(&req.method) || edge.forwards(&req.method) => edge,
+            // A host that serves a write itself, on the primary, refuses it
+            // at once while the primary is known not to answer.
+            Some(edge) if !edge.primary_up() => {
+                let refused = ApiError::store_unavailable("no database primary answers");
+                return Admission { max_body: self.limits.of(None), verdict: Err(refused) };
+            }
             _ => return self.api.admit(&self.app, req, &self.limits, None).map(api),
         };
         let checked = self.api.admit(&self.app, req, &self.limits, Some(edge.checking()));

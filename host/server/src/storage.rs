@@ -1,7 +1,9 @@
 //! Which store a host runs on: the embedded store in the data dir (fjall or
 //! sled, whichever wrote it; see `crm_store::embedded`), or,
 //! with `--store-url`, a PostgreSQL-protocol database that many hosts share
-//! (and with `--store-read-url` too, its replica beside an edge host).
+//! (and with `--store-read-url` too, its replica beside an edge host; or,
+//! when the URL names several servers, the standby among them, read only
+//! while no primary answers: [`Prefers`]).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,7 +13,7 @@ use crm_store::{Store, embedded};
 use crm_store_postgres::PostgresStore;
 
 use crate::config::Config;
-use crate::edge::Edge;
+use crate::edge::{Edge, Prefers};
 
 /// The store a host opened: the one everything writes to and the
 /// background work uses, and on an edge host the replica beside it.
@@ -29,11 +31,17 @@ pub fn open(config: &Config, computing: Computing) -> Result<Storage, String> {
             let store = PostgresStore::connect_with(url, config.store_connections as usize, window)
                 .map_err(|e| format!("cannot open the store at {}: {e}", redacted(url)))?;
             let store = Arc::new(store);
-            let edge = match &config.store_read_url {
-                Some(read_url) => {
-                    let replica = PostgresStore::connect_replica(read_url, config.store_connections as usize)
-                        .map_err(|e| format!("cannot open the read replica at {}: {e}", redacted(read_url)))?;
-                    Some(Arc::new(Edge::start(config, store.clone(), Arc::new(replica))))
+            let connections = config.store_connections as usize;
+            let standby = match &config.store_read_url {
+                Some(read_url) => Some((PostgresStore::connect_replica(read_url, connections), Prefers::Replica)),
+                None => PostgresStore::connect_standby_of(url, connections).transpose().map(|s| (s, Prefers::Primary)),
+            };
+            let edge = match standby {
+                Some((replica, prefers)) => {
+                    let read_url = config.store_read_url.as_deref().unwrap_or(url);
+                    let replica =
+                        replica.map_err(|e| format!("cannot open the read replica at {}: {e}", redacted(read_url)))?;
+                    Some(Arc::new(Edge::start(config, store.clone(), Arc::new(replica), prefers)))
                 }
                 None => None,
             };

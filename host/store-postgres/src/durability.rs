@@ -58,8 +58,8 @@ impl Durability {
         );
         Durability::OnFlush(GroupCommit::start(move || {
             runtime.block_on(async {
-                let client = pool.get().await.map_err(|e| Failure::from(e).message)?;
-                let answer = client.simple_query(&flush).await.map_err(|e| Failure::from(e).message)?;
+                let client = pool.get().await.map_err(|e| Failure::from(e).into_store_error())?;
+                let answer = client.simple_query(&flush).await.map_err(|e| Failure::from(e).into_store_error())?;
                 if let Some(position) = first_number(&answer) {
                     flushed.fetch_max(position, Ordering::SeqCst);
                 }

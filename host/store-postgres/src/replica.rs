@@ -10,8 +10,8 @@
 
 use std::time::Duration;
 
+use crm_store::StoreResult;
 use crm_store::combine::CommitWindow;
-use crm_store::{StoreError, StoreResult};
 
 use crate::durability::{FLUSHED_POSITION, first_number};
 use crate::retry::Failure;
@@ -30,11 +30,23 @@ impl PostgresStore {
         PostgresStore::open(url, connections, CommitWindow::default(), Role::Replica)
     }
 
+    /// Connects, when first used, to a standby among the servers a
+    /// multi-host primary URL names (`target_session_attrs=read-only`): what
+    /// a host reads while no primary answers (a failover), not needed at
+    /// start. `None` when the URL names one server only.
+    pub fn connect_standby_of(primary_url: &str, connections: usize) -> StoreResult<Option<PostgresStore>> {
+        if !names_several_servers(primary_url) {
+            return Ok(None);
+        }
+        PostgresStore::open(primary_url, connections, CommitWindow::default(), Role::Standby).map(Some)
+    }
+
     /// Where this database's log is: a standby's replayed position, a
     /// primary's flushed one. One statement, not retried, bounded by
-    /// `within`: a link that is cut answers an error in that time.
+    /// `within`: a link that is cut answers an error in that time. Asked over
+    /// the store's probe connection, beside its pool.
     pub fn log_position(&self, within: Duration) -> StoreResult<u64> {
-        let pool = self.pool.clone();
+        let pool = self.probe.clone();
         let sql = POSITION.replace("{FLUSHED}", FLUSHED_POSITION);
         let ask = async move {
             let client = pool.get().await?;
@@ -44,6 +56,12 @@ impl PostgresStore {
         let bounded = async move {
             tokio::time::timeout(within, ask).await.unwrap_or_else(|_| Err(Failure::final_("no answer in time")))
         };
-        self.bridge.block_on(bounded).map_err(|f| StoreError(format!("PostgreSQL: {}", f.message)))
+        self.bridge.block_on(bounded).map_err(Failure::into_store_error)
     }
+}
+
+/// Whether a URL names more than one server (`host=a,b`, or `a:1,b:2` in a
+/// `postgres://` URL).
+fn names_several_servers(url: &str) -> bool {
+    url.parse::<tokio_postgres::Config>().is_ok_and(|config| config.get_hosts().len() > 1)
 }

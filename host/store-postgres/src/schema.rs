@@ -21,6 +21,9 @@ const STEPS: &[&str] = &[
     "CREATE TABLE crm_flush (slot INTEGER PRIMARY KEY, flushes BIGINT NOT NULL)",
 ];
 
+/// The version this host writes: how many steps there are.
+pub(crate) const CURRENT: u32 = STEPS.len() as u32;
+
 /// Brings the database to the latest version. Safe to run from many hosts at
 /// once: the version row is locked while the steps run.
 pub(crate) async fn migrate(pool: &Pool) -> Result<u32, Failure> {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use deadpool_postgres::{Hook, HookError, Manager, ManagerConfig, Pool, RecyclingMethod};
 use tokio::runtime::Handle;
 use tokio_postgres::NoTls;
 use tokio_postgres::types::ToSql;
@@ -30,6 +30,10 @@ use crate::writes::{self, DELETE, PUT};
 
 pub struct PostgresStore {
     pub(crate) pool: Pool,
+    /// One connection of its own for the log position a watch asks every
+    /// 100 ms (`replica.rs`): a pool busy with requests must not look like
+    /// a server that does not answer.
+    pub(crate) probe: Pool,
     pub(crate) bridge: Bridge,
     durability: Durability,
     /// The log position the last flush reached (see `durability.rs`); `None`
@@ -46,6 +50,10 @@ pub(crate) enum Role {
     Primary,
     /// A read-only replica of it (see `replica.rs`): only read, never migrated.
     Replica,
+    /// A standby among the servers of the primary's own URL (see
+    /// `replica.rs`): only read while no primary answers, never migrated,
+    /// and not needed at start.
+    Standby,
 }
 
 const GET: &str = "SELECT value FROM crm_kv WHERE ns = $1 AND key = $2";
@@ -75,26 +83,33 @@ impl PostgresStore {
     }
 
     pub(crate) fn open(url: &str, connections: usize, window: CommitWindow, role: Role) -> StoreResult<PostgresStore> {
-        let (url, tls) = tls::from_url(url).map_err(StoreError)?;
+        let (url, tls) = tls::from_url(url).map_err(StoreError::new)?;
         let mut config: tokio_postgres::Config =
-            url.parse().map_err(|e| StoreError(format!("not a PostgreSQL URL: {e}")))?;
-        config.connect_timeout(Duration::from_secs(5));
+            url.parse().map_err(|e| StoreError::new(format!("not a PostgreSQL URL: {e}")))?;
+        follow_failovers(&mut config, role);
         if config.get_application_name().is_none() {
             config.application_name("crm-host");
         }
-        let bridge = Bridge::new().map_err(|e| StoreError(format!("cannot start the store's runtime: {e}")))?;
+        let bridge = Bridge::new().map_err(|e| StoreError::new(format!("cannot start the store's runtime: {e}")))?;
         let probe = pool(config.clone(), &tls, 1)?;
-        let (version, postgresql) = bridge
-            .block_on(async move {
-                let version = match role {
-                    Role::Primary => schema::migrate(&probe).await?,
-                    Role::Replica => schema::version(&probe).await?,
-                };
-                Ok::<_, Failure>((version, is_postgresql(&probe).await?))
-            })
-            .map_err(failed)?;
+        let (version, postgresql) = match role {
+            // Its primary's URL said PostgreSQL, and it may not answer now.
+            Role::Standby => (schema::CURRENT, true),
+            Role::Primary | Role::Replica => {
+                let probe = probe.clone();
+                bridge
+                    .block_on(async move {
+                        let version = match role {
+                            Role::Primary => schema::migrate(&probe).await?,
+                            _ => schema::version(&probe).await?,
+                        };
+                        Ok::<_, Failure>((version, is_postgresql(&probe).await?))
+                    })
+                    .map_err(failed)?
+            }
+        };
         if role == Role::Replica && !postgresql {
-            return Err(StoreError("a read replica must be a PostgreSQL hot standby".into()));
+            return Err(StoreError::new("a read replica must be a PostgreSQL hot standby"));
         }
         if postgresql {
             let options =
@@ -107,10 +122,10 @@ impl PostgresStore {
             (Some(flushed), Role::Primary) => Durability::flushing(pool.clone(), bridge.handle(), flushed.clone()),
             _ => Durability::OnCommit,
         };
-        tracing::info!(version, connections, postgresql, replica = (role == Role::Replica), "PostgreSQL store ready");
+        tracing::info!(version, connections, postgresql, replica = (role != Role::Primary), "PostgreSQL store ready");
         let ensured = Arc::<Ensured>::default();
         let combiner = combiner(pool.clone(), ensured.clone(), bridge.handle(), window);
-        Ok(PostgresStore { pool, bridge, durability, flushed, ensured, combiner })
+        Ok(PostgresStore { pool, probe, bridge, durability, flushed, ensured, combiner })
     }
 
     /// Runs one store call: `attempt` is tried (on the store's runtime) until
@@ -138,6 +153,41 @@ fn combiner(pool: Pool, ensured: Arc<Ensured>, runtime: Handle, window: CommitWi
     Combiner::start(Box::new(commit), window)
 }
 
+/// How long one host of the URL may take to accept a connection before the
+/// next is tried, unless the URL says (`connect_timeout`): a server that is
+/// gone must not hold a client past its 503's two seconds.
+const CONNECT_WITHIN: Duration = Duration::from_secs(1);
+
+/// How long sent data may go unacknowledged before the connection is
+/// dropped (`TCP_USER_TIMEOUT`): a primary whose machine vanished without a
+/// word (no reset, as a killed process sends) frees its connections, and
+/// what waits on them, within it.
+const SILENT_LOSS_AFTER: Duration = Duration::from_secs(5);
+
+/// Settings that let a URL naming several servers (`host=a,b` or
+/// `postgres://u@a:5432,b:5432/db`, as libpq and every HA manager hand them
+/// out) follow a failover: each server tried in turn, briefly; the primary
+/// side takes only a server that accepts writes (`target_session_attrs=
+/// read-write`, whatever the URL says), so a write never lands on a
+/// standby, nor on an old primary that came back as one.
+fn follow_failovers(config: &mut tokio_postgres::Config, role: Role) {
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(CONNECT_WITHIN);
+    }
+    if config.get_tcp_user_timeout().is_none() {
+        config.tcp_user_timeout(SILENT_LOSS_AFTER);
+    }
+    match role {
+        Role::Primary if config.get_hosts().len() > 1 => {
+            config.target_session_attrs(tokio_postgres::config::TargetSessionAttrs::ReadWrite);
+        }
+        Role::Standby => {
+            config.target_session_attrs(tokio_postgres::config::TargetSessionAttrs::ReadOnly);
+        }
+        _ => {}
+    }
+}
+
 /// A pool of at most `connections` sessions configured as `config`, over `tls`.
 fn pool(config: tokio_postgres::Config, tls: &Tls, connections: usize) -> StoreResult<Pool> {
     let recycling = ManagerConfig { recycling_method: RecyclingMethod::Fast };
@@ -150,12 +200,16 @@ fn pool(config: tokio_postgres::Config, tls: &Tls, connections: usize) -> StoreR
         .runtime(deadpool_postgres::Runtime::Tokio1)
         .wait_timeout(Some(Duration::from_secs(10)))
         .create_timeout(Some(Duration::from_secs(5)))
+        .post_recycle(Hook::sync_fn(|_, metrics| match retry::retired(metrics.created) {
+            true => Err(HookError::Message("made before a server turned read-only".into())),
+            false => Ok(()),
+        }))
         .build()
-        .map_err(|e| StoreError(format!("cannot build the connection pool: {e}")))
+        .map_err(|e| StoreError::new(format!("cannot build the connection pool: {e}")))
 }
 
 fn failed(f: Failure) -> StoreError {
-    StoreError(format!("PostgreSQL: {}", f.message))
+    f.into_store_error()
 }
 
 /// A row limit as SQL takes it.

@@ -212,6 +212,12 @@ impl Throwaway {
             .args(["-m", "fast", "-w", "-t", "60", "restart"]))
     }
 
+    /// Promotes a standby to a primary (`pg_ctl promote`, as an operator or
+    /// a failover manager does), waiting until it takes writes.
+    pub fn promote(&self) -> Result<(), String> {
+        run(self.tool("pg_ctl").arg("-D").arg(self.data()).args(["-w", "-t", "60", "promote"]))
+    }
+
     /// The URL of `database` on this server.
     pub fn url(&self, database: &str) -> String {
         format!("postgres://postgres@127.0.0.1:{}/{database}", self.port)

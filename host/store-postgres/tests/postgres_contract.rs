@@ -54,11 +54,11 @@ fn hosts_starting_together_migrate_once() {
 #[test]
 fn a_bad_url_is_refused_with_a_reason() {
     let e = PostgresStore::connect("postgres://nobody@127.0.0.1:1/none", 1).err().expect("nothing listens on port 1");
-    assert!(e.0.contains("PostgreSQL"), "{e}");
+    assert!(e.message().contains("PostgreSQL"), "{e}");
     let e = PostgresStore::connect("not a url", 1).err().expect("not a URL");
-    assert!(e.0.contains("the store URL must be a URL"), "{e}");
+    assert!(e.message().contains("the store URL must be a URL"), "{e}");
     let e = PostgresStore::connect("postgres://db:port/none", 1).err().expect("not a port");
-    assert!(e.0.contains("not a PostgreSQL URL"), "{e}");
+    assert!(e.message().contains("not a PostgreSQL URL"), "{e}");
 }
 
 /// The server itself crashes (every process killed at once) under writes:

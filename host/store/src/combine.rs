@@ -178,7 +178,7 @@ impl Combiner {
         let (answer, outcome) = oneshot::channel();
         self.queue.lock().expect("combiner lock").push(Queued { ns, batch, answer });
         self.ready.notify_one();
-        outcome.await.map_err(|_| StoreError("the store combiner stopped".into()))?
+        outcome.await.map_err(|_| StoreError::new("the store combiner stopped"))?
     }
 
     /// Blocks until a batch is queued (or a second passes, so the thread
@@ -204,7 +204,7 @@ fn commit_queued(commit: &CommitTogether, mut queued: Vec<Queued>) {
                 let _ = answer.send(Ok(applied));
             }),
             Err(e) => answers.into_iter().for_each(|answer| {
-                let _ = answer.send(Err(StoreError(e.0.clone())));
+                let _ = answer.send(Err(e.clone()));
             }),
         }
     }

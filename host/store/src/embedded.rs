@@ -14,7 +14,7 @@ use crate::{FjallStore, SledStore, Store, StoreError, StoreResult};
 /// refused: its data would look lost.
 pub fn choose(data_dir: &Path, wanted: Option<Engine>) -> StoreResult<Engine> {
     match (Engine::found_in(data_dir), wanted) {
-        (Some(found), Some(wanted)) if found != wanted => Err(StoreError(format!(
+        (Some(found), Some(wanted)) if found != wanted => Err(StoreError::new(format!(
             "{} holds a {} store, not {}: move it with `crm-host store copy --from {}:{} --to {}:NEW_DIR`",
             data_dir.display(),
             found.name(),
@@ -75,7 +75,7 @@ fn has_room(data_dir: &Path) -> StoreResult<()> {
         file.sync_all()
     });
     let _ = std::fs::remove_file(&probe);
-    written.map_err(|e| StoreError(format!("no room to write in {}: {e}", data_dir.display())))
+    written.map_err(|e| StoreError::new(format!("no room to write in {}: {e}", data_dir.display())))
 }
 
 #[cfg(test)]

@@ -50,7 +50,7 @@ fn lasting(_: &fjall::Error) -> bool {
 }
 
 fn err(e: impl std::fmt::Display) -> StoreError {
-    StoreError(e.to_string())
+    StoreError::new(e.to_string())
 }
 
 /// `key` of `ns` as fjall holds it: the namespace's name, a zero byte (no
@@ -65,7 +65,9 @@ fn namespace_of(stored: &[u8]) -> StoreResult<(Namespace, &[u8])> {
     let ns = split.and_then(|at| std::str::from_utf8(&stored[..at]).ok()).and_then(Namespace::from_name);
     match (ns, split) {
         (Some(ns), Some(at)) => Ok((ns, &stored[at + 1..])),
-        _ => Err(StoreError(format!("a stored key outside every namespace: {:?}", String::from_utf8_lossy(stored)))),
+        _ => {
+            Err(StoreError::new(format!("a stored key outside every namespace: {:?}", String::from_utf8_lossy(stored))))
+        }
     }
 }
 
@@ -104,7 +106,7 @@ impl FjallStore {
             .open()
             .map_err(|e| match e {
                 fjall::Error::Locked => {
-                    StoreError("it is in use by another process (another crm-host on this data dir?)".into())
+                    StoreError::new("it is in use by another process (another crm-host on this data dir?)")
                 }
                 e => err(e),
             })?;
@@ -117,14 +119,14 @@ impl FjallStore {
         // database (and frees its lock) at once, not when they next wake.
         let syncing = Arc::downgrade(&writer);
         let group = GroupCommit::start(move || match syncing.upgrade() {
-            Some(w) => w.failure.note(w.db.persist(PersistMode::SyncAll), lasting).map_err(|e| e.to_string()),
+            Some(w) => w.failure.note(w.db.persist(PersistMode::SyncAll), lasting),
             None => Ok(()),
         });
         let combining = Arc::downgrade(&writer);
         let combiner = Combiner::start(
             Box::new(move |ns: &Namespace, batches: &[Conditional]| match combining.upgrade() {
                 Some(writer) => writer.commit(ns, batches),
-                None => Err(StoreError("the store is closed".into())),
+                None => Err(StoreError::new("the store is closed")),
             }),
             window,
         );

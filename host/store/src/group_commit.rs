@@ -26,6 +26,9 @@ struct Flushed {
     upto: u64,
     /// Tickets up to this one were settled by a failed flush.
     failed_upto: u64,
+    /// Whether that failed flush could not reach its store (a database
+    /// without a primary), rather than failed at it.
+    failed_unreachable: bool,
 }
 
 /// The shared state between writers and the flusher thread.
@@ -38,7 +41,7 @@ pub struct GroupCommit {
 
 impl GroupCommit {
     /// Starts the flusher thread; `flush` is the engine's blocking flush.
-    pub fn start(flush: impl Fn() -> Result<(), String> + Send + 'static) -> Arc<GroupCommit> {
+    pub fn start(flush: impl Fn() -> StoreResult<()> + Send + 'static) -> Arc<GroupCommit> {
         let group = Arc::new(GroupCommit {
             issued: AtomicU64::new(0),
             wake: Mutex::new(false),
@@ -64,6 +67,7 @@ impl GroupCommit {
                         if let Err(e) = &outcome {
                             tracing::error!(error = %e, "store flush failed");
                             f.failed_upto = target;
+                            f.failed_unreachable = e.is_unavailable();
                         }
                     });
                 }
@@ -90,9 +94,11 @@ impl GroupCommit {
             *self.wake.lock().expect("flusher lock") = true;
             self.wake_cv.notify_one();
         }
-        let settled = rx.wait_for(|f| f.upto >= ticket).await.map_err(|_| StoreError("the flusher stopped".into()))?;
-        if settled.failed_upto >= ticket {
-            return Err(StoreError("flush to disk failed".into()));
+        let settled = rx.wait_for(|f| f.upto >= ticket).await.map_err(|_| StoreError::new("the flusher stopped"))?;
+        match (settled.failed_upto >= ticket, settled.failed_unreachable) {
+            (false, _) => {}
+            (true, false) => return Err(StoreError::new("flush to disk failed")),
+            (true, true) => return Err(StoreError::unavailable("the flush could not reach the database")),
         }
         Ok(())
     }
@@ -133,7 +139,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_failed_flush_fails_its_writers() {
-        let group = GroupCommit::start(|| Err("disk full".into()));
+        let group = GroupCommit::start(|| Err(StoreError::new("disk full")));
         assert!(group.wait_durable().await.is_err());
     }
 }

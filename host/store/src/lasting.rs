@@ -21,7 +21,7 @@ impl LastingFailure {
             if lasting(&e) && self.0.set(e.to_string()).is_ok() {
                 tracing::error!(error = %e, "the store failed a write and refuses every write until the host restarts");
             }
-            StoreError(e.to_string())
+            StoreError::new(e.to_string())
         })
     }
 

@@ -79,13 +79,38 @@ impl Namespace {
     }
 }
 
-/// A store failure: I/O or corruption. Callers answer 500.
-#[derive(Debug)]
-pub struct StoreError(pub String);
+/// A store failure: I/O or corruption (callers answer 500), or a store
+/// that cannot be reached now: a database with no primary answering (a
+/// failover, a cut link), where nothing was written or the outcome is
+/// unknown (callers answer 503 with `Retry-After`, [`StoreError::is_unavailable`]).
+#[derive(Debug, Clone)]
+pub struct StoreError {
+    message: String,
+    unavailable: bool,
+}
+
+impl StoreError {
+    pub fn new(message: impl Into<String>) -> StoreError {
+        StoreError { message: message.into(), unavailable: false }
+    }
+
+    /// The store cannot be reached now: trying again later may succeed.
+    pub fn unavailable(message: impl Into<String>) -> StoreError {
+        StoreError { message: message.into(), unavailable: true }
+    }
+
+    pub fn is_unavailable(&self) -> bool {
+        self.unavailable
+    }
+
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
 
 impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "store error: {}", self.0)
+        write!(f, "store error: {}", self.message)
     }
 }
 

@@ -55,9 +55,10 @@ pub fn tidy(data_dir: &Path) -> StoreResult<()> {
         _ => Engine::Fjall.dir(data_dir),
     };
     if stale.exists() {
-        std::fs::remove_dir_all(&stale).map_err(|e| StoreError(format!("cannot remove {}: {e}", stale.display())))?;
+        std::fs::remove_dir_all(&stale)
+            .map_err(|e| StoreError::new(format!("cannot remove {}: {e}", stale.display())))?;
     }
-    std::fs::remove_file(&marker).map_err(|e| StoreError(format!("cannot remove {}: {e}", marker.display())))?;
+    std::fs::remove_file(&marker).map_err(|e| StoreError::new(format!("cannot remove {}: {e}", marker.display())))?;
     Ok(())
 }
 
@@ -72,7 +73,7 @@ pub fn start(
     if fjall_dir.exists() {
         // Not a copy of ours (its marker would have said so): a store
         // someone put there, which the copy would mix with sled's.
-        return Err(StoreError(format!(
+        return Err(StoreError::new(format!(
             "{} holds both a sled store and a fjall one ({}); remove the one not wanted",
             data_dir.display(),
             fjall_dir.display()
@@ -84,7 +85,7 @@ pub fn start(
     std::thread::Builder::new()
         .name("sled-to-fjall".into())
         .spawn(move || copying.run())
-        .map_err(|e| StoreError(format!("cannot start the migration: {e}")))?;
+        .map_err(|e| StoreError::new(format!("cannot start the migration: {e}")))?;
     Ok(migration)
 }
 
@@ -96,7 +97,7 @@ fn write_marker(data_dir: &Path, state: &str) -> StoreResult<()> {
         std::fs::File::open(&path)?.sync_all()?;
         std::fs::File::open(data_dir)?.sync_all()
     })();
-    written.map_err(|e| StoreError(format!("cannot write {}: {e}", data_dir.join(MARKER).display())))
+    written.map_err(|e| StoreError::new(format!("cannot write {}: {e}", data_dir.join(MARKER).display())))
 }
 
 /// What a conditional batch a caller waits on answers.
@@ -244,7 +245,7 @@ impl Migration {
             let mut pages = crate::range::pages(&*sled, &ns, PAGE);
             loop {
                 if self.abandoned.load(Ordering::Acquire) {
-                    return Err(StoreError("a mirror failed".into()));
+                    return Err(StoreError::new("a mirror failed"));
                 }
                 // A page is read and written in one turn: no mirrored write between.
                 let _turn = self.turn.lock().expect("the copy's turn");
@@ -260,7 +261,7 @@ impl Migration {
     fn switch(&self) -> StoreResult<()> {
         let _no_writes = self.gate.write().expect("the gate");
         if self.abandoned.load(Ordering::Acquire) {
-            return Err(StoreError("a mirror failed".into()));
+            return Err(StoreError::new("a mirror failed"));
         }
         self.fjall.sync()?;
         write_marker(&self.data_dir, DONE)?;

@@ -56,15 +56,13 @@ impl SledStore {
                 // sled locks its files (and says so only in the text): another
                 // process has this store open.
                 sled::Error::Io(io) if io.to_string().starts_with("could not acquire lock") => {
-                    StoreError("it is in use by another process (another crm-host on this data dir?)".into())
+                    StoreError::new("it is in use by another process (another crm-host on this data dir?)")
                 }
                 e => err(e),
             })?;
         let failure = Arc::new(LastingFailure::default());
         let (flusher, flush_failure) = (db.clone(), failure.clone());
-        let group = GroupCommit::start(move || {
-            flush_failure.note(flusher.flush(), lasting).map(|_| ()).map_err(|e| e.to_string())
-        });
+        let group = GroupCommit::start(move || flush_failure.note(flusher.flush(), lasting).map(|_| ()));
         let (committer, commit_failure) = (db.clone(), failure.clone());
         let combiner = Combiner::start(
             Box::new(move |ns: &Namespace, batches: &[Conditional]| {
@@ -149,7 +147,7 @@ fn apply(tx: &TransactionalTree, ops: &[BatchOp]) -> TxResult<()> {
 }
 
 fn err(e: impl std::fmt::Display) -> StoreError {
-    StoreError(e.to_string())
+    StoreError::new(e.to_string())
 }
 
 impl Store for SledStore {

@@ -62,5 +62,5 @@ impl Tenancy {
 
 /// A record as stored, or why it cannot be read.
 fn parse<T: DeserializeOwned>(key: &str, bytes: &[u8]) -> StoreResult<T> {
-    serde_json::from_slice(bytes).map_err(|e| StoreError(format!("corrupt record {key}: {e}")))
+    serde_json::from_slice(bytes).map_err(|e| StoreError::new(format!("corrupt record {key}: {e}")))
 }

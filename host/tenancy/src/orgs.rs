@@ -132,7 +132,7 @@ impl Tenancy {
                 return Ok(Some(org));
             }
         }
-        Err(StoreError(format!("organization {id} kept changing while it was updated")).into())
+        Err(StoreError::new(format!("organization {id} kept changing while it was updated")).into())
     }
 
     pub fn list_orgs(&self) -> StoreResult<Vec<Org>> {
@@ -140,8 +140,9 @@ impl Tenancy {
             .scan(&Namespace::system(), b"orgs/", None, usize::MAX)?
             .into_iter()
             .map(|(k, v)| {
-                serde_json::from_slice(&v)
-                    .map_err(|e| crm_store::StoreError(format!("corrupt record {}: {e}", String::from_utf8_lossy(&k))))
+                serde_json::from_slice(&v).map_err(|e| {
+                    crm_store::StoreError::new(format!("corrupt record {}: {e}", String::from_utf8_lossy(&k)))
+                })
             })
             .collect()
     }
@@ -170,7 +171,7 @@ impl Tenancy {
                 return Ok(true);
             }
         }
-        Err(StoreError(format!("organization {id} kept changing while being deleted")))
+        Err(StoreError::new(format!("organization {id} kept changing while being deleted")))
     }
 
     /// Drops the namespaces of organizations deleted in the last

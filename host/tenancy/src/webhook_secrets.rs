@@ -86,7 +86,7 @@ impl Tenancy {
         let bytes = serde_json::to_vec(&made).expect("records serialise");
         match self.store().compare_and_swap(&ns, KEY.as_bytes(), None, Some(&bytes))? {
             Ok(()) => Ok(made),
-            Err(_) => self.read(&ns, KEY)?.ok_or_else(|| StoreError("webhook secret vanished".into())),
+            Err(_) => self.read(&ns, KEY)?.ok_or_else(|| StoreError::new("webhook secret vanished")),
         }
     }
 

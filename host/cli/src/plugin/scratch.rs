@@ -78,6 +78,7 @@ impl Scratch {
             permissions: vec!["*".into()],
             request_id: "plugin".into(),
             store: None,
+            unreachable: Default::default(),
         })
     }
 }

@@ -7,6 +7,7 @@ use crm_events::outbox::Writes;
 use crm_store::{BatchOp, Condition, Namespace, StoreError};
 
 use crate::bindings::platform::crm::plugin::store;
+use crate::context::CallContext;
 use crate::runtime::HostState;
 
 /// Largest key and value a component may store, and most pairs per scan
@@ -60,8 +61,8 @@ impl HostState {
         conditions: Vec<Condition>,
         ops: Vec<BatchOp>,
     ) -> impl Future<Output = Result<bool, String>> + Send + 'static {
-        let (store, turn) = (self.store.clone(), self.turn.clone());
-        async move { turn.off_turn(store.batch_if_shared(ns, conditions, ops)).await.map_err(store_err) }
+        let (store, turn, ctx) = (self.store.clone(), self.turn.clone(), self.ctx.clone());
+        async move { turn.off_turn(store.batch_if_shared(ns, conditions, ops)).await.map_err(|e| failed(ctx.as_deref(), e)) }
     }
 
     /// One commit of the component's: with the outbox writes it staged, and
@@ -77,8 +78,11 @@ impl HostState {
         self.note_commit();
         if self.holding {
             let keys: Vec<Vec<u8>> = conditions.iter().map(|c| c.key().to_vec()).collect();
-            let values =
-                if keys.is_empty() { Vec::new() } else { self.store.get_many(&ns, &keys).map_err(store_err)? };
+            let values = if keys.is_empty() {
+                Vec::new()
+            } else {
+                self.store.get_many(&ns, &keys).map_err(|e| self.failed(e))?
+            };
             if !conditions.iter().zip(&values).all(|(c, v)| c.holds_on(v.as_deref())) {
                 return Ok(false);
             }
@@ -108,22 +112,38 @@ fn check_value(value: &[u8]) -> Result<(), String> {
 /// blocking pool, so the threads serving every other request are not held.
 async fn off_the_io_threads<T: Send + 'static>(
     call: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
-) -> Result<T, String> {
+) -> Result<T, StoreError> {
     match tokio::task::spawn_blocking(call).await {
-        Ok(answer) => answer.map_err(store_err),
-        Err(e) => Err(store_err(StoreError(format!("the store call did not finish: {e}")))),
+        Ok(answer) => answer,
+        Err(e) => Err(StoreError::new(format!("the store call did not finish: {e}"))),
     }
 }
 
-fn store_err(e: StoreError) -> String {
-    tracing::error!(error = %e, "store failure in a component call");
+impl HostState {
+    fn failed(&self, e: StoreError) -> String {
+        failed(self.ctx.as_deref(), e)
+    }
+}
+
+/// A store failure as the component sees it (`store failure`), logged; one
+/// that says the store cannot be reached is noted on the call `ctx`, so that
+/// its 5xx answers 503 ([`crate::context::Unreachable`]).
+fn failed(ctx: Option<&CallContext>, e: StoreError) -> String {
+    if e.is_unavailable() {
+        tracing::warn!(error = %e, "a component call's store cannot be reached");
+        if let Some(ctx) = ctx {
+            ctx.unreachable.note();
+        }
+    } else {
+        tracing::error!(error = %e, "store failure in a component call");
+    }
     "store failure".into()
 }
 
 impl store::Host for HostState {
     async fn get(&mut self, key: Vec<u8>) -> Result<Option<Vec<u8>>, String> {
         let (ns, key) = (self.namespace()?, self.scoped(&key)?);
-        self.store.get(&ns, &key).map_err(store_err)
+        self.store.get(&ns, &key).map_err(|e| self.failed(e))
     }
 
     async fn get_many(&mut self, keys: Vec<Vec<u8>>) -> Result<Vec<Option<Vec<u8>>>, String> {
@@ -132,7 +152,7 @@ impl store::Host for HostState {
         }
         let ns = self.namespace()?;
         let keys = keys.iter().map(|k| self.scoped(k)).collect::<Result<Vec<_>, String>>()?;
-        self.store.get_many(&ns, &keys).map_err(store_err)
+        self.store.get_many(&ns, &keys).map_err(|e| self.failed(e))
     }
 
     async fn put(&mut self, key: Vec<u8>, value: Vec<u8>) -> Result<(), String> {
@@ -143,7 +163,7 @@ impl store::Host for HostState {
             return Ok(());
         }
         self.wrote = true;
-        self.store.put(&ns, &key, &value).map_err(store_err)
+        self.store.put(&ns, &key, &value).map_err(|e| self.failed(e))
     }
 
     async fn delete(&mut self, key: Vec<u8>) -> Result<(), String> {
@@ -153,7 +173,7 @@ impl store::Host for HostState {
             return Ok(());
         }
         self.wrote = true;
-        self.store.delete(&ns, &key).map_err(store_err)
+        self.store.delete(&ns, &key).map_err(|e| self.failed(e))
     }
 
     async fn compare_and_swap(
@@ -173,7 +193,8 @@ impl store::Host for HostState {
             };
             return self.commit_or_hold(vec![Condition::Equals(key, expected)], vec![write], Writes::default()).await;
         }
-        let swapped = self.store.compare_and_swap(&ns, &key, expected.as_deref(), new.as_deref()).map_err(store_err)?;
+        let swapped =
+            self.store.compare_and_swap(&ns, &key, expected.as_deref(), new.as_deref()).map_err(|e| self.failed(e))?;
         self.wrote |= swapped.is_ok();
         Ok(swapped.is_ok())
     }
@@ -187,7 +208,10 @@ impl store::Host for HostState {
         let ns = self.namespace()?;
         let prefix = self.scoped(&prefix)?;
         let start = start.map(|s| self.scoped(&s)).transpose()?;
-        let pairs = self.store.scan(&ns, &prefix, start.as_deref(), limit.min(MAX_SCAN) as usize).map_err(store_err)?;
+        let pairs = self
+            .store
+            .scan(&ns, &prefix, start.as_deref(), limit.min(MAX_SCAN) as usize)
+            .map_err(|e| self.failed(e))?;
         Ok(pairs.into_iter().map(|(k, v)| (self.unscoped(k), v)).collect())
     }
 
@@ -203,20 +227,21 @@ impl store::Host for HostState {
         let pairs = self
             .store
             .scan_reverse(&ns, &prefix, before.as_deref(), limit.min(MAX_SCAN) as usize)
-            .map_err(store_err)?;
+            .map_err(|e| self.failed(e))?;
         Ok(pairs.into_iter().map(|(k, v)| (self.unscoped(k), v)).collect())
     }
 
     async fn find(&mut self, prefix: Vec<u8>, needle: Vec<u8>, limit: u32) -> Result<Vec<Vec<u8>>, String> {
         let (ns, prefix, store) = (self.namespace()?, self.scoped(&prefix)?, self.store.clone());
         let limit = limit.min(MAX_FIND) as usize;
-        let keys = off_the_io_threads(move || store.find(&ns, &prefix, &needle, limit)).await?;
+        let keys =
+            off_the_io_threads(move || store.find(&ns, &prefix, &needle, limit)).await.map_err(|e| self.failed(e))?;
         Ok(keys.into_iter().map(|k| self.unscoped(k)).collect())
     }
 
     async fn count_found(&mut self, prefix: Vec<u8>, needle: Vec<u8>) -> Result<u64, String> {
         let (ns, prefix, store) = (self.namespace()?, self.scoped(&prefix)?, self.store.clone());
-        off_the_io_threads(move || store.count_found(&ns, &prefix, &needle)).await
+        off_the_io_threads(move || store.count_found(&ns, &prefix, &needle)).await.map_err(|e| self.failed(e))
     }
 
     async fn batch(&mut self, ops: Vec<store::Op>) -> Result<(), String> {

@@ -57,6 +57,7 @@ impl Bench {
             permissions: vec!["*".into()],
             request_id: "bench".into(),
             store: None,
+            unreachable: Default::default(),
         };
         Ok(Bench { runtime, modules, caller })
     }

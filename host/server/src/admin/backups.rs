@@ -141,7 +141,7 @@ impl Backups {
             }
             Some(Err(why)) => {
                 *slot = None;
-                Err(crm_store::StoreError(why).into())
+                Err(crm_store::StoreError::new(why).into())
             }
             None => {
                 *slot = None;
@@ -186,7 +186,7 @@ async fn give_up_when_idle(slot: Arc<Mutex<Option<Open>>>, id: String, idle: Dur
 fn fill(pairs: &mut Pairs, writer: &mut Writer<Vec<u8>>) -> crm_store::StoreResult<bool> {
     while writer.out().len() < PART_BYTES {
         match pairs.next().transpose()? {
-            Some((ns, pair)) => writer.pair(&ns, &pair).map_err(|e| crm_store::StoreError(e.to_string()))?,
+            Some((ns, pair)) => writer.pair(&ns, &pair).map_err(|e| crm_store::StoreError::new(e.to_string()))?,
             None => return Ok(true),
         }
     }

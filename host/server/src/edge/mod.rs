@@ -71,6 +71,31 @@ pub struct Edge {
     form_rate: FormRate,
     /// Public ids (a form's) the primary said nobody published, and when.
     unknown_public_ids: Cache<[u8; 32], Instant>,
+    prefers: Prefers,
+}
+
+/// Which side a host reads first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prefers {
+    /// An edge host (`--store-read-url`): its standby beside it, while
+    /// fresh enough.
+    Replica,
+    /// A host whose `--store-url` names standbys beside its primary (a
+    /// failover manager's multi-host URL): the primary, and a standby only
+    /// while no primary answers.
+    Primary,
+}
+
+/// `/readyz`'s mode of an edge host, from which sides answer and whether
+/// the replica is within the staleness bound.
+fn edge_mode(primary: bool, replica: bool, fresh: bool) -> &'static str {
+    match (primary, replica) {
+        (true, true) if fresh => "edge",
+        (true, true) => "edge-replica-behind",
+        (true, false) => "edge-primary-only",
+        (false, true) => "edge-read-only",
+        (false, false) => "edge-unavailable",
+    }
 }
 
 /// Public ids the primary did not know, kept at most, and for how long:
@@ -120,7 +145,7 @@ pub struct Reading {
 
 impl Edge {
     /// Starts watching both sides of the store.
-    pub fn start(config: &Config, primary: Arc<PostgresStore>, replica: Arc<PostgresStore>) -> Edge {
+    pub fn start(config: &Config, primary: Arc<PostgresStore>, replica: Arc<PostgresStore>, prefers: Prefers) -> Edge {
         let watch = Watch::start(primary.clone(), replica.clone());
         let max_staleness = Duration::from_millis(config.max_staleness_ms);
         let primary: Arc<dyn Store> = primary;
@@ -138,7 +163,14 @@ impl Edge {
             credentials: Default::default(),
             form_rate: FormRate::new(config.form_rate_per_minute, false),
             unknown_public_ids: Cache::new(UNKNOWN_IDS_KEPT),
+            prefers,
         }
+    }
+
+    /// Whether the primary answered the watch a moment ago: a write sent
+    /// now can reach it.
+    pub fn primary_up(&self) -> bool {
+        self.watch.seen().primary_up()
     }
 
     /// Where a request's caller is checked, at once: the replica when it
@@ -147,6 +179,9 @@ impl Edge {
     /// ([`Edge::reading_after`] waits, for a read of a known caller).
     pub fn checking(&self) -> Reading {
         let seen = self.watch.seen();
+        if self.prefers == Prefers::Primary {
+            return self.primary_or_standby(&seen, 0);
+        }
         match (seen.replica_up(), seen.primary_up()) {
             (true, false) => self.on_replica(&seen, 0),
             (true, true) if self.fresh_enough(&seen) => self.on_replica(&seen, 0),
@@ -243,6 +278,9 @@ impl Edge {
     pub fn reading(&self, req: &ApiRequest) -> Result<Reading, ApiError> {
         let needed = self.needed(req)?;
         let seen = self.watch.seen();
+        if self.prefers == Prefers::Primary {
+            return Ok(self.primary_or_standby(&seen, needed));
+        }
         let side = match (seen.replica_up(), seen.primary_up()) {
             (false, _) => Side::Primary,
             (true, false) => Side::Replica,
@@ -256,6 +294,15 @@ impl Edge {
             Side::Replica => self.on_replica(&self.watch.seen(), needed),
             Side::Primary => self.on_primary(needed),
         })
+    }
+
+    /// A host that prefers its primary: the primary while it answers, the
+    /// standby (saying how stale) while it does not.
+    fn primary_or_standby(&self, seen: &Seen, needed: u64) -> Reading {
+        match (seen.primary_up(), seen.replica_up()) {
+            (false, true) => self.on_replica(seen, needed),
+            _ => self.on_primary(needed),
+        }
     }
 
     /// How fresh a request's read must be: its bookmark, and its
@@ -338,12 +385,11 @@ impl Edge {
     pub fn state(&self) -> (serde_json::Value, bool) {
         let seen = self.watch.seen();
         let up = |up: bool| if up { "up" } else { "down" };
-        let mode = match (seen.primary_up(), seen.replica_up()) {
-            (true, true) if self.fresh_enough(&seen) => "edge",
-            (true, true) => "edge-replica-behind",
-            (true, false) => "edge-primary-only",
-            (false, true) => "edge-read-only",
-            (false, false) => "edge-unavailable",
+        let mode = match (self.prefers, seen.primary_up(), seen.replica_up()) {
+            (Prefers::Primary, true, _) => "primary",
+            (Prefers::Primary, false, true) => "no-primary-reading-standby",
+            (Prefers::Primary, false, false) => "no-primary",
+            (Prefers::Replica, primary, replica) => edge_mode(primary, replica, self.fresh_enough(&seen)),
         };
         let state = serde_json::json!({
             "mode": mode,

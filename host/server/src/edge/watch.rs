@@ -1,5 +1,7 @@
 //! How far behind its primary an edge host's replica is, and whether each
-//! side answers: a thread that asks both every 100 ms.
+//! side answers: a thread for each side, asking every 100 ms (over a
+//! connection of its own, `PostgresStore::log_position`, so that a busy
+//! pool never looks like a lost primary).
 //!
 //! Staleness is measured against the primary's own log, never against the
 //! clock of a commit: each probe of the primary records when it was sent
@@ -60,69 +62,93 @@ impl Seen {
 }
 
 pub struct Watch {
-    seen: Mutex<Seen>,
+    state: Mutex<State>,
     replica: Arc<PostgresStore>,
 }
 
+/// What the watch knows, and the primary's probes the replica has not reached.
+struct State {
+    seen: Seen,
+    probes: VecDeque<(Instant, u64)>,
+}
+
+impl State {
+    /// The newest probe the replica has reached, and none older kept.
+    fn settle(&mut self) {
+        while let Some(&(sent, position)) = self.probes.front() {
+            if position > self.seen.replica_position {
+                break;
+            }
+            self.seen.replica_holds_since = Some(sent);
+            self.probes.pop_front();
+        }
+        if let Some(staleness) = self.seen.staleness() {
+            metrics::gauge!("crm_store_replica_lag_seconds").set(staleness.as_secs_f64());
+        }
+    }
+}
+
 impl Watch {
-    /// Starts watching; the first round is done before this returns.
+    /// Starts watching, each side on a thread of its own (a side that does
+    /// not answer must not make the other look silent too); the first round
+    /// of each is done before this returns.
     pub fn start(primary: Arc<PostgresStore>, replica: Arc<PostgresStore>) -> Arc<Watch> {
         let seen =
             Seen { replica_position: 0, replica_holds_since: None, primary_answered: None, replica_answered: None };
-        let watch = Arc::new(Watch { seen: Mutex::new(seen), replica });
-        let mut probes = VecDeque::new();
-        watch.round(&primary, &mut probes);
+        let watch = Arc::new(Watch { state: Mutex::new(State { seen, probes: VecDeque::new() }), replica });
+        watch.probe_primary(&primary);
+        watch.probe_replica();
+        let watching = watch.clone();
+        std::thread::Builder::new()
+            .name("crm-primary-watch".into())
+            .spawn(move || {
+                loop {
+                    std::thread::sleep(EVERY);
+                    watching.probe_primary(&primary);
+                }
+            })
+            .expect("start the primary's watch");
         let watching = watch.clone();
         std::thread::Builder::new()
             .name("crm-replica-watch".into())
             .spawn(move || {
                 loop {
                     std::thread::sleep(EVERY);
-                    watching.round(&primary, &mut probes);
+                    watching.probe_replica();
                 }
             })
-            .expect("start the replica watch");
+            .expect("start the replica's watch");
         watch
     }
 
     pub fn seen(&self) -> Seen {
-        *self.seen.lock().expect("watch lock")
+        self.state.lock().expect("watch lock").seen
     }
 
     /// The replica's position asked now (a local round trip), for a request
     /// that needs a newer one than the watch last saw; the answer is kept.
     pub fn replica_position_now(&self) -> Option<u64> {
         let position = self.replica.log_position(PATIENCE).ok()?;
-        self.seen.lock().expect("watch lock").replica_at(position);
+        let mut state = self.state.lock().expect("watch lock");
+        state.seen.replica_at(position);
+        state.settle();
         Some(position)
     }
 
-    /// One round: a probe of the primary, then the replica's position.
-    fn round(&self, primary: &PostgresStore, probes: &mut VecDeque<(Instant, u64)>) {
+    /// A probe of the primary: where its log is flushed to, and when asked.
+    fn probe_primary(&self, primary: &PostgresStore) {
         let sent = Instant::now();
-        let primary_position = primary.log_position(PATIENCE).ok();
-        let replica_position = self.replica.log_position(PATIENCE).ok();
-        let mut seen = self.seen.lock().expect("watch lock");
-        if let Some(position) = primary_position {
-            if probes.len() == MAX_PROBES {
-                probes.pop_front();
-            }
-            probes.push_back((sent, position));
-            seen.primary_answered = Some(Instant::now());
+        let Ok(position) = primary.log_position(PATIENCE) else { return };
+        let mut state = self.state.lock().expect("watch lock");
+        if state.probes.len() == MAX_PROBES {
+            state.probes.pop_front();
         }
-        if let Some(position) = replica_position {
-            seen.replica_at(position);
-        }
-        // The newest probe the replica has reached, and none older kept.
-        while let Some(&(sent, position)) = probes.front() {
-            if position > seen.replica_position {
-                break;
-            }
-            seen.replica_holds_since = Some(sent);
-            probes.pop_front();
-        }
-        if let Some(staleness) = seen.staleness() {
-            metrics::gauge!("crm_store_replica_lag_seconds").set(staleness.as_secs_f64());
-        }
+        state.probes.push_back((sent, position));
+        state.seen.primary_answered = Some(Instant::now());
+        state.settle();
+    }
+
+    fn probe_replica(&self) {
+        let _ = self.replica_position_now();
     }
 }

@@ -118,7 +118,9 @@ impl ApiError {
     }
 
     /// 503: the store's primary cannot be reached (an edge host whose WAN
-    /// link is cut); nothing was written, and the client may try again.
+    /// link is cut, a failover in progress); a write's outcome may be
+    /// unknown (one in flight at the loss), and the client may try again,
+    /// with an idempotency key where the route takes one.
     pub fn store_unavailable(why: &str) -> ApiError {
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -134,7 +136,13 @@ impl ApiError {
 }
 
 impl From<crm_store::StoreError> for ApiError {
+    /// 503 when the store cannot be reached now (no database primary
+    /// answering: a failover), 500 for any other failure.
     fn from(e: crm_store::StoreError) -> ApiError {
+        if e.is_unavailable() {
+            tracing::warn!(error = %e, "the store cannot be reached");
+            return ApiError::store_unavailable("no database primary answers");
+        }
         tracing::error!(error = %e, "store failure");
         ApiError::internal()
     }

@@ -42,7 +42,9 @@ async fn reindex(app: &ServerState, org: Org) {
             }
             Ok(None) => return tracing::debug!(org = org.id, "reindex at start: no contacts module"),
             // Search scans meanwhile; the next start, or the CLI, tries again.
-            Err(error) => return tracing::warn!(org = org.id, error, indexed, "reindex at start failed"),
+            Err(failed) => {
+                return tracing::warn!(org = org.id, error = failed.message, indexed, "reindex at start failed");
+            }
         }
         if after.is_none() {
             break;

@@ -16,7 +16,9 @@ use crm_tenancy::Org;
 use crate::state::ServerState;
 
 /// Rounds a failed fold is tried again in without a new write (the log
-/// stays meanwhile, and search reads it).
+/// stays meanwhile, and search reads it). A round that could not reach the
+/// store (no primary answering: a failover) does not count: the fold is
+/// tried until the new primary answers.
 const TRIES: u32 = 5;
 
 /// Starts the rounds on the current tokio runtime, one every `every`, for
@@ -36,9 +38,10 @@ pub fn start(app: Arc<ServerState>, every: Duration) {
             }
             for (id, (org, tries)) in due {
                 if let Err(error) = app.runtime.reindex_contacts(org.clone(), None).await {
-                    tracing::warn!(org = id, error, tries, "the search index's fold failed");
-                    if tries + 1 < TRIES {
-                        failed.insert(id, (org, tries + 1));
+                    let tries = tries + u32::from(!error.store_unreachable);
+                    tracing::warn!(org = id, error = error.message, tries, "the search index's fold failed");
+                    if tries < TRIES {
+                        failed.insert(id, (org, tries));
                     }
                 }
             }
