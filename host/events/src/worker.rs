@@ -315,6 +315,13 @@ impl Worker {
         }
         // The change an event tells of is on disk before anyone hears of it.
         store.durable().await?;
+        tracing::debug!(
+            org,
+            delivery = id,
+            event = delivery.event_id,
+            per_second = delivery.max_per_second.unwrap_or(0),
+            "a webhook attempt leaves"
+        );
         let outcome = self.send(org, &delivery).await?;
         if self.tenancy.org(org)?.is_none() {
             return Ok(()); // deleted meanwhile: nothing to record
