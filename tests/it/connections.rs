@@ -148,7 +148,7 @@ async fn shutdown_ends_within_its_grace_with_a_half_sent_request() {
     tokio::time::sleep(Duration::from_millis(200)).await;
     let api = addr(&host);
     let started = Instant::now();
-    let exited = host.terminate_within(Duration::from_secs(8));
+    let exited = host.terminate_within(Duration::from_secs(8)).await;
     assert_eq!(exited, Some(true), "the host did not exit 0 within 8 s of SIGTERM");
     assert!(started.elapsed() < Duration::from_secs(4), "exit took {:?}", started.elapsed());
     assert!(TcpStream::connect(api).is_err(), "the listener still accepts after the exit");

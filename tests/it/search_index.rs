@@ -206,7 +206,7 @@ async fn an_old_contact_renamed_joins_the_older_blocks_of_a_list() {
 
     // `er2` (user2, user20.., user200.., user2000..user2999, and now
     // user0 and user500 too) in sealed blocks and an open one, in order.
-    assert!(host.terminate());
+    assert!(host.terminate().await);
     let (postings, blocks) =
         backend::with_store(dir.path(), move |store| list_in_order(store, &crm_store::Namespace::org(&org), "er2"));
     assert_eq!(postings, 1_111 + 2);
@@ -245,7 +245,7 @@ async fn a_host_folds_the_log_into_the_lists_on_its_own() {
     // Four rounds of 200 ms at least (a fold takes epochs two behind the open one).
     tokio::time::sleep(std::time::Duration::from_secs(5)).await;
     assert_eq!(names(&host.get("/api/contacts?search=user299", &token).await), (users(&[299]), 1));
-    assert!(host.terminate());
+    assert!(host.terminate().await);
     let (logged, listed) = backend::with_store(dir.path(), move |store| {
         let ns = crm_store::Namespace::org(&org);
         (keys_under(store, &ns, b"m/contacts/n/").len(), keys_under(store, &ns, b"m/contacts/b/").len())
@@ -262,7 +262,7 @@ async fn forty_contacts_on_disk(name: &str) -> (tempfile::TempDir, String, Strin
     let mut host = Host::start_in(dir.path(), &[]).await;
     let (org, token) = host.org_with_token(json!({ "name": name, "plan": "unlimited" })).await;
     seed(&host, &org, 40).await;
-    assert!(host.terminate());
+    assert!(host.terminate().await);
     (dir, org, token)
 }
 
@@ -378,7 +378,7 @@ async fn an_index_an_earlier_version_wrote_is_rewritten_at_start() {
     assert_eq!(names(&host.get(phone, &token).await), (users(&[39]), 1));
     assert_eq!(names(&host.get("/api/contacts?search=user39", &token).await), (users(&[39]), 1));
     assert_eq!(scans(&host).await, before, "the index answers");
-    assert!(host.terminate());
+    assert!(host.terminate().await);
     let left = backend::with_store(dir.path(), move |store| {
         let ns = crm_store::Namespace::org(&org);
         stale.iter().filter(|k| store.get(&ns, k).unwrap().is_some()).count()
