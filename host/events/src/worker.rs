@@ -661,6 +661,7 @@ mod tests {
         let arrivals = arrivals.lock().unwrap().clone();
         let first = arrivals[0];
         let offsets: Vec<u128> = arrivals.iter().map(|a| a.duration_since(first).as_millis()).collect();
+        eprintln!("arrivals (ms from the first): {offsets:?}");
         for (i, at) in arrivals.iter().enumerate() {
             let in_a_second =
                 arrivals[i..].iter().take_while(|later| later.duration_since(*at) < Duration::from_secs(1));
