@@ -239,16 +239,24 @@ async fn long_city_inputs_are_bounded_and_do_not_stall_the_host() {
             })
         })
         .collect();
-    let mut slowest = std::time::Duration::ZERO;
+    let mut took = Vec::new();
     for _ in 0..20 {
         let t = std::time::Instant::now();
         let r = host.client.get(format!("{}/healthz", host.api)).send().await.unwrap();
         assert_eq!(r.status(), 200);
-        slowest = slowest.max(t.elapsed());
+        took.push(t.elapsed());
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
     for l in load {
         l.await.unwrap();
     }
-    assert!(slowest < std::time::Duration::from_millis(250), "/healthz took {slowest:?} under catalog load");
+    // Matches on the I/O threads would hold most health checks up; one or
+    // two of twenty held by the machine's load (a thread descheduled) say
+    // nothing of that, so the bound is on the 90th percentile, and the
+    // slowest is only bounded against hanging.
+    took.sort();
+    let (p90, slowest) = (took[17], took[19]);
+    eprintln!("/healthz under catalog load: p90 {p90:?}, slowest {slowest:?}");
+    assert!(p90 < std::time::Duration::from_millis(250), "/healthz took {took:?} under catalog load");
+    assert!(slowest < std::time::Duration::from_secs(2), "/healthz took {took:?} under catalog load");
 }

@@ -149,7 +149,7 @@ async fn search_finds_a_company_without_case_or_accents_even_one_saved_before() 
     // A company as an earlier version stored it, with the folded name it
     // kept beside its name then: read as before, found by its name alone.
     let org = host.demo_org.clone().unwrap();
-    assert!(host.terminate());
+    assert!(host.terminate().await);
     backend::with_store(dir.path(), move |store| {
         let ns = crm_store::Namespace::org(&org);
         let (key, value) = store.scan_reverse(&ns, b"m/contacts/company/", None, 1).unwrap().remove(0);

@@ -300,7 +300,7 @@ async fn pages_far_past_the_end_are_empty_and_never_wrap() {
             let r = host.get(&format!("/api/contacts?page={page}&limit=2{query}"), &token).await;
             assert_eq!(r.status, 200, "page {page}{query}: {}", r.text);
             assert!(
-                started.elapsed() < std::time::Duration::from_secs(2),
+                started.elapsed() < std::time::Duration::from_secs(10),
                 "page {page}{query} took {:?}",
                 started.elapsed()
             );

@@ -82,7 +82,7 @@ async fn a_full_disk_stops_the_host_and_a_restart_keeps_what_was_acknowledged() 
     assert_eq!(refused.status, 500, "{}", refused.text);
     assert_eq!(refused.json()["code"], "INTERNAL_SERVER_ERROR");
     // The host stops by itself, with an error for its supervisor.
-    assert_eq!(host.exit_within(Duration::from_secs(20)), Some(false), "the host went on after its store failed");
+    assert_eq!(host.exit_within(Duration::from_secs(20)).await, Some(false), "the host went on after its store failed");
 
     // Started on a disk still full, it says why and stops.
     let out = serve_command(&data).output().unwrap();

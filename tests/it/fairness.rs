@@ -115,8 +115,9 @@ async fn a_flooding_organization_is_limited_to_its_share_of_requests_in_flight()
         sent.ok,
         sent.limited
     );
+    // Prompt: 95 to 321 ms on a loaded 2-core machine beside two busy loops.
     assert!(
-        quantile(&loaded, 0.9) < Duration::from_millis(500),
+        quantile(&loaded, 0.9) < Duration::from_secs(2),
         "the calm organization's p90 under the flood was {:?}",
         quantile(&loaded, 0.9)
     );
@@ -191,16 +192,12 @@ async fn token_quotas_answer_429_with_rate_limit_headers() {
     let r = host.get("/api/me", &token).await;
     assert_eq!(r.status, 200);
     assert_eq!(r.header("ratelimit-limit"), Some("10"));
-    let mut refused = None;
-    for i in 0..30 {
-        let r = host.get("/api/me", &token).await;
-        if r.status == 429 {
-            refused = Some((i, r));
-            break;
-        }
-    }
-    let (i, r) = refused.expect("a burst of 31 requests was never limited");
-    assert!(i >= 5, "limited after only {i} requests");
+    // Sent at once: one after another, on a machine slow enough to answer
+    // five a second, the bucket would refill as fast as they drain it.
+    let burst = futures_util::future::join_all((0..30).map(|_| host.get("/api/me", &token))).await;
+    let answered = burst.iter().filter(|r| r.status == 200).count();
+    assert!(answered >= 5, "limited after only {answered} requests");
+    let r = burst.into_iter().find(|r| r.status == 429).expect("a burst of 31 requests was never limited");
     assert_eq!(r.json()["code"], "RATE_LIMITED");
     assert_eq!(r.header("ratelimit-limit"), Some("10"));
     assert_eq!(r.header("ratelimit-remaining"), Some("0"));
@@ -213,13 +210,14 @@ async fn token_quotas_answer_429_with_rate_limit_headers() {
     assert_eq!(host.get("/api/me", &token).await.status, 200);
 }
 
-/// A shipment waiting on the provider (a second) holds no compute turn: with
+/// A shipment waiting on the provider (3 s) holds no compute turn: with
 /// one turn, another organization's call answers meanwhile.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_call_waiting_on_a_provider_gives_its_compute_turn_back() {
-    let shop = crm_tests::shop::Shop::open_with(&[("CRM_COMPUTE_TURNS", "1")]).await;
+    let shop =
+        crm_tests::shop::Shop::open_with(&[("CRM_COMPUTE_TURNS", "1"), ("CRM_PROVIDER_TIMEOUT_MS", "10000")]).await;
     let (_, other) = shop.host.org_with_token(json!({ "name": "Otra" })).await;
-    shop.sim.set_latency(Duration::ZERO, Duration::from_millis(1000));
+    shop.sim.set_latency(Duration::ZERO, Duration::from_secs(3));
     let meanwhile = async {
         while shop.sim.calls("generate") == 0 {
             tokio::time::sleep(Duration::from_millis(5)).await;
@@ -231,7 +229,8 @@ async fn a_call_waiting_on_a_provider_gives_its_compute_turn_back() {
     let (label, (status, waited)) = tokio::join!(shop.generate(Some("slow-provider")), meanwhile);
     assert_eq!(label.status, 201, "{}", label.text);
     assert_eq!(status, 200);
-    assert!(waited < Duration::from_millis(500), "the other organization waited {waited:?} for the provider's call");
+    // Waiting for the provider's call would be 3 s.
+    assert!(waited < Duration::from_secs(2), "the other organization waited {waited:?} for the provider's call");
 }
 
 /// An import's rows run in a nested call of the contacts module; that call
@@ -258,5 +257,7 @@ async fn an_import_passes_its_compute_turn_on_while_it_runs() {
     let slowest = *lists.last().unwrap();
     eprintln!("the import took {took:?}; the other organization's slowest list {slowest:?}");
     assert!(took > Duration::from_millis(600), "the import was too quick ({took:?}) to show anything");
-    assert!(slowest < Duration::from_millis(500), "a list waited {slowest:?} beside an import of {took:?}");
+    // Waiting for the import would be most of it; on a loaded machine both
+    // take longer, so the bound is the import's own length.
+    assert!(slowest * 3 < took, "a list waited {slowest:?} beside an import of {took:?}");
 }

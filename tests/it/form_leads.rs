@@ -515,7 +515,7 @@ async fn expired_double_click_answers_are_swept_by_later_submissions() {
     }
     let old_done = now_millis();
     let Site { mut host, org, token } = site;
-    assert!(host.terminate());
+    assert!(host.terminate().await);
     assert_eq!(double_click_answers(dir.path(), &org, &id).len(), LEADS, "kept while fresh");
 
     // Swept a minute after the end of the 30-second period they were committed in.
@@ -534,7 +534,7 @@ async fn expired_double_click_answers_are_swept_by_later_submissions() {
     let twin = site.public(&id, &key, &lead("new", 0)).await;
     assert_eq!((twin.status, twin.json()), (new_first.status, new_first.json()), "a fresh answer stays");
     let Site { mut host, org, .. } = site;
-    assert!(host.terminate());
+    assert!(host.terminate().await);
 
     let answers = double_click_answers(dir.path(), &org, &id);
     let (fresh, expired): (Vec<&Kept>, Vec<&Kept>) = answers.iter().partition(|kept| kept.at >= fresh_from);

@@ -107,9 +107,16 @@ async fn json_logs_carry_each_request_and_never_a_secret() {
     let rotated = host.admin(Method::POST, &format!("/admin/orgs/{org}/webhook-secret/rotate"), None).await.json();
     let (webhook_secret, previous) =
         (rotated["secret"].as_str().unwrap().to_string(), rotated["previous"].as_str().unwrap().to_string());
-    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
-
+    // Each request's line is written as it ends: wait for those asserted
+    // (not a fixed 300 ms), and read only whole lines.
+    let logged = crm_tests::shop::eventually(std::time::Duration::from_secs(20), || async {
+        let log = host.log();
+        ["trace-me-1", "/api/v1/forms/submit/{id}", "\"route\":\"/api/contacts\""].iter().all(|l| log.contains(l))
+    })
+    .await;
+    assert!(logged, "the requests' lines were not logged: {}", host.log());
     let log = host.log();
+    let log = &log[..log.rfind('\n').map_or(0, |end| end + 1)];
     let lines: Vec<Value> =
         log.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not JSON ({e}): {l}"))).collect();
     let traced = lines

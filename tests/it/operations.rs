@@ -77,7 +77,7 @@ async fn the_first_start_prints_a_demo_token_and_a_curl_line_once() {
     assert!(first.stdout.iter().any(|l| l.contains("curl") && l.contains(&token) && l.contains("/api/me")));
     assert_eq!(first.get("/api/me", &token).await.json()["data"]["token"]["permissions"], json!(["*"]));
     let mut first = first;
-    assert!(first.terminate());
+    assert!(first.terminate().await);
     let second = Host::start_in(dir.path(), &[]).await;
     assert!(second.demo_token.is_none(), "no second demo organization");
     assert_eq!(second.get("/api/me", &token).await.status, 200, "the demo token survives a restart");
@@ -106,7 +106,7 @@ async fn an_acknowledged_write_survives_kill_9() {
 #[tokio::test]
 async fn sigterm_stops_the_host_cleanly() {
     let mut host = Host::start().await;
-    assert!(host.terminate(), "exit status 0 after SIGTERM");
+    assert!(host.terminate().await, "exit status 0 after SIGTERM");
 }
 
 #[tokio::test]
@@ -156,7 +156,7 @@ async fn a_first_start_holds_about_what_a_restart_holds() {
     let mut host = Host::start_in(&dir.path().join("data"), &env).await;
     let compiled = resident_mb(&host);
     assert!(std::fs::read_dir(&cache).unwrap().count() >= 7, "every embedded component was compiled");
-    assert!(host.terminate());
+    assert!(host.terminate().await);
     let host = Host::start_in(&dir.path().join("data"), &env).await;
     let mapped = resident_mb(&host);
     assert!(compiled <= mapped + 25, "a first start holds {compiled} MB, a restart {mapped} MB");

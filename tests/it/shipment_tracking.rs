@@ -117,13 +117,16 @@ async fn a_shipment_keeps_its_newest_hundred_events() {
 
 #[tokio::test]
 async fn tracking_that_arrives_during_a_cancel_never_undoes_it() {
-    let shop = Shop::open().await;
+    let shop = Shop::open_with(&[("CRM_PROVIDER_TIMEOUT_MS", "10000")]).await;
     let (id, tn) = label(&shop, "w-race").await;
     let url = shop.webhook_url().await;
-    shop.sim.set_cancel_latency(Duration::from_millis(800));
+    // Long enough for the tracking and the refresh below to land inside it.
+    shop.sim.set_cancel_latency(Duration::from_secs(3));
     let (cancel_path, empty) = (format!("/api/shipments/{id}/cancel"), json!({}));
     let during = async {
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        while shop.sim.calls("cancel") == 0 {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
         // While the provider cancels, the shipment has one writer: the others step aside.
         let (status, body) = shop.sim.send_webhook(&url, &tn, "In Transit", "during-cancel").await;
         assert_eq!(status, 200, "{body}");

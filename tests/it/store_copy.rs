@@ -42,7 +42,7 @@ async fn an_embedded_store_copied_to_postgres_and_back_serves_the_same_data() {
     }
     let before = seen(&host, &token).await;
     assert_eq!((before.1.clone(), before.2.clone()), (json!(30), json!(10)));
-    assert!(host.terminate());
+    assert!(host.terminate().await);
 
     let url = backend::database("store-copy");
     let engine = Engine::found_in(&embedded).expect("the host wrote an embedded store");
@@ -57,7 +57,7 @@ async fn an_embedded_store_copied_to_postgres_and_back_serves_the_same_data() {
     assert_eq!(seen(&on_postgres, &token).await, before, "the database serves what the embedded store did");
     let added = on_postgres.post("/api/contacts", &token, &json!({ "email": "nuevo@acme.co" })).await;
     assert_eq!(added.status, 201, "and takes writes: {}", added.text);
-    assert!(on_postgres.terminate());
+    assert!(on_postgres.terminate().await);
 
     let back = temp.path().join("back");
     let other = if engine == Engine::Sled { Engine::Fjall } else { Engine::Sled };

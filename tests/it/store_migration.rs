@@ -47,7 +47,7 @@ async fn a_sled_data_dir_moves_to_fjall_while_the_host_serves_it() {
     }
     let before = seen(&old, &token).await;
     assert_eq!(before.0, CONTACTS);
-    assert!(old.terminate(), "the sled host stops cleanly");
+    assert!(old.terminate().await, "the sled host stops cleanly");
 
     let host = Host::start_in(dir.path(), &[]).await;
     // Served from the start, the move going on or not: the same answers, and writes kept.
@@ -69,7 +69,7 @@ async fn a_sled_data_dir_moves_to_fjall_while_the_host_serves_it() {
     let after_move = seen(&host, &token).await;
     assert_eq!((&after_move.0, &after_move.2), (&json!(CONTACTS + 1), &json!(CONTACTS / 3 + 1)));
     let mut host = host;
-    assert!(host.terminate());
+    assert!(host.terminate().await);
 
     let again = Host::start_in(dir.path(), &[]).await;
     assert_eq!(Engine::found_in(dir.path()), Some(Engine::Fjall));
@@ -85,7 +85,7 @@ async fn a_host_told_to_keep_sled_keeps_it() {
     let dir = tempfile::tempdir().unwrap();
     let mut old = Host::start_in(dir.path(), &[("CRM_STORE_ENGINE", "sled")]).await;
     let (_, token) = old.org_with_token(json!({ "name": "Quieta" })).await;
-    assert!(old.terminate());
+    assert!(old.terminate().await);
     let host = Host::start_in(dir.path(), &[("CRM_STORE_ENGINE", "sled")]).await;
     assert_eq!(host.get("/api/me", &token).await.status, 200);
     assert_eq!(Engine::found_in(dir.path()), Some(Engine::Sled));

@@ -134,12 +134,13 @@ async fn the_importer_reaches_a_tls_host_trusting_the_authority_in_ssl_cert_file
         };
         cmd.output().unwrap()
     };
-    let started = std::time::Instant::now();
     let refused = import(None);
     let said = String::from_utf8_lossy(&refused.stderr);
     assert!(!refused.status.success(), "an authority nobody trusts was accepted");
     assert!(said.contains("invalid peer certificate: UnknownIssuer"), "the cause is told: {said}");
-    assert!(started.elapsed() < Duration::from_secs(5), "not tried again: {:?}", started.elapsed());
+    // Each try again says so ("try 1 of 5"): read that, not how long the
+    // start of a debug binary took.
+    assert!(!said.contains("(try "), "not tried again: {said}");
     let out = import(Some(&authority_file));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}{}", String::from_utf8_lossy(&out.stderr));

@@ -24,7 +24,6 @@ pub mod wan;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
 use std::time::Duration;
 
 pub use reqwest::{Method, StatusCode};
@@ -264,8 +263,11 @@ impl Host {
             log_tail.forward(stderr);
         }
         let stdout = child.stdout.take().expect("stdout");
-        let (tx, rx) = mpsc::channel::<String>();
+        // Read on a thread, awaited here: a blocking wait would hold the
+        // test's runtime, and what runs on it (a simulator, a WAN link).
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
         std::thread::spawn(move || {
+            // Once nobody listens, the lines are read and dropped: the pipe never fills.
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
                 let _ = tx.send(line);
             }
@@ -275,12 +277,12 @@ impl Host {
         let mut demo_token = None;
         let mut demo_org = None;
         while api.is_none() || admin.is_none() {
-            let line = match rx.recv_timeout(START_WAIT) {
-                Ok(line) => line,
-                Err(waited) => {
+            let line = match tokio::time::timeout(START_WAIT, rx.recv()).await {
+                Ok(Some(line)) => line,
+                waited => {
                     let what = match waited {
-                        mpsc::RecvTimeoutError::Timeout => format!("did not print its addresses within {START_WAIT:?}"),
-                        mpsc::RecvTimeoutError::Disconnected => "exited before it printed its addresses".into(),
+                        Err(_) => format!("did not print its addresses within {START_WAIT:?}"),
+                        Ok(_) => "exited before it printed its addresses".into(),
                     };
                     let _ = child.kill();
                     let _ = child.wait();
@@ -313,7 +315,7 @@ impl Host {
             }
             tokio::time::sleep(Duration::from_millis(25)).await;
         }
-        while let Ok(line) = rx.recv_timeout(Duration::from_millis(50)) {
+        while let Ok(Some(line)) = tokio::time::timeout(Duration::from_millis(50), rx.recv()).await {
             lines.push(line);
         }
         for line in &lines {
@@ -324,7 +326,6 @@ impl Host {
                 demo_org = Some(o.to_string());
             }
         }
-        std::thread::spawn(move || while rx.recv().is_ok() {});
         Host {
             child: Some(child),
             api,
@@ -345,23 +346,25 @@ impl Host {
 
     /// SIGTERM, then waits at most `limit` for the exit; `Some(success)` when
     /// it exited in time, `None` when it was still running (it is then killed).
-    pub fn terminate_within(&mut self, limit: Duration) -> Option<bool> {
+    pub async fn terminate_within(&mut self, limit: Duration) -> Option<bool> {
         let child = self.child.as_ref().expect("running");
         let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
         assert!(status.success());
-        self.exit_within(limit)
+        self.exit_within(limit).await
     }
 
     /// Waits at most `limit` for the host to exit on its own; `Some(success)`
     /// when it did, `None` when it was still running (it is then killed).
-    pub fn exit_within(&mut self, limit: Duration) -> Option<bool> {
+    /// The test's runtime goes on meanwhile: a host may be waiting on what
+    /// runs there (a simulator's answer) to exit.
+    pub async fn exit_within(&mut self, limit: Duration) -> Option<bool> {
         let mut child = self.child.take().expect("running");
         let until = std::time::Instant::now() + limit;
         while std::time::Instant::now() < until {
             if let Some(status) = child.try_wait().expect("wait") {
                 return Some(status.success());
             }
-            std::thread::sleep(Duration::from_millis(20));
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
         let _ = child.kill();
         let _ = child.wait();
@@ -380,12 +383,14 @@ impl Host {
         }
     }
 
-    /// SIGTERM, then waits for the exit; returns whether it exited with success.
-    pub fn terminate(&mut self) -> bool {
+    /// SIGTERM, then waits for the exit (off the test's runtime, which goes
+    /// on meanwhile); returns whether it exited with success.
+    pub async fn terminate(&mut self) -> bool {
         let mut child = self.child.take().expect("running");
         let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
         assert!(status.success());
-        child.wait().expect("wait").success()
+        let exited = tokio::task::spawn_blocking(move || child.wait().expect("wait"));
+        exited.await.expect("the wait for the exit").success()
     }
 
     /// A request on the public API with an optional token (as Bearer).

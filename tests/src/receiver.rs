@@ -1,9 +1,14 @@
 //! A webhook receiver on loopback: records every request it gets and answers
 //! as a test tells it (a status, a status with headers, or a hang), so tests
 //! see exactly what the host delivers.
+//!
+//! It serves on a thread of its own, with a runtime of two workers, and
+//! stamps a request when its head arrives, before its body is read: a
+//! test's own runtime (one thread, which a loaded machine deschedules or a
+//! blocking call holds) would leave requests waiting in the socket and then
+//! stamp them together, as if they had arrived at once.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -18,6 +23,7 @@ pub struct Received {
     /// Header names in lower case.
     pub headers: BTreeMap<String, String>,
     pub body: Vec<u8>,
+    /// When its head arrived.
     pub at: Instant,
 }
 
@@ -88,6 +94,19 @@ pub struct Receiver {
     /// `http://127.0.0.1:<port>`.
     pub url: String,
     state: Arc<Mutex<State>>,
+    /// Stops the receiver's thread when the last clone goes.
+    _serving: Arc<Serving>,
+}
+
+/// Tells the receiver's thread to stop, once dropped.
+struct Serving(Option<tokio::sync::oneshot::Sender<()>>);
+
+impl Drop for Serving {
+    fn drop(&mut self) {
+        if let Some(stop) = self.0.take() {
+            let _ = stop.send(());
+        }
+    }
 }
 
 impl Receiver {
@@ -98,47 +117,32 @@ impl Receiver {
     pub async fn start_on(addr: SocketAddr) -> Receiver {
         let state = Arc::new(Mutex::new(State::default()));
         let served = state.clone();
-        let routes =
-            warp::any().and(warp::path::full()).and(warp::header::headers_cloned()).and(warp::body::bytes()).then(
-                move |path: warp::path::FullPath, headers: warp::http::HeaderMap, body: bytes::Bytes| {
-                    let state = served.clone();
-                    async move {
-                        let received = Received {
-                            path: path.as_str().to_string(),
-                            headers: headers
-                                .iter()
-                                .map(|(k, v)| (k.as_str().to_string(), v.to_str().unwrap_or("").to_string()))
-                                .collect(),
-                            body: body.to_vec(),
-                            at: Instant::now(),
-                        };
-                        let answer = {
-                            let mut s = state.lock().unwrap();
-                            let answer = s.by_path.get(&received.path).cloned();
-                            let answer = answer.or_else(|| s.next.pop_front()).unwrap_or(Answer::Status(200));
-                            s.received.push(received);
-                            answer
-                        };
-                        let (status, extra) = match answer {
-                            Answer::Status(status) => (status, Vec::new()),
-                            Answer::With(status, headers) => (status, headers),
-                            Answer::Hang => {
-                                tokio::time::sleep(Duration::from_secs(120)).await;
-                                (200, Vec::new())
-                            }
-                        };
-                        let mut response = Response::builder().status(status);
-                        for (name, value) in extra {
-                            response = response.header(name, value);
-                        }
-                        Ok::<_, Infallible>(response.body(String::from("ok")).unwrap())
+        let (bound, bound_at) = tokio::sync::oneshot::channel();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        std::thread::Builder::new()
+            .name("webhook-receiver".into())
+            .spawn(move || {
+                let runtime = tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(2)
+                    .enable_all()
+                    .build()
+                    .expect("the receiver's runtime");
+                runtime.block_on(async move {
+                    let listener = match tokio::net::TcpListener::bind(addr).await {
+                        Ok(listener) => listener,
+                        Err(e) => return drop(bound.send(Err(e))),
+                    };
+                    let _ = bound.send(listener.local_addr());
+                    tokio::select! {
+                        () = warp::serve(routes(served)).incoming(listener).run() => {}
+                        _ = stopped => {}
                     }
-                },
-            );
-        let listener = tokio::net::TcpListener::bind(addr).await.expect("bind the receiver");
-        let url = format!("http://{}", listener.local_addr().unwrap());
-        tokio::spawn(warp::serve(routes).incoming(listener).run());
-        Receiver { url, state }
+                });
+                // Dropping the runtime ends the answers still hanging.
+            })
+            .expect("start the receiver's thread");
+        let local = bound_at.await.expect("the receiver's thread").expect("bind the receiver");
+        Receiver { url: format!("http://{local}"), state, _serving: Arc::new(Serving(Some(stop))) }
     }
 
     /// Answers the next requests with these, in order (then 200).
@@ -165,4 +169,49 @@ impl Receiver {
     pub async fn wait_for(&self, path: &str, n: usize, within: Duration) -> bool {
         crate::shop::eventually(within, || async { self.received_at(path).len() >= n }).await
     }
+}
+
+/// What the receiver serves: records each request, stamped as its head
+/// arrived, and answers it as `state` says.
+fn routes(
+    state: Arc<Mutex<State>>,
+) -> impl warp::Filter<Extract = (Response<String>,), Error = warp::Rejection> + Clone + Send + Sync + 'static {
+    // First, so the stamp is taken before the body is read.
+    let arrived = warp::any().map(Instant::now);
+    arrived.and(warp::path::full()).and(warp::header::headers_cloned()).and(warp::body::bytes()).then(
+        move |at: Instant, path: warp::path::FullPath, headers: warp::http::HeaderMap, body: bytes::Bytes| {
+            let state = state.clone();
+            async move {
+                let received = Received {
+                    path: path.as_str().to_string(),
+                    headers: headers
+                        .iter()
+                        .map(|(k, v)| (k.as_str().to_string(), v.to_str().unwrap_or("").to_string()))
+                        .collect(),
+                    body: body.to_vec(),
+                    at,
+                };
+                let answer = {
+                    let mut s = state.lock().unwrap();
+                    let answer = s.by_path.get(&received.path).cloned();
+                    let answer = answer.or_else(|| s.next.pop_front()).unwrap_or(Answer::Status(200));
+                    s.received.push(received);
+                    answer
+                };
+                let (status, extra) = match answer {
+                    Answer::Status(status) => (status, Vec::new()),
+                    Answer::With(status, headers) => (status, headers),
+                    Answer::Hang => {
+                        tokio::time::sleep(Duration::from_secs(120)).await;
+                        (200, Vec::new())
+                    }
+                };
+                let mut response = Response::builder().status(status);
+                for (name, value) in extra {
+                    response = response.header(name, value);
+                }
+                response.body(String::from("ok")).unwrap()
+            }
+        },
+    )
 }

@@ -19,9 +19,18 @@
 //! taking another. A backlog thus drains at the pace, turn by turn; a turn
 //! that comes up late (the worker was busy) waits an interval after the one
 //! before it went, so late turns never go in a bunch.
+//!
+//! **Departure.** A turn is taken before the attempt's last awaited steps
+//! (the store's flush of what the event tells of, which releases every
+//! attempt waiting on one flush together), so the turns alone would let
+//! several attempts that waited on one slow flush leave at once. The last
+//! step before the request is [`Pace::depart`]: an attempt leaves an
+//! interval after the one before it left, measured on a monotonic clock,
+//! and nothing awaited lies between it and the request.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use crm_store::{BatchOp, Condition, Namespace, Store, StoreResult};
 
@@ -121,7 +130,13 @@ pub struct Pace {
 struct Turns {
     next_free: u64,
     last_start: u64,
+    /// When an attempt last left ([`Pace::depart`]).
+    departed: Option<Instant>,
 }
+
+/// The longest interval a pace has (one attempt a second): a target whose
+/// last attempt left longer ago than this has nothing left to space.
+const LONGEST_INTERVAL: Duration = Duration::from_secs(1);
 
 impl Pace {
     /// When a paced delivery of `org` to `url`, due at `now` (milliseconds),
@@ -136,8 +151,10 @@ impl Pace {
         let now_us = now * 1000;
         let mut targets = self.targets.lock().expect("pace lock");
         if targets.len() > 10_000 {
-            // Turns all past: nothing to remember.
-            targets.retain(|_, turns| turns.next_free > now_us);
+            // Turns all past and departures spaced: nothing to remember.
+            targets.retain(|_, turns| {
+                turns.next_free > now_us || turns.departed.is_some_and(|at| at.elapsed() < LONGEST_INTERVAL)
+            });
         }
         let turns = targets.entry((org.to_string(), url.to_string())).or_default();
         let spaced = turns.last_start + interval;
@@ -150,6 +167,25 @@ impl Pace {
         }
         turns.next_free = turns.next_free.max(start + interval);
         start.div_ceil(1000)
+    }
+
+    /// Whether a paced attempt of `org` to `url` may leave at `now`: `Ok`
+    /// (recorded as the last to leave) when the one before left at least an
+    /// interval ago, else `Err` with when it may. Asked right before the
+    /// request, after every wait, so a late turn never makes the next one
+    /// early: attempts that a slow flush released together leave an
+    /// interval apart.
+    pub fn depart(&self, org: &str, url: &str, per_second: u32, now: Instant) -> Result<(), Instant> {
+        let interval = Duration::from_micros(1_000_000 / u64::from(per_second.max(1)));
+        let mut targets = self.targets.lock().expect("pace lock");
+        let turns = targets.entry((org.to_string(), url.to_string())).or_default();
+        if let Some(departed) = turns.departed
+            && now < departed + interval
+        {
+            return Err(departed + interval);
+        }
+        turns.departed = Some(now);
+        Ok(())
     }
 }
 
@@ -170,5 +206,23 @@ mod tests {
         assert_eq!(pace.take("o", "https://x.co/", 4, 1600, true), 1850);
         assert_eq!(pace.take("o", "https://x.co/", 4, 1850, true), 2100);
         assert_eq!(pace.take("o", "https://x.co/", 4, 9000, false), 9000, "idle: at once");
+    }
+
+    #[test]
+    fn an_attempt_leaves_an_interval_after_the_one_before_it_left() {
+        let pace = Pace::default();
+        let t = Instant::now();
+        let interval = Duration::from_millis(250);
+        assert_eq!(pace.depart("o", "https://x.co/", 4, t), Ok(()));
+        // Two released together (one flush): the second waits an interval.
+        assert_eq!(pace.depart("o", "https://x.co/", 4, t), Err(t + interval));
+        assert_eq!(pace.depart("o", "https://x.co/", 4, t + interval / 2), Err(t + interval));
+        assert_eq!(pace.depart("o", "https://other.co/", 4, t), Ok(()), "each URL has its own");
+        assert_eq!(pace.depart("p", "https://x.co/", 4, t), Ok(()), "each organization too");
+        assert_eq!(pace.depart("o", "https://x.co/", 4, t + interval), Ok(()));
+        // A late one goes at once, and counts from when it left.
+        let late = t + interval * 5;
+        assert_eq!(pace.depart("o", "https://x.co/", 4, late), Ok(()));
+        assert_eq!(pace.depart("o", "https://x.co/", 4, late + interval / 2), Err(late + interval));
     }
 }

@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use crm_store::lease::Lease;
 use crm_store::{BatchOp, Condition, Namespace, StoreResult};
+use crm_tenancy::webhook_secrets::WebhookSecret;
 use crm_tenancy::{Tenancy, clock};
 
 use crate::endpoints::{self, Endpoint, Health};
@@ -315,7 +316,22 @@ impl Worker {
         }
         // The change an event tells of is on disk before anyone hears of it.
         store.durable().await?;
-        let outcome = self.send(org, &delivery).await?;
+        let secret = self.tenancy.webhook_secret(org)?;
+        if let Some(per_second) = delivery.max_per_second {
+            // After every wait (one flush releases many attempts at once),
+            // with nothing awaited between it and the request.
+            while let Err(at) = self.pace.depart(org, &delivery.url, per_second, Instant::now()) {
+                tokio::time::sleep_until(at.into()).await;
+            }
+        }
+        tracing::debug!(
+            org,
+            delivery = id,
+            event = delivery.event_id,
+            per_second = delivery.max_per_second.unwrap_or(0),
+            "a webhook attempt leaves"
+        );
+        let outcome = self.send(&secret, &delivery).await;
         if self.tenancy.org(org)?.is_none() {
             return Ok(()); // deleted meanwhile: nothing to record
         }
@@ -427,11 +443,12 @@ impl Worker {
         })
     }
 
-    /// Signs and sends the delivery's event to its target.
-    async fn send(&self, org: &str, delivery: &Delivery) -> StoreResult<Outcome> {
+    /// Signs (with its organization's `secret`) and sends the delivery's
+    /// event to its target.
+    async fn send(&self, secret: &WebhookSecret, delivery: &Delivery) -> Outcome {
         let body = delivery.body.as_bytes().to_vec();
         let timestamp = clock::now().timestamp();
-        let signature = sign::header_for(&self.tenancy.webhook_secret(org)?, &delivery.event_id, timestamp, &body);
+        let signature = sign::header_for(secret, &delivery.event_id, timestamp, &body);
         let attempt = Attempt {
             url: &delivery.url,
             headers: &delivery.headers,
@@ -440,7 +457,7 @@ impl Worker {
             signature: &signature,
             body,
         };
-        Ok(self.sender.send(attempt).await)
+        self.sender.send(attempt).await
     }
 }
 
@@ -448,7 +465,10 @@ impl Worker {
 mod tests {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
-    use crm_store::SledStore;
+    use std::future::Future;
+    use std::pin::Pin;
+
+    use crm_store::{KeyValue, SledStore};
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
     use super::*;
@@ -479,6 +499,175 @@ mod tests {
             }
         });
         (url, count)
+    }
+
+    /// A store whose flushes end only at every `every` since `origin`, as a
+    /// slow disk's group commit does: every attempt that waited on one
+    /// flush is released at once.
+    struct SlowFlush {
+        inner: Arc<dyn crm_store::Store>,
+        origin: Instant,
+        every: Duration,
+    }
+
+    impl crm_store::Store for SlowFlush {
+        fn get(&self, ns: &Namespace, key: &[u8]) -> StoreResult<Option<Vec<u8>>> {
+            self.inner.get(ns, key)
+        }
+        fn put(&self, ns: &Namespace, key: &[u8], value: &[u8]) -> StoreResult<()> {
+            self.inner.put(ns, key, value)
+        }
+        fn delete(&self, ns: &Namespace, key: &[u8]) -> StoreResult<()> {
+            self.inner.delete(ns, key)
+        }
+        fn compare_and_swap(
+            &self,
+            ns: &Namespace,
+            key: &[u8],
+            expected: Option<&[u8]>,
+            new: Option<&[u8]>,
+        ) -> StoreResult<Result<(), crm_store::Conflict>> {
+            self.inner.compare_and_swap(ns, key, expected, new)
+        }
+        fn scan(
+            &self,
+            ns: &Namespace,
+            prefix: &[u8],
+            start: Option<&[u8]>,
+            limit: usize,
+        ) -> StoreResult<Vec<KeyValue>> {
+            self.inner.scan(ns, prefix, start, limit)
+        }
+        fn scan_reverse(
+            &self,
+            ns: &Namespace,
+            prefix: &[u8],
+            before: Option<&[u8]>,
+            limit: usize,
+        ) -> StoreResult<Vec<KeyValue>> {
+            self.inner.scan_reverse(ns, prefix, before, limit)
+        }
+        fn find(&self, ns: &Namespace, prefix: &[u8], needle: &[u8], limit: usize) -> StoreResult<Vec<Vec<u8>>> {
+            self.inner.find(ns, prefix, needle, limit)
+        }
+        fn count_found(&self, ns: &Namespace, prefix: &[u8], needle: &[u8]) -> StoreResult<u64> {
+            self.inner.count_found(ns, prefix, needle)
+        }
+        fn batch(&self, ns: &Namespace, ops: Vec<BatchOp>) -> StoreResult<()> {
+            self.inner.batch(ns, ops)
+        }
+        fn batch_if(&self, ns: &Namespace, conditions: Vec<Condition>, ops: Vec<BatchOp>) -> StoreResult<bool> {
+            self.inner.batch_if(ns, conditions, ops)
+        }
+        fn combiner(&self) -> Option<&crm_store::combine::Combiner> {
+            self.inner.combiner()
+        }
+        fn drop_namespace(&self, ns: &Namespace) -> StoreResult<()> {
+            self.inner.drop_namespace(ns)
+        }
+        fn durable(&self) -> Pin<Box<dyn Future<Output = StoreResult<()>> + Send + '_>> {
+            Box::pin(async move {
+                self.inner.durable().await?;
+                let flushes = self.origin.elapsed().as_micros() / self.every.as_micros() + 1;
+                tokio::time::sleep_until((self.origin + self.every * flushes as u32).into()).await;
+                Ok(())
+            })
+        }
+    }
+
+    /// A receiver on loopback, on a thread of its own, that answers every
+    /// request 200 and stamps when each request's head arrived.
+    fn stamping_receiver() -> (String, Arc<Mutex<Vec<Instant>>>) {
+        use std::io::{Read, Write};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/hook", listener.local_addr().unwrap());
+        let arrivals = Arc::new(Mutex::new(Vec::new()));
+        let stamped = arrivals.clone();
+        std::thread::spawn(move || {
+            for mut socket in listener.incoming().map_while(Result::ok) {
+                let mut request = Vec::new();
+                let mut buf = [0u8; 4096];
+                while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match socket.read(&mut buf) {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => request.extend_from_slice(&buf[..n]),
+                    }
+                }
+                stamped.lock().unwrap().push(Instant::now());
+                let answer = "HTTP/1.1 200 OK\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+                let _ = socket.write_all(answer.as_bytes());
+            }
+        });
+        (url, arrivals)
+    }
+
+    /// A delivery of `url` due at once, paced at `per_second`.
+    fn paced(id: &str, url: &str, per_second: u32) -> Delivery {
+        Delivery {
+            id: id.into(),
+            event_id: format!("e-{id}"),
+            event_type: "contact.created".into(),
+            subscription: "automations/a".into(),
+            url: url.into(),
+            headers: Vec::new(),
+            status: records::PENDING.into(),
+            attempts: 0,
+            last_status_code: None,
+            last_error: None,
+            next_attempt_millis: Some(1),
+            created_at: String::new(),
+            updated_at: String::new(),
+            body: "{}".into(),
+            counted: false,
+            max_per_second: Some(per_second),
+            queue: None,
+        }
+    }
+
+    /// The worker stalled on purpose: its flushes end only every two seconds,
+    /// so the attempts of four turns wait on one flush and are released
+    /// together. They still leave an interval apart: no second holds more
+    /// than the pace (two) and one at its edge, where the attempts that one
+    /// flush released would leave four at once.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn attempts_one_slow_flush_releases_together_still_leave_at_the_pace() {
+        const PACE: u32 = 2;
+        const DELIVERIES: usize = 8;
+        let dir = tempfile::tempdir().unwrap();
+        let sled: Arc<dyn crm_store::Store> = Arc::new(SledStore::open(dir.path()).unwrap());
+        let store: Arc<dyn crm_store::Store> =
+            Arc::new(SlowFlush { inner: sled, origin: Instant::now(), every: Duration::from_secs(2) });
+        let tenancy = Tenancy::new(store.clone());
+        let org = tenancy.create_org("Acme".into(), "pro".into(), Default::default(), Default::default()).unwrap();
+        let (url, arrivals) = stamping_receiver();
+        let ns = Namespace::org(&org.id);
+        for i in 0..DELIVERIES {
+            let (id, record) = (format!("d{i}"), paced(&format!("d{i}"), &url, PACE));
+            let record = serde_json::to_vec(&record).unwrap();
+            let ops = vec![
+                BatchOp::Put(records::delivery_key(&id).into_bytes(), record),
+                BatchOp::Put(records::due_key(1, &id).into_bytes(), Vec::new()),
+            ];
+            store.batch(&ns, ops).unwrap();
+        }
+        let health = Health { disable_after: Health::DISABLE_AFTER, on_disabled: Arc::new(|_, _| {}) };
+        let outbox = Outbox::new(store.clone(), Policy { allow_private: true });
+        let running = Worker::start(outbox, tenancy, health, "h", false);
+        let until = Instant::now() + Duration::from_secs(60);
+        while arrivals.lock().unwrap().len() < DELIVERIES {
+            assert!(Instant::now() < until, "{} of {DELIVERIES} arrived", arrivals.lock().unwrap().len());
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        running.stop();
+        let arrivals = arrivals.lock().unwrap().clone();
+        let first = arrivals[0];
+        let offsets: Vec<u128> = arrivals.iter().map(|a| a.duration_since(first).as_millis()).collect();
+        eprintln!("arrivals (ms from the first): {offsets:?}");
+        for (i, at) in arrivals.iter().enumerate() {
+            let in_a_second =
+                arrivals[i..].iter().take_while(|later| later.duration_since(*at) < Duration::from_secs(1));
+            assert!(in_a_second.count() <= PACE as usize + 1, "a burst from arrival {i}: {offsets:?} ms");
+        }
     }
 
     /// A due entry read by a scan that raced the previous attempt's commit

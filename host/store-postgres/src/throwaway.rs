@@ -150,12 +150,19 @@ impl Throwaway {
     /// every write nothing flushed, not only those the writer had not reached.
     pub fn freeze_wal_writer(&self) -> Result<(), String> {
         let postmaster = self.postmaster()?;
-        let writer = processes_where(|stat| stat.parent == postmaster)
-            .into_iter()
-            .find(|p| {
+        // The postmaster starts it once the server is ready, which a loaded
+        // machine may not have got to yet when the start returns.
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let writer = loop {
+            let writer = processes_where(|stat| stat.parent == postmaster).into_iter().find(|p| {
                 std::fs::read(format!("/proc/{}/cmdline", p.pid)).is_ok_and(|c| c.starts_with(b"postgres: walwriter"))
-            })
-            .ok_or("the server has no WAL writer process")?;
+            });
+            match writer {
+                Some(writer) => break writer,
+                None if std::time::Instant::now() < until => std::thread::sleep(std::time::Duration::from_millis(50)),
+                None => return Err("the server has no WAL writer process".into()),
+            }
+        };
         run(Command::new("kill").args(["-STOP", &writer.pid]))
     }
 

@@ -99,7 +99,13 @@ fn acknowledged_writes_survive_a_server_crash() {
             })
         })
         .collect();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
+    // Crashed once the writers have had a hundred writes acknowledged (1.5 s
+    // of them on an idle machine), however long a loaded one takes.
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while acknowledged.lock().unwrap().len() <= 100 && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(200));
     server.crash_and_recover().unwrap();
     stop.store(true, Ordering::Relaxed);
     for writer in writers {
@@ -154,9 +160,19 @@ fn key_sets_are_read_key_by_key_on_a_grown_table() {
         let rows = (0..1000).map(|i| put(&format!("k/{chunk}/{i}"))).collect();
         store.batch(&ns, rows).unwrap();
     }
-    // The session's statistics reach the server a second after it goes idle.
+    // The session's statistics reach the server a second after it goes
+    // idle, later on a loaded machine: read once they stay the same.
     std::thread::sleep(std::time::Duration::from_millis(2500));
-    let before = index_entries_read();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    let mut before = index_entries_read();
+    loop {
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let now = index_entries_read();
+        if now == before || std::time::Instant::now() > until {
+            break;
+        }
+        before = now;
+    }
     for round in 100..120 {
         touch_sets(round);
     }

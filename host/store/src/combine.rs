@@ -246,15 +246,13 @@ mod tests {
         let (commit, _) = recording();
         let computing = Computing::default();
         computing.set(SIBLINGS - 1);
-        let window = CommitWindow { length: Duration::from_millis(500), computing };
+        // A window far longer than any stall: waiting it would take 10 s.
+        let window = CommitWindow { length: Duration::from_secs(10), computing };
         let combiner = Combiner::start(commit, window);
         let started = std::time::Instant::now();
         assert!(combiner.batch_if(Namespace::org("a"), batch("ab")).await.unwrap());
         let waited = started.elapsed();
-        assert!(
-            waited < Duration::from_millis(250),
-            "with few requests computing a commit starts at once ({waited:?})"
-        );
+        assert!(waited < Duration::from_secs(5), "with few requests computing a commit starts at once ({waited:?})");
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -271,13 +269,14 @@ mod tests {
     }
 
     /// Six batches of two namespaces queued 10 ms apart: each its own
-    /// commit without a window, one commit per namespace within one.
+    /// commit without a window, one commit per namespace within one (of
+    /// 2 s, so that all six are queued within it on a loaded machine).
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn batches_queued_within_the_window_share_one_commit_per_namespace() {
         let (commit, sizes) = recording();
         let computing = Computing::default();
         computing.set(SIBLINGS);
-        let window = CommitWindow { length: Duration::from_millis(300), computing };
+        let window = CommitWindow { length: Duration::from_secs(2), computing };
         let combiner = Combiner::start(commit, window);
         let mut calls = Vec::new();
         for i in 0..6 {

@@ -47,6 +47,8 @@ pub fn wanted(data_dir: &Path) -> bool {
 
 /// Finishes what a migration that stopped left in `data_dir`: after
 /// `done`, sled's folder is removed; before it, fjall's partial copy is.
+/// What is already gone counts as removed: the migration's own thread
+/// tidies too, once sled has closed, and may be a step ahead.
 pub fn tidy(data_dir: &Path) -> StoreResult<()> {
     let marker = data_dir.join(MARKER);
     let Ok(state) = std::fs::read_to_string(&marker) else { return Ok(()) };
@@ -54,12 +56,14 @@ pub fn tidy(data_dir: &Path) -> StoreResult<()> {
         DONE => Engine::Sled.dir(data_dir),
         _ => Engine::Fjall.dir(data_dir),
     };
-    if stale.exists() {
-        std::fs::remove_dir_all(&stale)
-            .map_err(|e| StoreError::new(format!("cannot remove {}: {e}", stale.display())))?;
-    }
-    std::fs::remove_file(&marker).map_err(|e| StoreError::new(format!("cannot remove {}: {e}", marker.display())))?;
-    Ok(())
+    let gone = |removed: std::io::Result<()>, path: &Path| match removed {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(StoreError::new(format!("cannot remove {}: {e}", path.display())))
+        }
+        _ => Ok(()),
+    };
+    gone(std::fs::remove_dir_all(&stale), &stale)?;
+    gone(std::fs::remove_file(&marker), &marker)
 }
 
 /// Starts moving the sled store of `data_dir` to fjall; answers the store

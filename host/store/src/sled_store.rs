@@ -20,7 +20,9 @@ use crate::{
 };
 
 pub struct SledStore {
-    db: sled::Db,
+    /// The only strong handle: dropping the store closes sled (and frees
+    /// its lock) at once, not when its threads next wake.
+    db: Arc<sled::Db>,
     group: Arc<GroupCommit>,
     combiner: Arc<Combiner>,
     failure: Arc<LastingFailure>,
@@ -60,13 +62,18 @@ impl SledStore {
                 }
                 e => err(e),
             })?;
-        let failure = Arc::new(LastingFailure::default());
-        let (flusher, flush_failure) = (db.clone(), failure.clone());
-        let group = GroupCommit::start(move || flush_failure.note(flusher.flush(), lasting).map(|_| ()));
-        let (committer, commit_failure) = (db.clone(), failure.clone());
+        let (db, failure) = (Arc::new(db), Arc::new(LastingFailure::default()));
+        // The threads hold sled weakly, as the fjall store's do.
+        let (flusher, flush_failure) = (Arc::downgrade(&db), failure.clone());
+        let group = GroupCommit::start(move || match flusher.upgrade() {
+            Some(db) => flush_failure.note(db.flush(), lasting).map(|_| ()),
+            None => Ok(()),
+        });
+        let (committer, commit_failure) = (Arc::downgrade(&db), failure.clone());
         let combiner = Combiner::start(
-            Box::new(move |ns: &Namespace, batches: &[Conditional]| {
-                commit_together(&committer.open_tree(ns.as_str()).map_err(err)?, batches, &commit_failure)
+            Box::new(move |ns: &Namespace, batches: &[Conditional]| match committer.upgrade() {
+                Some(db) => commit_together(&db.open_tree(ns.as_str()).map_err(err)?, batches, &commit_failure),
+                None => Err(StoreError::new("the store is closed")),
             }),
             window,
         );

@@ -15,14 +15,34 @@ use crm_store::{BatchOp, Condition, FjallStore, Namespace, SledStore, Store, cou
 
 const CACHE: u64 = 32 << 20;
 
-/// Waits until no sled store is open in `dir`: a dropped store's threads
-/// let its files go within a second.
-fn sled_closed(dir: &Path) {
+/// How long a test waits for what the migration's own thread does (which
+/// runs at the lowest priority): far more than it takes on a loaded machine.
+const DEADLINE: Duration = Duration::from_secs(60);
+
+/// Waits until `done` holds, at most [`DEADLINE`]; panics with `what` if not.
+fn wait_until(what: &str, done: impl Fn() -> bool) {
     let waited = Instant::now();
-    while Engine::Sled.in_use(dir) {
-        assert!(waited.elapsed() < Duration::from_secs(5), "sled is still open");
+    while !done() {
+        assert!(waited.elapsed() < DEADLINE, "{what} after {DEADLINE:?}");
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// Waits until no sled store is open in `dir` (a dropped one closes at
+/// once, but a migration's thread may still hold it).
+fn sled_closed(dir: &Path) {
+    wait_until("sled is still open", || !Engine::Sled.in_use(dir));
+}
+
+/// Waits until a migration in `dir` has ended: sled's folder and the
+/// marker removed (in that order), and fjall closed once `store` (the
+/// migration's, which its thread holds until then) is dropped.
+fn migration_ended(dir: &Path, store: Arc<dyn Store>) {
+    wait_until("the migration did not remove sled's folder and the marker", || {
+        !Engine::Sled.dir(dir).exists() && !dir.join("migration").exists()
+    });
+    drop(store);
+    wait_until("fjall is still open", || !Engine::Fjall.in_use(dir));
 }
 
 /// sled in `dir`, once the last one opened there has closed.
@@ -142,12 +162,10 @@ fn writes_during_the_copy_are_in_fjall_as_sled_held_them_at_the_switch() {
         assert_eq!(stored.len(), expected.len(), "keys of {ns:?} after the switch");
         assert!(stored == expected, "a value of {ns:?} differs from what sled held");
     }
-    let gone = Instant::now();
-    while Engine::Sled.dir(dir.path()).exists() {
-        assert!(gone.elapsed() < Duration::from_secs(10), "sled's folder is still there");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    assert!(!dir.path().join("migration").exists(), "the marker is removed with sled");
+    // sled's folder and the marker go once sled has closed.
+    wait_until("sled's folder or the marker is still there", || {
+        !Engine::Sled.dir(dir.path()).exists() && !dir.path().join("migration").exists()
+    });
 }
 
 fn key(i: u32) -> Vec<u8> {
@@ -168,12 +186,7 @@ fn a_migration_that_stopped_begins_again_and_one_that_switched_keeps_fjall() {
     let store = embedded::open_data_dir(dir.path(), None, Some(32), CommitWindow::default()).unwrap();
     assert_eq!(store.get(&Namespace::org("a"), b"k").unwrap(), Some(b"sled".to_vec()));
     assert_eq!(store.get(&Namespace::org("a"), b"partial").unwrap(), None, "the partial copy was removed");
-    let waited = Instant::now();
-    while Engine::Sled.dir(dir.path()).exists() {
-        assert!(waited.elapsed() < Duration::from_secs(10), "the migration did not end");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    drop(store);
+    migration_ended(dir.path(), store);
     let reopened = embedded::open_data_dir(dir.path(), None, Some(32), CommitWindow::default()).unwrap();
     assert_eq!(reopened.get(&Namespace::org("a"), b"k").unwrap(), Some(b"sled".to_vec()), "moved to fjall");
     assert_eq!(Engine::found_in(dir.path()), Some(Engine::Fjall));

@@ -1,5 +1,6 @@
 //! A module that misbehaves on purpose, for the host's containment tests:
-//! `GET /misbehave/loop` never returns, `/misbehave/alloc` allocates without end,
+//! `GET /misbehave/loop` never returns (its deadline, 300 ms, ends it; `/misbehave/spin`
+//! the same for 3 s), `/misbehave/alloc` allocates without end,
 //! `/misbehave/trap` traps, `/misbehave/ok` answers with the header names it was given,
 //! and `POST /misbehave/small` takes a body of at most [`SMALL`] bytes (its
 //! own limit, through `route-options`). Tests only; never embedded.
@@ -27,6 +28,7 @@ impl Guest for Misbehave {
             version: env!("CARGO_PKG_VERSION").into(),
             routes: vec![
                 route("/misbehave/loop", Some(300)),
+                route("/misbehave/spin", Some(3000)),
                 route("/misbehave/alloc", None),
                 route("/misbehave/trap", None),
                 route("/misbehave/ok", None),
@@ -37,7 +39,7 @@ impl Guest for Misbehave {
 
     fn handle(_caller: Caller, req: Request) -> Response {
         match req.path.as_str() {
-            "/misbehave/loop" => {
+            "/misbehave/loop" | "/misbehave/spin" => {
                 let mut n: u64 = 0;
                 loop {
                     n = std::hint::black_box(n.wrapping_add(1));
