@@ -11,16 +11,19 @@
 //! - [`integrations`]: each organization's settings for a provider;
 //! - [`limits`]: one instance's memory cap, with its peak recorded;
 //! - [`turns`]: compute turns, the CPU shared between organizations;
-//! - [`runtime`]: the [`Runtime`] and the state of one instance: per-call
-//!   deadline, memory cap and organization scope; a trap or an exceeded limit
-//!   is that call's error, nothing more;
+//! - [`runtime`]: the [`Runtime`]: per-call deadline, memory cap and
+//!   organization scope; a trap or an exceeded limit is that call's error,
+//!   nothing more;
+//!   Beside it (`runtime/state.rs`), the state of one instance, one part per
+//!   capability, which each import sees through a view of its own parts;
+//! - `start`: making a runtime: its engine and the linker with every import;
 //! - [`loader`]: embedded and `--plugins-dir` components, compiled once and
 //!   cached on disk (a load compiles with an engine of its own, dropped with
 //!   its buffers when the load ends), described (name, version, routes) at
 //!   start;
 //! - `imports`: what components may call, one file per capability
 //!   (tenant-scoped store, catalog, ids and clock, logs, the contacts
-//!   interface, shipping, provider HTTP, events);
+//!   interface, shipping, provider HTTP, events), each over its view;
 //! - [`nested`]: a module calling another's interface (contacts), and a trap
 //!   in an import's `upsert-many` kept to the row it hit (`progress`: what
 //!   the contacts instance told of its progress);
@@ -50,6 +53,7 @@ pub mod outbound;
 mod progress;
 pub mod providers;
 pub mod runtime;
+mod start;
 pub mod turns;
 pub mod upkeep;
 

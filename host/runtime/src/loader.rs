@@ -104,57 +104,97 @@ async fn load_one(
     let hash = hex::encode(Sha256::digest(bytes));
     let component =
         cache.component(runtime, label, bytes, &hash).map_err(|e| format!("not a valid component: {e:#}"))?;
-    // A refusal names what differs from this host's contract before
-    // wasmtime's own words (which name only the first difference).
-    let refused = |why: String| {
-        let mismatches = crm_contract::component::mismatches(bytes);
-        if mismatches.is_empty() { why } else { format!("{}\n{why}", mismatches.join("\n")) }
-    };
+    let (imports, exports) = interfaces(runtime, &component);
+    let loading = Loading { bytes, versions: plugin_versions(&imports, &exports), imports, exports };
     let instance_pre = runtime
         .linker
         .instantiate_pre(&component)
-        .map_err(|e| refused(format!("imports something the host does not offer: {e:#}")))?;
-    let (imports, exports) = interfaces(runtime, &component);
-    let versions = plugin_versions(&imports, &exports);
-    let contract =
-        |world| Contract { world, versions: versions.clone(), imports: imports.clone(), exports: exports.clone() };
-    if let Ok(provider) = ProviderComponentPre::new(instance_pre.clone()) {
-        let mut store = runtime.new_store("describe", None, DESCRIBE_DEADLINE);
-        let instance = provider
-            .instantiate_async(&mut store)
-            .await
-            .map_err(|e| refused(format!("cannot be instantiated: {e:#}")))?;
-        let info = instance
-            .crm_plugin_provider()
-            .call_describe(&mut store)
-            .await
-            .map_err(|e| format!("describe failed: {e:#}"))?;
-        if !ids::is_slug(&info.name) {
-            return Err(format!("provider name {:?} must match [a-z][a-z0-9_-]{{0,31}}", info.name));
-        }
-        return Ok(LoadedModule {
-            name: info.name,
-            version: info.version,
-            kind: Kind::Provider,
-            routes: Vec::new(),
-            source,
-            hash,
-            contract: contract("provider-component"),
-            hosts: info.hosts.into_iter().map(|h| h.to_ascii_lowercase()).collect(),
-            needs_api_key: info.needs_api_key,
-            pre: None,
-            contacts: None,
-            tracking: None,
-            provider: Some(provider),
-        });
+        .map_err(|e| loading.refused(format!("imports something the host does not offer: {e:#}")))?;
+    match ProviderComponentPre::new(instance_pre.clone()) {
+        Ok(provider) => load_provider(runtime, &loading, provider, (source, hash)).await,
+        Err(_) => load_module(runtime, &loading, instance_pre, (source, hash)).await,
     }
-    let pre = PlatformPre::new(instance_pre.clone())
-        .map_err(|e| refused(format!("exports neither crm:plugin/handler@1 nor crm:plugin/provider@1: {e:#}")))?;
+}
+
+/// What a load knows of a component before it is described.
+struct Loading<'a> {
+    bytes: &'a [u8],
+    imports: Vec<String>,
+    exports: Vec<String>,
+    versions: Vec<String>,
+}
+
+impl Loading<'_> {
+    /// A refusal, naming what differs from this host's contract before
+    /// wasmtime's own words (which name only the first difference).
+    fn refused(&self, why: String) -> String {
+        let mismatches = crm_contract::component::mismatches(self.bytes);
+        if mismatches.is_empty() { why } else { format!("{}\n{why}", mismatches.join("\n")) }
+    }
+
+    fn contract(&self, world: &'static str) -> Contract {
+        Contract {
+            world,
+            versions: self.versions.clone(),
+            imports: self.imports.clone(),
+            exports: self.exports.clone(),
+        }
+    }
+}
+
+/// A shipping provider, described, with where it came from and its hash.
+async fn load_provider(
+    runtime: &Arc<Runtime>,
+    loading: &Loading<'_>,
+    provider: ProviderComponentPre<crate::runtime::HostState>,
+    (source, hash): (Source, String),
+) -> Result<LoadedModule, String> {
+    let mut store = runtime.new_store("describe", None, DESCRIBE_DEADLINE);
+    let instance = provider
+        .instantiate_async(&mut store)
+        .await
+        .map_err(|e| loading.refused(format!("cannot be instantiated: {e:#}")))?;
+    let info = instance
+        .crm_plugin_provider()
+        .call_describe(&mut store)
+        .await
+        .map_err(|e| format!("describe failed: {e:#}"))?;
+    if !ids::is_slug(&info.name) {
+        return Err(format!("provider name {:?} must match [a-z][a-z0-9_-]{{0,31}}", info.name));
+    }
+    Ok(LoadedModule {
+        name: info.name,
+        version: info.version,
+        kind: Kind::Provider,
+        routes: Vec::new(),
+        source,
+        hash,
+        contract: loading.contract("provider-component"),
+        hosts: info.hosts.into_iter().map(|h| h.to_ascii_lowercase()).collect(),
+        needs_api_key: info.needs_api_key,
+        pre: None,
+        contacts: None,
+        tracking: None,
+        provider: Some(provider),
+    })
+}
+
+/// A module, described with its routes and their body limits, with where
+/// it came from and its hash.
+async fn load_module(
+    runtime: &Arc<Runtime>,
+    loading: &Loading<'_>,
+    instance_pre: wasmtime::component::InstancePre<crate::runtime::HostState>,
+    (source, hash): (Source, String),
+) -> Result<LoadedModule, String> {
+    let pre = PlatformPre::new(instance_pre.clone()).map_err(|e| {
+        loading.refused(format!("exports neither crm:plugin/handler@1 nor crm:plugin/provider@1: {e:#}"))
+    })?;
     let contacts = ContactsProviderPre::new(instance_pre.clone()).ok();
     let options = ModuleWithOptionsPre::new(instance_pre.clone()).ok();
     let tracking = ShipmentsModulePre::new(instance_pre).ok();
 
-    let instantiated = |e: wasmtime::Error| refused(format!("cannot be instantiated: {e:#}"));
+    let instantiated = |e: wasmtime::Error| loading.refused(format!("cannot be instantiated: {e:#}"));
     let described = |e: wasmtime::Error| format!("describe failed: {e:#}");
     let mut store = runtime.new_store("describe", None, DESCRIBE_DEADLINE);
     let (info, limits) = match &options {
@@ -169,7 +209,7 @@ async fn load_one(
             (instance.crm_plugin_handler().call_describe(&mut store).await.map_err(described)?, Vec::new())
         }
     };
-    let routes = routes(info.routes, limits, handler_version(&exports).as_deref())?;
+    let routes = routes(info.routes, limits, handler_version(&loading.exports).as_deref())?;
     validate(&info.name, &routes)?;
     let world = match (&contacts, &tracking, &options) {
         (Some(_), _, _) => "contacts-provider",
@@ -184,7 +224,7 @@ async fn load_one(
         routes,
         source,
         hash,
-        contract: contract(world),
+        contract: loading.contract(world),
         hosts: Vec::new(),
         needs_api_key: false,
         pre: Some(pre),

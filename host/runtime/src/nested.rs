@@ -11,7 +11,8 @@ use crate::bindings::contacts_provider::exports::crm::plugin::contacts as export
 use crate::bindings::platform::crm::plugin::contacts;
 use crate::context::CallContext;
 use crate::deferred::Deferred;
-use crate::runtime::{HostState, LoadedModule, Runtime};
+use crate::runtime::HostState;
+use crate::runtime::{LoadedModule, Runtime};
 use crate::turns::Held;
 
 /// How long one `upsert-many` may run: an import of 10,000 rows is one call.
@@ -84,7 +85,7 @@ impl Runtime {
         let module = self.contacts_module()?;
         let pre = module.contacts.as_ref()?;
         let mut store = self.new_store(&module.name, Some(ctx), deadline);
-        store.data_mut().turn = turn;
+        store.data_mut().compute.turn = turn;
         Some(pre.instantiate_async(&mut store).await.map(|instance| (store, instance)))
     }
 
@@ -213,7 +214,7 @@ impl Runtime {
                 return Ran::NotRun(500);
             }
         };
-        store.data_mut().holding = holding;
+        store.data_mut().writes.holding = holding;
         let answer =
             instance.crm_plugin_contacts().call_upsert_many(&mut store, bodies, &exported(options.clone())).await;
         let state = store.data_mut();
@@ -222,7 +223,7 @@ impl Runtime {
             Ok(answer) => {
                 let mut outcomes = progress.settled;
                 outcomes.extend(answer.into_iter().map(imported));
-                Ran::Answered(outcomes, std::mem::take(&mut state.deferred))
+                Ran::Answered(outcomes, std::mem::take(&mut state.writes.deferred))
             }
             Err(e) => {
                 // The error names the trap and the code it hit, never a body's text.

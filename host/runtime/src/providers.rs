@@ -18,7 +18,8 @@ use crate::bindings::shipments_module::exports::crm::plugin::tracking_sink::Appl
 use crate::context::CallContext;
 use crate::integrations;
 use crate::outbound::Allowlist;
-use crate::runtime::{HostState, Kind, LoadedModule, ProviderScope, Runtime};
+use crate::runtime::{HostState, ProviderScope};
+use crate::runtime::{Kind, LoadedModule, Runtime};
 
 /// How long the scheduler's refresh of one organization may run.
 const REFRESH_DEADLINE: Duration = Duration::from_secs(60);
@@ -160,7 +161,7 @@ impl Runtime {
         let mut store = self.new_store(&module.name, Some(Arc::new(ctx)), self.nested_deadline);
         let instance = pre.instantiate_async(&mut store).await?;
         let applied = instance.crm_plugin_tracking_sink().call_apply(&mut store, provider, &updates).await?;
-        Ok((applied, store.data().wrote))
+        Ok((applied, store.data().writes.wrote))
     }
 
     /// Asks the shipments module to refresh up to `max` shipments of one organization.
@@ -176,7 +177,7 @@ impl Runtime {
         let asked = tokio::time::timeout(REFRESH_DEADLINE, call)
             .await
             .map_err(|_| wasmtime::Error::msg("the tracking refresh ran out of time"))??;
-        Ok((asked, store.data().wrote))
+        Ok((asked, store.data().writes.wrote))
     }
 }
 

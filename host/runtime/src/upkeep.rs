@@ -13,7 +13,8 @@ use crm_tenancy::Org;
 
 use crate::context::CallContext;
 use crate::nested::BATCH_DEADLINE;
-use crate::runtime::{HostState, Runtime};
+use crate::runtime::Call;
+use crate::runtime::Runtime;
 use crate::turns::Held;
 
 /// Why an upkeep call failed.
@@ -33,16 +34,14 @@ pub struct Reindexed {
     pub next: Option<String>,
 }
 
-impl HostState {
-    /// Notes a commit of this instance's for the next upkeep round, when it
-    /// is the contacts module's (a fold's own commit included: the round
-    /// after it finds nothing left and writes nothing).
-    pub(crate) fn note_commit(&self) {
-        let Some(ctx) = &self.ctx else { return };
-        if self.runtime.contacts_module().is_some_and(|m| m.name == self.module) {
-            let mut written = self.runtime.contacts_written.lock().expect("contacts written lock");
-            written.entry(ctx.org.id.clone()).or_insert_with(|| ctx.org.clone());
-        }
+/// Notes a commit of `call`'s instance for the next upkeep round, when it
+/// is the contacts module's (a fold's own commit included: the round after
+/// it finds nothing left and writes nothing).
+pub(crate) fn note_commit(call: &Call) {
+    let Some(ctx) = &call.ctx else { return };
+    if call.runtime.contacts_module().is_some_and(|m| m.name == call.module) {
+        let mut written = call.runtime.contacts_written.lock().expect("contacts written lock");
+        written.entry(ctx.org.id.clone()).or_insert_with(|| ctx.org.clone());
     }
 }
 

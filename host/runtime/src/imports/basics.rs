@@ -1,30 +1,24 @@
-//! The small imports every component may use: `types` (definitions only),
-//! `runtime` (ids, clock, logs), `tenant` (its organization), and WASI with
-//! nothing granted.
+//! The small imports every component may use, over the [`Call`] alone:
+//! `types` (definitions only), `runtime` (ids, clock, logs) and `tenant`
+//! (its organization). WASI, with nothing granted, is the state's (`runtime/state.rs`).
 
 use crm_tenancy::{clock, ids};
-use wasmtime_wasi::{WasiCtxView, WasiView};
 
-use crate::bindings::platform::crm::plugin::{runtime, tenant, types};
-use crate::runtime::HostState;
+use crate::bindings::platform::crm::plugin::{runtime, shipping_types, tenant, types};
+use crate::runtime::Call;
 
-impl HostState {
+impl Call {
     fn log_target(&self) -> (&str, &str) {
         let rid = self.ctx.as_ref().map_or("", |c| c.request_id.as_str());
         (&self.module, rid)
     }
 }
 
-impl WasiView for HostState {
-    fn ctx(&mut self) -> WasiCtxView<'_> {
-        WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
-    }
-}
+/// `types` and `shipping-types` hold only type definitions.
+impl types::Host for Call {}
+impl shipping_types::Host for Call {}
 
-/// `types` holds only type definitions.
-impl types::Host for HostState {}
-
-impl runtime::Host for HostState {
+impl runtime::Host for Call {
     async fn new_id(&mut self) -> String {
         ids::new_id()
     }
@@ -49,7 +43,7 @@ impl runtime::Host for HostState {
     }
 }
 
-impl tenant::Host for HostState {
+impl tenant::Host for Call {
     async fn organization_id(&mut self) -> String {
         self.ctx.as_ref().map(|c| c.org.id.clone()).unwrap_or_default()
     }

@@ -1,9 +1,10 @@
-//! The `catalog` import: the one city rule (`crm-catalog`), for every module.
+//! The `catalog` import: the one city rule (`crm-catalog`), for every
+//! module, over a memo of the instance's own (it touches nothing else).
 
 use crm_catalog::{CityInput, Resolution, Status, catalog};
 
 use crate::bindings::platform::crm::plugin::catalog as wit_catalog;
-use crate::runtime::{CityKey, HostState};
+use crate::runtime::{CityKey, CityMemo};
 
 fn to_wit(m: &crm_catalog::Municipality) -> wit_catalog::Municipality {
     wit_catalog::Municipality {
@@ -21,7 +22,7 @@ fn to_wit(m: &crm_catalog::Municipality) -> wit_catalog::Municipality {
 /// the same few hundred cities again and again.
 const MEMO_ENTRIES: usize = 1024;
 
-impl wit_catalog::Host for HostState {
+impl wit_catalog::Host for CityMemo {
     async fn resolve(&mut self, input: wit_catalog::CityInput) -> wit_catalog::Resolution {
         // Matching a city name costs CPU in proportion to the input (bounded by
         // the catalog): run it on the blocking pool, off the threads serving
@@ -30,7 +31,7 @@ impl wit_catalog::Host for HostState {
             return resolve(&input);
         }
         let key: CityKey = [input.city_code.clone(), input.city.clone(), input.state.clone(), input.country.clone()];
-        if let Some(known) = self.resolved.get(&key) {
+        if let Some(known) = self.0.get(&key) {
             return known.clone();
         }
         let none = wit_catalog::Resolution::Unresolved(wit_catalog::Unresolved {
@@ -38,8 +39,8 @@ impl wit_catalog::Host for HostState {
             candidates: Vec::new(),
         });
         let resolution = tokio::task::spawn_blocking(move || resolve(&input)).await.unwrap_or(none);
-        if self.resolved.len() < MEMO_ENTRIES {
-            self.resolved.insert(key, resolution.clone());
+        if self.0.len() < MEMO_ENTRIES {
+            self.0.insert(key, resolution.clone());
         }
         resolution
     }

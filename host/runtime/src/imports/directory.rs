@@ -2,36 +2,54 @@
 //! for the organization of its instance (see `crm_tenancy::directory`).
 
 use crm_tenancy::Tenancy;
+use wasmtime::component::HasData;
 
 use crate::bindings::platform::crm::plugin::directory;
-use crate::runtime::HostState;
+use crate::runtime::{Call, HostState, Writes};
+
+/// What the `directory` import may touch: the call, and the store it
+/// publishes through (a publication is a write).
+pub(crate) struct DirectoryView<'a> {
+    call: &'a Call,
+    writes: &'a mut Writes,
+}
+
+pub(crate) struct DirectoryCap;
+
+impl HasData for DirectoryCap {
+    type Data<'a> = DirectoryView<'a>;
+}
+
+pub(crate) fn view(state: &mut HostState) -> DirectoryView<'_> {
+    DirectoryView { call: &state.call, writes: &mut state.writes }
+}
 
 /// Longest public id a module may publish.
 const MAX_ID: usize = 128;
 
-impl HostState {
+impl DirectoryView<'_> {
     fn publishing(&self, id: &str) -> Result<(Tenancy, String), String> {
-        let org = self.ctx.as_ref().map(|c| c.org.id.clone()).ok_or("no organization: nothing to publish for")?;
+        let org = self.call.ctx.as_ref().map(|c| c.org.id.clone()).ok_or("no organization: nothing to publish for")?;
         if id.is_empty()
             || id.len() > MAX_ID
             || !id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
         {
             return Err(format!("a public id is 1 to {MAX_ID} letters, digits, - or _"));
         }
-        Ok((Tenancy::new(self.store.clone()), org))
+        Ok((Tenancy::new(self.writes.store.clone()), org))
     }
 }
 
-impl directory::Host for HostState {
+impl directory::Host for DirectoryView<'_> {
     async fn publish(&mut self, id: String) -> Result<bool, String> {
         let (tenancy, org) = self.publishing(&id)?;
-        self.wrote = true;
-        tenancy.publish(&self.module, &id, &org).map_err(|e| e.to_string())
+        self.writes.wrote = true;
+        tenancy.publish(&self.call.module, &id, &org).map_err(|e| e.to_string())
     }
 
     async fn withdraw(&mut self, id: String) -> Result<(), String> {
         let (tenancy, org) = self.publishing(&id)?;
-        self.wrote = true;
-        tenancy.withdraw(&self.module, &id, &org).map_err(|e| e.to_string())
+        self.writes.wrote = true;
+        tenancy.withdraw(&self.call.module, &id, &org).map_err(|e| e.to_string())
     }
 }

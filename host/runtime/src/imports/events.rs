@@ -3,60 +3,83 @@
 //! outbox, see `crm_events::outbox`).
 
 use crm_events::outbox::{self, Writes};
+use wasmtime::component::HasData;
 
 use crate::bindings::platform::crm::plugin::events;
-use crate::runtime::HostState;
+use crate::runtime::{Call, HostState, Staged};
 
-impl HostState {
-    fn stage(&mut self, item: Result<crm_events::Staged, String>) -> Result<(), String> {
-        if self.scope.is_none() {
-            return Err("no organization: nothing to stage events for".into());
-        }
-        if self.staged.len() >= 1000 {
-            return Err("at most 1000 events and subscriptions wait for one commit".into());
-        }
-        self.staged.push(item?);
-        Ok(())
+/// What the `events` import may touch: the call, and what is staged.
+pub(crate) struct EventsView<'a> {
+    call: &'a Call,
+    staged: &'a mut Staged,
+}
+
+pub(crate) struct EventsCap;
+
+impl HasData for EventsCap {
+    type Data<'a> = EventsView<'a>;
+}
+
+pub(crate) fn view(state: &mut HostState) -> EventsView<'_> {
+    EventsView { call: &state.call, staged: &mut state.staged }
+}
+
+impl Staged {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 
     /// The writes that carry what was staged, for the commit about to be
     /// made; the staged list is emptied whether that commit applies or not.
-    pub(crate) fn take_staged(&mut self) -> Result<Writes, String> {
-        if self.staged.is_empty() {
+    pub(crate) fn take(&mut self, call: &Call) -> Result<Writes, String> {
+        if self.0.is_empty() {
             return Ok(Writes::default());
         }
-        let org = self.ctx.as_ref().map(|c| c.org.id.clone()).ok_or("no organization")?;
-        let staged = std::mem::take(&mut self.staged);
-        self.runtime.outbox.writes(&org, &self.module, staged).map_err(|e| {
+        let org = call.org_id().ok_or("no organization")?;
+        let staged = std::mem::take(&mut self.0);
+        call.runtime.outbox.writes(org, &call.module, staged).map_err(|e| {
             tracing::error!(error = %e, "store failure while staging events");
             "store failure".to_string()
         })
     }
+}
+
+/// After the commit that carried `writes` applied: the worker is rung for
+/// new deliveries and for the held ones of endpoints a subscription
+/// enabled; changed subscriptions are read again.
+pub(crate) fn settle(call: &Call, writes: &Writes) {
+    let Some(org) = call.org_id() else { return };
+    if writes.subscriptions_changed {
+        call.runtime.outbox.forget_subscriptions(org);
+    }
+    if writes.deliveries > 0 || writes.subscriptions_changed {
+        call.runtime.outbox.wake(org);
+    }
+}
+
+impl EventsView<'_> {
+    fn stage(&mut self, item: Result<crm_events::Staged, String>) -> Result<(), String> {
+        if self.call.ctx.is_none() {
+            return Err("no organization: nothing to stage events for".into());
+        }
+        if self.staged.0.len() >= 1000 {
+            return Err("at most 1000 events and subscriptions wait for one commit".into());
+        }
+        self.staged.0.push(item?);
+        Ok(())
+    }
 
     /// Whether a subscription of the organization wants events of this type.
     fn is_wanted(&self, event_type: &str) -> Result<bool, String> {
-        let Some(ctx) = &self.ctx else { return Err("no organization: nothing to stage events for".into()) };
-        self.runtime.outbox.is_wanted(&ctx.org.id, event_type).map_err(|e| {
+        let Some(org) = self.call.org_id() else { return Err("no organization: nothing to stage events for".into()) };
+        self.call.runtime.outbox.is_wanted(org, event_type).map_err(|e| {
             tracing::error!(error = %e, "store failure while reading subscriptions");
             "store failure".to_string()
         })
     }
-
-    /// After the commit that carried `writes` applied: the worker is rung for
-    /// new deliveries and for the held ones of endpoints a subscription
-    /// enabled; changed subscriptions are read again.
-    pub(crate) fn settle(&self, writes: &Writes) {
-        let Some(ctx) = &self.ctx else { return };
-        if writes.subscriptions_changed {
-            self.runtime.outbox.forget_subscriptions(&ctx.org.id);
-        }
-        if writes.deliveries > 0 || writes.subscriptions_changed {
-            self.runtime.outbox.wake(&ctx.org.id);
-        }
-    }
 }
 
-impl events::Host for HostState {
+impl events::Host for EventsView<'_> {
     async fn emit(&mut self, event_type: String, data: String) -> Result<(), String> {
         match self.is_wanted(&event_type)? {
             true => self.stage(outbox::emit(&event_type, &data)),
@@ -98,8 +121,8 @@ impl events::Host for HostState {
                 })
                 .collect(),
         };
-        let policy = self.runtime.outbox.policy();
-        let module = self.module.clone();
+        let policy = self.call.runtime.outbox.policy();
+        let module = self.call.module.clone();
         self.stage(outbox::subscribe(policy, &module, sub))
     }
 

@@ -6,9 +6,13 @@
 use crm_events::outbox::Writes;
 use crm_store::{BatchOp, Condition, Namespace, StoreError};
 
+use wasmtime::component::HasData;
+
 use crate::bindings::platform::crm::plugin::store;
 use crate::context::CallContext;
-use crate::runtime::HostState;
+use crate::imports::events;
+use crate::runtime::{Call, HostState, Staged, Writes as StoreWrites};
+use crate::turns::Held;
 
 /// Largest key and value a component may store, and most pairs per scan
 /// (or keys per `get-many`).
@@ -18,9 +22,29 @@ const MAX_SCAN: u32 = 1000;
 /// Most keys one `find` returns (keys only, so a larger bound is cheap).
 const MAX_FIND: u32 = 100_000;
 
-impl HostState {
+/// What the `store` import may touch: the call, the store and what the
+/// instance wrote or holds, the events staged for its next commit, and its
+/// compute turn (given back while a commit waits).
+pub(crate) struct StoreView<'a> {
+    call: &'a Call,
+    writes: &'a mut StoreWrites,
+    staged: &'a mut Staged,
+    turn: &'a Held,
+}
+
+pub(crate) struct StoreCap;
+
+impl HasData for StoreCap {
+    type Data<'a> = StoreView<'a>;
+}
+
+pub(crate) fn view(state: &mut HostState) -> StoreView<'_> {
+    StoreView { call: &state.call, writes: &mut state.writes, staged: &mut state.staged, turn: &state.compute.turn }
+}
+
+impl StoreView<'_> {
     fn scope(&self) -> Result<&(Namespace, Vec<u8>), String> {
-        self.scope.as_ref().ok_or_else(|| "no organization: the store is not available here".into())
+        self.writes.scope.as_ref().ok_or_else(|| "no organization: the store is not available here".into())
     }
 
     fn namespace(&self) -> Result<Namespace, String> {
@@ -48,7 +72,7 @@ impl HostState {
     }
 
     fn unscoped(&self, key: Vec<u8>) -> Vec<u8> {
-        let prefix = self.scope.as_ref().map_or(0, |(_, p)| p.len());
+        let prefix = self.writes.scope.as_ref().map_or(0, |(_, p)| p.len());
         key.get(prefix..).unwrap_or_default().to_vec()
     }
 
@@ -61,7 +85,7 @@ impl HostState {
         conditions: Vec<Condition>,
         ops: Vec<BatchOp>,
     ) -> impl Future<Output = Result<bool, String>> + Send + 'static {
-        let (store, turn, ctx) = (self.store.clone(), self.turn.clone(), self.ctx.clone());
+        let (store, turn, ctx) = (self.writes.store.clone(), self.turn.clone(), self.call.ctx.clone());
         async move { turn.off_turn(store.batch_if_shared(ns, conditions, ops)).await.map_err(|e| failed(ctx.as_deref(), e)) }
     }
 
@@ -75,28 +99,28 @@ impl HostState {
         mut outbox: Writes,
     ) -> Result<bool, String> {
         let ns = self.namespace()?;
-        self.note_commit();
-        if self.holding {
+        crate::upkeep::note_commit(self.call);
+        if self.writes.holding {
             let keys: Vec<Vec<u8>> = conditions.iter().map(|c| c.key().to_vec()).collect();
             let values = if keys.is_empty() {
                 Vec::new()
             } else {
-                self.store.get_many(&ns, &keys).map_err(|e| self.failed(e))?
+                self.writes.store.get_many(&ns, &keys).map_err(|e| self.failed(e))?
             };
             if !conditions.iter().zip(&values).all(|(c, v)| c.holds_on(v.as_deref())) {
                 return Ok(false);
             }
-            self.deferred.hold(conditions, ops, outbox);
+            self.writes.deferred.hold(conditions, ops, outbox);
             return Ok(true);
         }
-        let mut joined = std::mem::take(&mut self.deferred);
+        let mut joined = std::mem::take(&mut self.writes.deferred);
         let conditions = [std::mem::take(&mut joined.conditions), conditions].concat();
         let ops = [std::mem::take(&mut joined.ops), ops, std::mem::take(&mut outbox.ops)].concat();
         let applied = self.shared_commit(ns, conditions, ops).await?;
-        self.wrote |= applied;
+        self.writes.wrote |= applied;
         if applied {
             for writes in joined.outboxes.iter().chain([&outbox]) {
-                self.settle(writes);
+                events::settle(self.call, writes);
             }
         }
         Ok(applied)
@@ -119,9 +143,9 @@ async fn off_the_io_threads<T: Send + 'static>(
     }
 }
 
-impl HostState {
+impl StoreView<'_> {
     fn failed(&self, e: StoreError) -> String {
-        failed(self.ctx.as_deref(), e)
+        failed(self.call.ctx.as_deref(), e)
     }
 }
 
@@ -140,10 +164,10 @@ fn failed(ctx: Option<&CallContext>, e: StoreError) -> String {
     "store failure".into()
 }
 
-impl store::Host for HostState {
+impl store::Host for StoreView<'_> {
     async fn get(&mut self, key: Vec<u8>) -> Result<Option<Vec<u8>>, String> {
         let (ns, key) = (self.namespace()?, self.scoped(&key)?);
-        self.store.get(&ns, &key).map_err(|e| self.failed(e))
+        self.writes.store.get(&ns, &key).map_err(|e| self.failed(e))
     }
 
     async fn get_many(&mut self, keys: Vec<Vec<u8>>) -> Result<Vec<Option<Vec<u8>>>, String> {
@@ -152,28 +176,28 @@ impl store::Host for HostState {
         }
         let ns = self.namespace()?;
         let keys = keys.iter().map(|k| self.scoped(k)).collect::<Result<Vec<_>, String>>()?;
-        self.store.get_many(&ns, &keys).map_err(|e| self.failed(e))
+        self.writes.store.get_many(&ns, &keys).map_err(|e| self.failed(e))
     }
 
     async fn put(&mut self, key: Vec<u8>, value: Vec<u8>) -> Result<(), String> {
         let (ns, key) = (self.namespace()?, self.scoped(&key)?);
         check_value(&value)?;
-        if self.holding {
-            self.deferred.hold(Vec::new(), vec![BatchOp::Put(key, value)], Writes::default());
+        if self.writes.holding {
+            self.writes.deferred.hold(Vec::new(), vec![BatchOp::Put(key, value)], Writes::default());
             return Ok(());
         }
-        self.wrote = true;
-        self.store.put(&ns, &key, &value).map_err(|e| self.failed(e))
+        self.writes.wrote = true;
+        self.writes.store.put(&ns, &key, &value).map_err(|e| self.failed(e))
     }
 
     async fn delete(&mut self, key: Vec<u8>) -> Result<(), String> {
         let (ns, key) = (self.namespace()?, self.scoped(&key)?);
-        if self.holding {
-            self.deferred.hold(Vec::new(), vec![BatchOp::Delete(key)], Writes::default());
+        if self.writes.holding {
+            self.writes.deferred.hold(Vec::new(), vec![BatchOp::Delete(key)], Writes::default());
             return Ok(());
         }
-        self.wrote = true;
-        self.store.delete(&ns, &key).map_err(|e| self.failed(e))
+        self.writes.wrote = true;
+        self.writes.store.delete(&ns, &key).map_err(|e| self.failed(e))
     }
 
     async fn compare_and_swap(
@@ -186,16 +210,19 @@ impl store::Host for HostState {
         if let Some(v) = &new {
             check_value(v)?;
         }
-        if self.holding {
+        if self.writes.holding {
             let write = match new {
                 Some(v) => BatchOp::Put(key.clone(), v),
                 None => BatchOp::Delete(key.clone()),
             };
             return self.commit_or_hold(vec![Condition::Equals(key, expected)], vec![write], Writes::default()).await;
         }
-        let swapped =
-            self.store.compare_and_swap(&ns, &key, expected.as_deref(), new.as_deref()).map_err(|e| self.failed(e))?;
-        self.wrote |= swapped.is_ok();
+        let swapped = self
+            .writes
+            .store
+            .compare_and_swap(&ns, &key, expected.as_deref(), new.as_deref())
+            .map_err(|e| self.failed(e))?;
+        self.writes.wrote |= swapped.is_ok();
         Ok(swapped.is_ok())
     }
 
@@ -209,6 +236,7 @@ impl store::Host for HostState {
         let prefix = self.scoped(&prefix)?;
         let start = start.map(|s| self.scoped(&s)).transpose()?;
         let pairs = self
+            .writes
             .store
             .scan(&ns, &prefix, start.as_deref(), limit.min(MAX_SCAN) as usize)
             .map_err(|e| self.failed(e))?;
@@ -225,6 +253,7 @@ impl store::Host for HostState {
         let prefix = self.scoped(&prefix)?;
         let before = before.map(|b| self.scoped(&b)).transpose()?;
         let pairs = self
+            .writes
             .store
             .scan_reverse(&ns, &prefix, before.as_deref(), limit.min(MAX_SCAN) as usize)
             .map_err(|e| self.failed(e))?;
@@ -232,7 +261,7 @@ impl store::Host for HostState {
     }
 
     async fn find(&mut self, prefix: Vec<u8>, needle: Vec<u8>, limit: u32) -> Result<Vec<Vec<u8>>, String> {
-        let (ns, prefix, store) = (self.namespace()?, self.scoped(&prefix)?, self.store.clone());
+        let (ns, prefix, store) = (self.namespace()?, self.scoped(&prefix)?, self.writes.store.clone());
         let limit = limit.min(MAX_FIND) as usize;
         let keys =
             off_the_io_threads(move || store.find(&ns, &prefix, &needle, limit)).await.map_err(|e| self.failed(e))?;
@@ -240,7 +269,7 @@ impl store::Host for HostState {
     }
 
     async fn count_found(&mut self, prefix: Vec<u8>, needle: Vec<u8>) -> Result<u64, String> {
-        let (ns, prefix, store) = (self.namespace()?, self.scoped(&prefix)?, self.store.clone());
+        let (ns, prefix, store) = (self.namespace()?, self.scoped(&prefix)?, self.writes.store.clone());
         off_the_io_threads(move || store.count_found(&ns, &prefix, &needle)).await.map_err(|e| self.failed(e))
     }
 
@@ -254,7 +283,7 @@ impl store::Host for HostState {
                 })
             })
             .collect::<Result<Vec<_>, String>>()?;
-        let outbox = self.take_staged()?;
+        let outbox = self.staged.take(self.call)?;
         self.commit_or_hold(Vec::new(), ops, outbox).await?;
         Ok(())
     }
@@ -268,7 +297,7 @@ impl store::Host for HostState {
             })
             .collect::<Result<Vec<_>, String>>()?;
         let ops = writes.into_iter().map(|w| self.scoped_write(w)).collect::<Result<Vec<_>, String>>()?;
-        let outbox = self.take_staged()?;
+        let outbox = self.staged.take(self.call)?;
         self.commit_or_hold(conditions, ops, outbox).await
     }
 }

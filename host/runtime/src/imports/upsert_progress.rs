@@ -3,14 +3,15 @@
 //! (kept in [`crate::progress::Progress`]).
 
 use crate::bindings::platform::crm::plugin::{contacts, upsert_progress};
-use crate::runtime::HostState;
+use crate::progress::Progress;
 
-impl upsert_progress::Host for HostState {
+/// Over the instance's progress alone.
+impl upsert_progress::Host for Progress {
     async fn begin(&mut self, index: u32) {
-        self.progress.begun = Some(index);
+        self.begun = Some(index);
     }
 
     async fn settled(&mut self, status: u16, contact_id: Option<String>, body: String) {
-        self.progress.settled.push(contacts::UpsertOutcome { status, contact_id, body });
+        self.settled.push(contacts::UpsertOutcome { status, contact_id, body });
     }
 }

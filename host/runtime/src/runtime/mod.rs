@@ -1,7 +1,7 @@
-//! The core of the runtime: the [`Runtime`] (engine, loaded components, limits)
-//! and the [`HostState`] each instance carries. They sit in one module because
-//! each names the other: a runtime makes states, and a state calls back into
-//! its runtime for nested calls (a module calling contacts or a provider).
+//! The core of the runtime: the [`Runtime`] (engine, loaded components,
+//! limits), which makes the [`HostState`] each instance carries (`state`,
+//! beside it: each names the other) and calls components in fresh
+//! instances.
 //!
 //! Every call gets a fresh instance, bound to one organization, under a
 //! deadline and a memory cap; a trap or an exceeded limit is that call's
@@ -12,25 +12,25 @@ use std::path::PathBuf;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
-use crm_store::combine::Computing;
-use crm_store::{Namespace, Store};
+use crm_store::Store;
 use tokio::sync::Semaphore;
-use wasmtime::component::{HasSelf, Linker, ResourceTable};
+use wasmtime::component::Linker;
 use wasmtime::{Engine, UpdateDeadline};
-use wasmtime_wasi::WasiCtx;
 
 use crate::bindings::contacts_provider::ContactsProviderPre;
+use crate::bindings::platform::PlatformPre;
 use crate::bindings::platform::crm::plugin::types;
-use crate::bindings::platform::{Platform, PlatformPre};
 use crate::bindings::provider_component::ProviderComponentPre;
 use crate::bindings::shipments_module::ShipmentsModulePre;
 use crate::context::CallContext;
-use crate::deferred::Deferred;
-use crate::engine::{self, POOL_INSTANCES};
-use crate::integrations::Integration;
+use crate::engine::POOL_INSTANCES;
 use crate::limits::CallLimits;
-use crate::outbound::{Allowlist, HttpClient, Outbound};
+use crate::outbound::{HttpClient, Outbound};
+mod state;
+
 use crate::turns::{Held, Turns};
+pub(crate) use state::{Call, CityKey, CityMemo, Staged, Writes};
+pub use state::{HostState, ProviderScope};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Source {
@@ -164,37 +164,30 @@ pub struct Runtime {
 }
 
 impl Runtime {
-    /// `http` carries provider components' outbound requests; it should time
-    /// out within `provider_timeout`. `turns`: how many calls compute at once;
-    /// `computing` is kept as the count of calls computing or waiting to.
-    pub fn new(
+    /// A runtime over `engine` and `linker` (made by `Runtime::new`, in
+    /// `start.rs`: the linker names every import, which names this module).
+    pub(crate) fn assemble(
+        (engine, linker): (Engine, Linker<HostState>),
         store: Arc<dyn Store>,
         memory_cap: usize,
-        provider_timeout: Duration,
-        http: Arc<dyn HttpClient>,
+        (provider_timeout, http): (Duration, Arc<dyn HttpClient>),
         outbox: Arc<crm_events::Outbox>,
-        turns: usize,
-        computing: Computing,
-    ) -> wasmtime::Result<Arc<Runtime>> {
-        let engine = engine::new_engine(memory_cap)?;
-        engine::start_ticker(&engine);
-        let mut linker = Linker::new(&engine);
-        wasmtime_wasi::p2::add_to_linker_async(&mut linker)?;
-        Platform::add_to_linker::<_, HasSelf<HostState>>(&mut linker, |state| state)?;
-        Ok(Arc::new(Runtime {
+        turns: Arc<Turns>,
+    ) -> Arc<Runtime> {
+        Arc::new(Runtime {
             engine,
             linker,
             store,
             modules: RwLock::default(),
             permits: Semaphore::new(POOL_INSTANCES as usize / 2),
-            turns: Turns::new(turns, computing),
+            turns,
             memory_cap,
             nested_deadline: Duration::from_secs(5),
             outbound: Outbound::new(http),
             provider_timeout,
             outbox,
             contacts_written: Default::default(),
-        }))
+        })
     }
 
     /// Installs the loaded modules (at start, and again at each reload);
@@ -237,7 +230,7 @@ impl Runtime {
         let limits = CallLimits::new(self.memory_cap);
         let state = HostState::new(self.clone(), ctx, module, provider, limits);
         let mut store = wasmtime::Store::new(&self.engine, state);
-        store.limiter(|state| &mut state.limits);
+        store.limiter(|state| &mut state.compute.limits);
         let until = Instant::now() + deadline;
         store.set_epoch_deadline(1);
         store.epoch_deadline_callback(move |store| {
@@ -246,7 +239,7 @@ impl Runtime {
             }
             // Every tick lets the thread's other tasks run; a call holding a
             // turn another request waits for passes it on first.
-            Ok(match store.data().turn.pass_if_wanted() {
+            Ok(match store.data().compute.turn.pass_if_wanted() {
                 Some(pass) => UpdateDeadline::YieldCustom(1, pass),
                 None => UpdateDeadline::Yield(1),
             })
@@ -273,7 +266,7 @@ impl Runtime {
         let turn = Held::new(self.turns.take(org).await, org);
         let caller = ctx.as_ref().map_or_else(CallContext::nobody, CallContext::caller);
         let mut store = self.new_store(&module.name, ctx.map(Arc::new), deadline);
-        store.data_mut().turn = turn;
+        store.data_mut().compute.turn = turn;
         let pre = module.pre.as_ref().ok_or_else(|| wasmtime::Error::msg("not a module"))?;
         let started = Instant::now();
         let call = async {
@@ -286,7 +279,7 @@ impl Runtime {
             Ok(result) => result,
             Err(_) => Err(wasmtime::Error::msg("deadline exceeded while waiting on the host")),
         };
-        let (limits, wrote) = (&store.data().limits, store.data().wrote);
+        let (limits, wrote) = (&store.data().compute.limits, store.data().writes.wrote);
         if !store.data().staged.is_empty() {
             tracing::warn!(module = module.name, "a call staged events but never committed them: dropped");
         }
@@ -308,87 +301,5 @@ impl Runtime {
             "component call"
         );
         outcome.map(|response| (response, wrote))
-    }
-}
-
-/// What a provider instance may use: its organization's integration and the
-/// hosts it may reach.
-pub struct ProviderScope {
-    pub integration: Integration,
-    pub allowed: Allowlist,
-}
-
-/// A city input (code, city, state, country) as a key of [`HostState`]'s memo.
-pub(crate) type CityKey = [Option<String>; 4];
-
-/// The state of one instance, bound to one organization and one module: every
-/// store key a component names is prefixed with `m/<module>/` inside that
-/// organization's namespace, so neither another organization's data nor
-/// another module's is reachable.
-pub struct HostState {
-    pub(crate) runtime: Arc<Runtime>,
-    /// `None` while a component is only being described at load time.
-    pub(crate) ctx: Option<Arc<CallContext>>,
-    pub(crate) module: String,
-    /// The organization's namespace and this module's key prefix (`m/<module>/`),
-    /// fixed for the instance's life; `None` while describing.
-    pub(crate) scope: Option<(Namespace, Vec<u8>)>,
-    /// Set for provider instances (which get no store).
-    pub(crate) provider: Option<ProviderScope>,
-    pub(crate) store: Arc<dyn Store>,
-    /// Whether the instance wrote: the host then waits for durability.
-    pub(crate) wrote: bool,
-    /// Events and subscriptions staged for the next commit (`imports/events.rs`).
-    pub(crate) staged: Vec<crm_events::Staged>,
-    /// Set on a joined nested call's instance: its writes are held in
-    /// `deferred` for its caller's commit, not made (see [`crate::deferred`]).
-    pub(crate) holding: bool,
-    /// Writes the next commit makes first: a joined nested call's (or, when
-    /// `holding`, this instance's own).
-    pub(crate) deferred: Deferred,
-    pub(crate) limits: CallLimits,
-    /// The outer call's compute turn; given back while it waits outside, and
-    /// at a tick while another request waits. Nested calls hold none.
-    pub(crate) turn: Held,
-    /// What a contacts instance told of its `upsert-many` (see [`crate::nested`]).
-    pub(crate) progress: crate::progress::Progress,
-    /// City names this instance resolved (see `imports/catalog.rs`).
-    pub(crate) resolved:
-        std::collections::HashMap<CityKey, crate::bindings::platform::crm::plugin::catalog::Resolution>,
-    pub(crate) wasi: WasiCtx,
-    pub(crate) table: ResourceTable,
-}
-
-impl HostState {
-    fn new(
-        runtime: Arc<Runtime>,
-        ctx: Option<Arc<CallContext>>,
-        module: &str,
-        provider: Option<ProviderScope>,
-        limits: CallLimits,
-    ) -> Self {
-        let scope = match provider {
-            Some(_) => None,
-            None => ctx.as_ref().map(|c| (c.org.namespace(), format!("m/{module}/").into_bytes())),
-        };
-        HostState {
-            provider,
-            store: ctx.as_ref().and_then(|c| c.store.clone()).unwrap_or_else(|| runtime.store.clone()),
-            runtime,
-            ctx,
-            module: module.to_string(),
-            scope,
-            wrote: false,
-            staged: Vec::new(),
-            holding: false,
-            deferred: Deferred::default(),
-            limits,
-            turn: Held::default(),
-            progress: Default::default(),
-            resolved: Default::default(),
-            // No filesystem, sockets, environment or arguments.
-            wasi: WasiCtx::builder().build(),
-            table: ResourceTable::new(),
-        }
     }
 }
