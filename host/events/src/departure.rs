@@ -1,4 +1,4 @@
-//! When a due delivery may go: its turn in an ordered queue, and its
+//! When a due delivery may go: its place in an ordered queue, and its
 //! target's pace. A delivery that may not go yet is postponed (its due entry
 //! moved), never sent early.
 //!
@@ -13,16 +13,16 @@
 //! at most [`ORDER_SAFETY_NET`].
 //!
 //! **Pace.** Each organization's target URL with a pace has, in memory, its
-//! next free turn and when one last went. A paced delivery due now takes the
-//! next turn: now, or a later one, to which its due entry moves marked
-//! [`records::PACED_TURN`], so that when that time comes it goes without
-//! taking another. A backlog thus drains at the pace, turn by turn; a turn
+//! next free slot and when one last went. A paced delivery due now takes the
+//! next slot: now, or a later one, to which its due entry moves marked
+//! [`records::PACED_SLOT`], so that when that time comes it goes without
+//! taking another. A backlog thus drains at the pace, slot by slot; a slot
 //! that comes up late (the worker was busy) waits an interval after the one
-//! before it went, so late turns never go in a bunch.
+//! before it went, so late slots never go in a bunch.
 //!
-//! **Departure.** A turn is taken before the attempt's last awaited steps
+//! **Departure.** A slot is taken before the attempt's last awaited steps
 //! (the store's flush of what the event tells of, which releases every
-//! attempt waiting on one flush together), so the turns alone would let
+//! attempt waiting on one flush together), so the slots alone would let
 //! several attempts that waited on one slow flush leave at once. The last
 //! step before the request is [`Pace::depart`]: an attempt leaves an
 //! interval after the one before it left, measured on a monotonic clock,
@@ -45,9 +45,9 @@ pub const ORDER_SAFETY_NET: u64 = 5 * 60 * 1000;
 pub enum Wait {
     /// Behind `before` (its queue entry as read) in its ordered queue.
     Behind { until: u64, before: (Vec<u8>, Vec<u8>) },
-    /// Its pace's next turn is later.
+    /// Its pace's next slot is later.
     Paced { until: u64 },
-    /// It has its turn, but the turn before went late, less than an
+    /// It has its slot, but the slot before went late, less than an
     /// interval ago: it goes an interval after that one (waited in memory).
     Spaced { until: u64 },
 }
@@ -82,7 +82,7 @@ pub fn ordered_wait(store: &dyn Store, ns: &Namespace, delivery: &Delivery, now:
 pub fn postponement(delivery: &Delivery, due_key: &[u8], wait: &Wait) -> (Vec<Condition>, Vec<BatchOp>) {
     let (until, value) = match wait {
         Wait::Behind { until, .. } => (*until, Vec::new()),
-        Wait::Paced { until } | Wait::Spaced { until } => (*until, records::PACED_TURN.to_vec()),
+        Wait::Paced { until } | Wait::Spaced { until } => (*until, records::PACED_SLOT.to_vec()),
     };
     let moved = records::due_key(until, &delivery.id).into_bytes();
     let mut ops = vec![BatchOp::Delete(due_key.to_vec()), BatchOp::Put(moved.clone(), value)];
@@ -119,15 +119,15 @@ pub fn settlement(
     Ok((conditions, ops))
 }
 
-/// Each organization's paced target URLs: their next free turn and when
+/// Each organization's paced target URLs: their next free slot and when
 /// one last went, in microseconds since the epoch.
 #[derive(Default)]
 pub struct Pace {
-    targets: Mutex<HashMap<(String, String), Turns>>,
+    targets: Mutex<HashMap<(String, String), Slots>>,
 }
 
 #[derive(Default, Clone, Copy)]
-struct Turns {
+struct Slots {
     next_free: u64,
     last_start: u64,
     /// When an attempt last left ([`Pace::depart`]).
@@ -140,51 +140,51 @@ const LONGEST_INTERVAL: Duration = Duration::from_secs(1);
 
 impl Pace {
     /// When a paced delivery of `org` to `url`, due at `now` (milliseconds),
-    /// goes. One without a turn yet takes the next free one: now, or a later
-    /// one to move it to. One with its turn (`given`: due at it) goes now, or,
-    /// when a turn that came up late went less than an interval ago, that
+    /// goes. One without a slot yet takes the next free one: now, or a later
+    /// one to move it to. One with its slot (`given`: due at it) goes now, or,
+    /// when a slot that came up late went less than an interval ago, that
     /// interval after it: a wait shorter than an interval, which the worker
-    /// makes in memory. So late turns never bunch, and a slow store does not
-    /// make each turn later than the one before.
+    /// makes in memory. So late slots never bunch, and a slow store does not
+    /// make each slot later than the one before.
     pub fn take(&self, org: &str, url: &str, per_second: u32, now: u64, given: bool) -> u64 {
         let interval = 1_000_000 / u64::from(per_second.max(1));
         let now_us = now * 1000;
         let mut targets = self.targets.lock().expect("pace lock");
         if targets.len() > 10_000 {
-            // Turns all past and departures spaced: nothing to remember.
-            targets.retain(|_, turns| {
-                turns.next_free > now_us || turns.departed.is_some_and(|at| at.elapsed() < LONGEST_INTERVAL)
+            // Slots all past and departures spaced: nothing to remember.
+            targets.retain(|_, slots| {
+                slots.next_free > now_us || slots.departed.is_some_and(|at| at.elapsed() < LONGEST_INTERVAL)
             });
         }
-        let turns = targets.entry((org.to_string(), url.to_string())).or_default();
-        let spaced = turns.last_start + interval;
+        let slots = targets.entry((org.to_string(), url.to_string())).or_default();
+        let spaced = slots.last_start + interval;
         let start = match given {
             true => now_us.max(spaced),
-            false => now_us.max(spaced).max(turns.next_free),
+            false => now_us.max(spaced).max(slots.next_free),
         };
         if given || start == now_us {
-            turns.last_start = start;
+            slots.last_start = start;
         }
-        turns.next_free = turns.next_free.max(start + interval);
+        slots.next_free = slots.next_free.max(start + interval);
         start.div_ceil(1000)
     }
 
     /// Whether a paced attempt of `org` to `url` may leave at `now`: `Ok`
     /// (recorded as the last to leave) when the one before left at least an
     /// interval ago, else `Err` with when it may. Asked right before the
-    /// request, after every wait, so a late turn never makes the next one
+    /// request, after every wait, so a late slot never makes the next one
     /// early: attempts that a slow flush released together leave an
     /// interval apart.
     pub fn depart(&self, org: &str, url: &str, per_second: u32, now: Instant) -> Result<(), Instant> {
         let interval = Duration::from_micros(1_000_000 / u64::from(per_second.max(1)));
         let mut targets = self.targets.lock().expect("pace lock");
-        let turns = targets.entry((org.to_string(), url.to_string())).or_default();
-        if let Some(departed) = turns.departed
+        let slots = targets.entry((org.to_string(), url.to_string())).or_default();
+        if let Some(departed) = slots.departed
             && now < departed + interval
         {
             return Err(departed + interval);
         }
-        turns.departed = Some(now);
+        slots.departed = Some(now);
         Ok(())
     }
 }
@@ -194,13 +194,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_backlog_takes_turns_at_the_pace_and_late_turns_do_not_bunch() {
+    fn a_backlog_takes_slots_at_the_pace_and_late_slots_do_not_bunch() {
         let pace = Pace::default();
-        let turns: Vec<u64> = (0..5).map(|_| pace.take("o", "https://x.co/", 4, 1000, false)).collect();
-        assert_eq!(turns, [1000, 1250, 1500, 1750, 2000]);
+        let slots: Vec<u64> = (0..5).map(|_| pace.take("o", "https://x.co/", 4, 1000, false)).collect();
+        assert_eq!(slots, [1000, 1250, 1500, 1750, 2000]);
         assert_eq!(pace.take("o", "https://other.co/", 4, 1000, false), 1000, "each URL has its own");
         assert_eq!(pace.take("p", "https://x.co/", 4, 1000, false), 1000, "each organization too");
-        // The turns of 1250 and 1500 both come up late, at 1600: one goes,
+        // The slots of 1250 and 1500 both come up late, at 1600: one goes,
         // the other an interval later; the one of 1750, at 1850, after it.
         assert_eq!(pace.take("o", "https://x.co/", 4, 1600, true), 1600);
         assert_eq!(pace.take("o", "https://x.co/", 4, 1600, true), 1850);

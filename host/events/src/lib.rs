@@ -12,7 +12,7 @@
 //!   the change's own atomic commit, and the doorbell of the worker;
 //! - [`worker`]: finds due deliveries, at most 8 in flight per organization,
 //!   and records each attempt;
-//! - [`turns`]: when a due delivery may go (its ordered queue, its pace);
+//! - [`departure`]: when a due delivery may go (its ordered queue, its pace);
 //! - [`endpoints`]: each destination's health: disabled after days of
 //!   failures, its deliveries held until it is enabled again;
 //! - [`sender`]: one attempt over HTTP, checking the address it connects to
@@ -30,6 +30,7 @@
 //! [`Outbox::writes`], the server starts the [`Worker`] and serves the API.
 
 pub mod deliveries;
+pub mod departure;
 pub mod endpoints;
 pub mod outbox;
 pub mod records;
@@ -38,7 +39,6 @@ pub mod schedule;
 pub mod sender;
 pub mod sign;
 pub mod test_send;
-pub mod turns;
 pub mod webhook_url;
 pub mod worker;
 

@@ -72,14 +72,15 @@ pub fn due_now(delivery: &mut Delivery, now: DateTime<Utc>) -> Vec<BatchOp> {
     ]
 }
 
-/// Where an ordered delivery waits its turn in `queue`.
+/// Where an ordered delivery waits its place in `queue`.
 pub fn ordered_key(queue: &str, delivery_id: &str) -> String {
     format!("{ORDERED}{queue}/{delivery_id}")
 }
 
-/// The due entry's value of a paced delivery given its turn: sent when due
+/// The due entry's value of a paced delivery given its slot: sent when due
 /// without asking the pace again. Any other due entry's value is empty.
-pub const PACED_TURN: &[u8] = b"turn";
+/// (The bytes are stored, so they keep the word the first version wrote.)
+pub const PACED_SLOT: &[u8] = b"turn";
 
 /// The time and delivery id of a due key.
 pub fn parse_due_key(key: &[u8]) -> Option<(u64, String)> {
@@ -158,7 +159,7 @@ pub struct Delivery {
     /// Its target's pace, in attempts a second.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_per_second: Option<u32>,
-    /// The ordered queue it waits its turn in, until it settles.
+    /// The ordered queue it waits its place in, until it settles.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub queue: Option<String>,
 }

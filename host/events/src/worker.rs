@@ -26,6 +26,7 @@ use crm_store::{BatchOp, Condition, Namespace, StoreResult};
 use crm_tenancy::webhook_secrets::WebhookSecret;
 use crm_tenancy::{Tenancy, clock};
 
+use crate::departure::{self, Pace, Wait};
 use crate::endpoints::{self, Endpoint, Health};
 use crate::outbox::Outbox;
 use crate::records::{self, Delivery};
@@ -33,7 +34,6 @@ use crate::retention;
 use crate::schedule::{self, Outcome};
 use crate::sender::{Attempt, Sender};
 use crate::sign;
-use crate::turns::{self, Pace, Wait};
 
 /// Attempts in flight for one organization, and for the whole host.
 pub const PER_ORG: usize = 8;
@@ -68,6 +68,55 @@ pub struct Worker {
     permits: tokio::sync::Semaphore,
     pace: Pace,
     health: Health,
+}
+
+/// A due delivery, read: its entry, its record as stored (the condition
+/// its attempt's commit keeps), and its endpoint's health.
+struct Due {
+    ns: Namespace,
+    due_key: Vec<u8>,
+    due_value: Vec<u8>,
+    delivery_key: String,
+    delivery: Delivery,
+    unchanged: Condition,
+    endpoint: Option<(Endpoint, Vec<u8>)>,
+}
+
+/// The delivery after an attempt with `outcome` at `now`: its counts, its
+/// status, its next attempt; the writes besides its record (its due entry
+/// gone, its first count, its next due entry).
+fn settled(
+    delivery: &mut Delivery,
+    outcome: &Outcome,
+    now: chrono::DateTime<chrono::Utc>,
+    due_key: Vec<u8>,
+) -> Vec<BatchOp> {
+    delivery.attempts += 1;
+    delivery.updated_at = clock::format(now);
+    let (label, code, error) = match outcome {
+        Outcome::Delivered(s) => ("delivered", Some(*s), None),
+        Outcome::Gone => ("gone", Some(410), None),
+        Outcome::Refused { status, .. } => ("refused", Some(*status), None),
+        Outcome::Failed(why) => ("failed", None, Some(why.clone())),
+    };
+    metrics::counter!("crm_webhook_attempts_total", "outcome" => label).increment(1);
+    (delivery.last_status_code, delivery.last_error) = (code, error);
+    let mut ops = vec![BatchOp::Delete(due_key)];
+    if !delivery.counted {
+        delivery.counted = true;
+        ops.push(BatchOp::Add(records::COUNT.as_bytes().to_vec(), 1));
+    }
+    delivery.next_attempt_millis = None;
+    if let Outcome::Delivered(_) = outcome {
+        delivery.status = records::DELIVERED.into();
+    } else if let Some(wait) = schedule::next_wait(delivery.attempts, outcome, schedule::jitter()) {
+        let next = now.timestamp_millis().max(0) as u64 + wait.as_millis() as u64;
+        delivery.next_attempt_millis = Some(next);
+        ops.push(BatchOp::Put(records::due_key(next, &delivery.id).into_bytes(), Vec::new()));
+    } else {
+        delivery.status = records::FAILED.into();
+    }
+    ops
 }
 
 fn now_millis() -> u64 {
@@ -275,95 +324,100 @@ impl Worker {
     }
 
     /// One attempt of delivery `id`, whose due entry is `due_key`, unless it
-    /// must wait its turn (then its due entry moves).
+    /// must wait its slot (then its due entry moves).
     async fn attempt(&self, org: &str, id: &str, due_key: Vec<u8>) -> StoreResult<()> {
-        let store = self.outbox.store();
-        if self.tenancy.org(org)?.is_none() {
-            return Ok(()); // deleted meanwhile: writing now would bring its namespace back
-        }
-        let ns = Namespace::org(org);
-        // The scan that found `due_key` may have read it just before the
-        // previous attempt's commit removed it (that attempt leaves
-        // `in_flight` only after its commit): the attempt it announced was
-        // made, and the next one is due later, under another key.
-        let Some(due_value) = store.get(&ns, &due_key)? else { return Ok(()) };
-        let delivery_key = records::delivery_key(id);
-        let Some(stored) = store.get(&ns, delivery_key.as_bytes())? else {
-            return store.delete(&ns, &due_key);
-        };
-        let mut delivery: Delivery = serde_json::from_slice(&stored)
-            .map_err(|e| crm_store::StoreError::new(format!("corrupt delivery {id}: {e}")))?;
-        if delivery.status != records::PENDING {
-            return store.delete(&ns, &due_key);
-        }
-        let unchanged = Condition::Equals(delivery_key.clone().into_bytes(), Some(stored.clone()));
-        let endpoint = endpoints::read(store.as_ref(), &ns, &delivery.url)?;
-        if endpoint.as_ref().is_some_and(|(e, _)| e.disabled_at.is_some()) {
-            store.batch_if(&ns, vec![unchanged], endpoints::holding(&mut delivery, &due_key))?;
+        let Some(mut due) = self.due(org, id, due_key)? else { return Ok(()) };
+        if !self.may_leave(org, &mut due).await? {
             return Ok(());
         }
-        match self.wait(org, &ns, &delivery, &due_value)? {
-            None => {}
-            Some(Wait::Spaced { until }) => {
-                tokio::time::sleep(Duration::from_millis(until.saturating_sub(now_millis()))).await;
-            }
-            Some(wait) => {
-                let (mut conditions, ops) = turns::postponement(&delivery, &due_key, &wait);
-                conditions.push(unchanged);
-                store.batch_if(&ns, conditions, ops)?;
-                return Ok(());
-            }
-        }
         // The change an event tells of is on disk before anyone hears of it.
-        store.durable().await?;
+        self.outbox.store().durable().await?;
         let secret = self.tenancy.webhook_secret(org)?;
-        if let Some(per_second) = delivery.max_per_second {
+        if let Some(per_second) = due.delivery.max_per_second {
             // After every wait (one flush releases many attempts at once),
             // with nothing awaited between it and the request.
-            while let Err(at) = self.pace.depart(org, &delivery.url, per_second, Instant::now()) {
+            while let Err(at) = self.pace.depart(org, &due.delivery.url, per_second, Instant::now()) {
                 tokio::time::sleep_until(at.into()).await;
             }
         }
         tracing::debug!(
             org,
             delivery = id,
-            event = delivery.event_id,
-            per_second = delivery.max_per_second.unwrap_or(0),
+            event = due.delivery.event_id,
+            per_second = due.delivery.max_per_second.unwrap_or(0),
             "a webhook attempt leaves"
         );
-        let outcome = self.send(&secret, &delivery).await;
+        let outcome = self.send(&secret, &due.delivery).await;
         if self.tenancy.org(org)?.is_none() {
             return Ok(()); // deleted meanwhile: nothing to record
         }
-        delivery.attempts += 1;
-        let now = clock::now();
-        delivery.updated_at = clock::format(now);
-        let (label, code, error) = match &outcome {
-            Outcome::Delivered(s) => ("delivered", Some(*s), None),
-            Outcome::Gone => ("gone", Some(410), None),
-            Outcome::Refused { status, .. } => ("refused", Some(*status), None),
-            Outcome::Failed(why) => ("failed", None, Some(why.clone())),
+        self.record(org, due, &outcome).await
+    }
+
+    /// The delivery a due entry announces, when it is still to be attempted
+    /// (an entry whose delivery is gone or settled is removed).
+    fn due(&self, org: &str, id: &str, due_key: Vec<u8>) -> StoreResult<Option<Due>> {
+        let store = self.outbox.store();
+        if self.tenancy.org(org)?.is_none() {
+            return Ok(None); // deleted meanwhile: writing now would bring its namespace back
+        }
+        let ns = Namespace::org(org);
+        // The scan that found `due_key` may have read it just before the
+        // previous attempt's commit removed it (that attempt leaves
+        // `in_flight` only after its commit): the attempt it announced was
+        // made, and the next one is due later, under another key.
+        let Some(due_value) = store.get(&ns, &due_key)? else { return Ok(None) };
+        let delivery_key = records::delivery_key(id);
+        let Some(stored) = store.get(&ns, delivery_key.as_bytes())? else {
+            store.delete(&ns, &due_key)?;
+            return Ok(None);
         };
-        metrics::counter!("crm_webhook_attempts_total", "outcome" => label).increment(1);
-        (delivery.last_status_code, delivery.last_error) = (code, error);
-        let mut ops = vec![BatchOp::Delete(due_key)];
-        if !delivery.counted {
-            delivery.counted = true;
-            ops.push(BatchOp::Add(records::COUNT.as_bytes().to_vec(), 1));
+        let delivery: Delivery = serde_json::from_slice(&stored)
+            .map_err(|e| crm_store::StoreError::new(format!("corrupt delivery {id}: {e}")))?;
+        if delivery.status != records::PENDING {
+            store.delete(&ns, &due_key)?;
+            return Ok(None);
         }
-        delivery.next_attempt_millis = None;
-        if let Outcome::Delivered(_) = outcome {
-            delivery.status = records::DELIVERED.into();
-        } else if let Some(wait) = schedule::next_wait(delivery.attempts, &outcome, schedule::jitter()) {
-            let next = now.timestamp_millis().max(0) as u64 + wait.as_millis() as u64;
-            delivery.next_attempt_millis = Some(next);
-            ops.push(BatchOp::Put(records::due_key(next, id).into_bytes(), Vec::new()));
-        } else {
-            delivery.status = records::FAILED.into();
+        let unchanged = Condition::Equals(delivery_key.clone().into_bytes(), Some(stored));
+        let endpoint = endpoints::read(store.as_ref(), &ns, &delivery.url)?;
+        Ok(Some(Due { ns, due_key, due_value, delivery_key, delivery, unchanged, endpoint }))
+    }
+
+    /// Whether the attempt may leave now: not to a disabled endpoint (it is
+    /// held there), and once its target's pace or order lets it (it sleeps
+    /// for a short wait, and is put off for a longer one).
+    async fn may_leave(&self, org: &str, due: &mut Due) -> StoreResult<bool> {
+        let store = self.outbox.store();
+        if due.endpoint.as_ref().is_some_and(|(e, _)| e.disabled_at.is_some()) {
+            let hold = endpoints::holding(&mut due.delivery, &due.due_key);
+            store.batch_if(&due.ns, vec![due.unchanged.clone()], hold)?;
+            return Ok(false);
         }
+        match self.wait(org, &due.ns, &due.delivery, &due.due_value)? {
+            None => Ok(true),
+            Some(Wait::Spaced { until }) => {
+                tokio::time::sleep(Duration::from_millis(until.saturating_sub(now_millis()))).await;
+                Ok(true)
+            }
+            Some(wait) => {
+                let (mut conditions, ops) = departure::postponement(&due.delivery, &due.due_key, &wait);
+                conditions.push(due.unchanged.clone());
+                store.batch_if(&due.ns, conditions, ops)?;
+                Ok(false)
+            }
+        }
+    }
+
+    /// Records an attempt's `outcome`: the delivery's new state and its next
+    /// attempt, the endpoint's health (disabling it past its period), and in
+    /// an ordered queue the next delivery its place.
+    async fn record(&self, org: &str, due: Due, outcome: &Outcome) -> StoreResult<()> {
+        let Due { ns, due_key, delivery_key, mut delivery, unchanged, endpoint, .. } = due;
+        let now = clock::now();
+        let mut ops = settled(&mut delivery, outcome, now, due_key);
         let bytes = serde_json::to_vec(&delivery).expect("records serialise");
-        ops.push(BatchOp::Put(delivery_key.clone().into_bytes(), bytes));
-        let failure = match &outcome {
+        ops.push(BatchOp::Put(delivery_key.into_bytes(), bytes));
+        let failure = match outcome {
             Outcome::Delivered(_) => None,
             Outcome::Gone => Some("410 Gone".to_string()),
             Outcome::Refused { status, .. } => Some(format!("answered {status}")),
@@ -376,6 +430,7 @@ impl Worker {
             Some(disabled) => self.disable(org, &ns, disabled, endpoint.map(|(_, bytes)| bytes), health)?,
             None => ops.extend(health),
         }
+        let store = self.outbox.store();
         // Only if nobody changed the delivery meanwhile (a manual retry, a
         // purge); committed with other attempts' records and the requests'
         // batches where the store can: nobody waits on this one.
@@ -383,10 +438,10 @@ impl Worker {
             store.batch_if_background(ns, vec![unchanged], ops).await?;
             return Ok(());
         }
-        // Settled in its ordered queue: the next one's turn comes with this
+        // Settled in its ordered queue: the next one's place comes with this
         // write (read again if the next one moved meanwhile).
         for _ in 0..3 {
-            let (mut conditions, mut settle) = turns::settlement(store.as_ref(), &ns, &delivery, now_millis())?;
+            let (mut conditions, mut settle) = departure::settlement(store.as_ref(), &ns, &delivery, now_millis())?;
             conditions.push(unchanged.clone());
             settle.extend(ops.iter().cloned());
             if store.batch_if_background(ns.clone(), conditions, settle).await? {
@@ -430,16 +485,16 @@ impl Worker {
     /// behind an earlier one of its ordered queue, or for its pace.
     fn wait(&self, org: &str, ns: &Namespace, delivery: &Delivery, due_value: &[u8]) -> StoreResult<Option<Wait>> {
         let now = now_millis();
-        if let Some(wait) = turns::ordered_wait(self.outbox.store().as_ref(), ns, delivery, now)? {
+        if let Some(wait) = departure::ordered_wait(self.outbox.store().as_ref(), ns, delivery, now)? {
             return Ok(Some(wait));
         }
         let Some(per_second) = delivery.max_per_second else { return Ok(None) };
-        let given = due_value == records::PACED_TURN;
-        let turn = self.pace.take(org, &delivery.url, per_second, now, given);
-        Ok(match (turn > now, given) {
+        let given = due_value == records::PACED_SLOT;
+        let slot = self.pace.take(org, &delivery.url, per_second, now, given);
+        Ok(match (slot > now, given) {
             (false, _) => None,
-            (true, true) => Some(Wait::Spaced { until: turn }),
-            (true, false) => Some(Wait::Paced { until: turn }),
+            (true, true) => Some(Wait::Spaced { until: slot }),
+            (true, false) => Some(Wait::Paced { until: slot }),
         })
     }
 
@@ -625,7 +680,7 @@ mod tests {
     }
 
     /// The worker stalled on purpose: its flushes end only every two seconds,
-    /// so the attempts of four turns wait on one flush and are released
+    /// so the attempts of four slots wait on one flush and are released
     /// together. They still leave an interval apart: no second holds more
     /// than the pace (two) and one at its edge, where the attempts that one
     /// flush released would leave four at once.
