@@ -23,6 +23,7 @@
 
 use std::convert::Infallible;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -88,85 +89,14 @@ where
             permit = permits.clone().acquire_owned() => permit.expect("the semaphore is never closed"),
             () = &mut stop => break,
         };
-        let (stream, peer) = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok(accepted) => accepted,
-                Err(e) => {
-                    // Out of descriptors or a transient error: wait rather than spin.
-                    tracing::warn!(error = %e, "accept failed; pausing");
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                    continue;
-                }
-            },
-            () = &mut stop => break,
-        };
+        let Some((stream, peer)) = next_connection(&listener, stop.as_mut()).await else { break };
         let _ = stream.set_nodelay(true);
-        // Each request carries the peer's address, and counts as in flight until its answer is written.
         let activity = Arc::new(Activity::new());
-        let (service, counting) = (service.clone(), activity.clone());
-        let service = hyper::service::service_fn(move |mut request: http::Request<hyper::body::Incoming>| {
-            let version = request.version();
-            request.extensions_mut().insert(Peer(peer));
-            request.extensions_mut().insert(Protocol(version));
-            let busy = counting.begin();
-            let answer = service.clone().call(request);
-            async move {
-                answer.await.map(|answer| {
-                    let (mut parts, body) = answer.into_parts();
-                    let held = parts.extensions.remove::<HeldUntilWritten>();
-                    http::Response::from_parts(parts, busy.answer(body, held))
-                })
-            }
-        });
-        let (builder, mut stopped) = (builder.clone(), stopped.clone());
+        let service = counted(service.clone(), peer, activity.clone());
         let acceptor = tls.as_ref().map(|tls| tls.acceptor());
+        let (builder, stopped) = (builder.clone(), stopped.clone());
         tokio::spawn(async move {
-            // Until the first byte and the TLS handshake, a shutdown just drops the connection.
-            let stream = tokio::select! {
-                stream = opened(stream, acceptor, limits.header_timeout) => stream,
-                _ = stopped.wait_for(|stop| *stop) => None,
-            };
-            let Some(stream) = stream else { return drop(permit) };
-            let mut connection = std::pin::pin!(builder.serve_connection_with_upgrades(TokioIo::new(stream), service));
-            let mut closing = false;
-            // An idle HTTP/2 connection's goodbye waits for the client's answer to a
-            // ping: a client that does not answer is dropped after a header timeout,
-            // unless a request begun as the goodbye left is still running.
-            let mut dropped_at = None;
-            loop {
-                let dropping = async {
-                    match dropped_at {
-                        Some(at) => tokio::time::sleep_until(at).await,
-                        None => std::future::pending().await,
-                    }
-                };
-                tokio::select! {
-                    ended = connection.as_mut() => {
-                        if let Err(e) = ended {
-                            tracing::debug!(error = %e, "connection ended with an error");
-                        }
-                        break;
-                    }
-                    // In-flight requests finish; then the connection closes.
-                    _ = stopped.wait_for(|stop| *stop), if !closing => {
-                        closing = true;
-                        connection.as_mut().graceful_shutdown();
-                    }
-                    () = activity.idle_for(limits.header_timeout), if !closing => {
-                        closing = true;
-                        connection.as_mut().graceful_shutdown();
-                        dropped_at = Some(tokio::time::Instant::now() + limits.header_timeout);
-                    }
-                    () = activity.stalled_for(limits.header_timeout) => {
-                        tracing::debug!("dropped a connection whose reader stopped reading its answer");
-                        break;
-                    }
-                    () = dropping => match activity.busy() {
-                        false => break,
-                        true => dropped_at = Some(tokio::time::Instant::now() + limits.header_timeout),
-                    },
-                }
-            }
+            connection(stream, acceptor, &builder, service, &activity, stopped, limits).await;
             drop(permit);
         });
     }
@@ -175,6 +105,129 @@ where
     // Every connection holds a permit until it ends.
     let all = u32::try_from(limits.max_connections).unwrap_or(u32::MAX);
     tokio::time::timeout(limits.grace, permits.acquire_many(all)).await.is_ok()
+}
+
+/// The next connection, or `None` once `stop` resolves. An accept error
+/// (out of descriptors, or a transient one) pauses rather than spins.
+async fn next_connection(
+    listener: &TcpListener,
+    mut stop: std::pin::Pin<&mut impl Future<Output = ()>>,
+) -> Option<(TcpStream, SocketAddr)> {
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(accepted) => return Some(accepted),
+                Err(e) => {
+                    tracing::warn!(error = %e, "accept failed; pausing");
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+            },
+            () = &mut stop => return None,
+        }
+    }
+}
+
+/// `service` for one connection: each request carries the peer's address
+/// and its protocol, and counts in `activity` as in flight until its answer
+/// is written.
+fn counted<S, B>(
+    service: S,
+    peer: SocketAddr,
+    activity: Arc<Activity>,
+) -> impl hyper::service::Service<
+    http::Request<hyper::body::Incoming>,
+    Response = http::Response<activity::Answer<B>>,
+    Error = Infallible,
+    Future = impl Future<Output = Result<http::Response<activity::Answer<B>>, Infallible>> + Send + 'static,
+> + Send
++ 'static
+where
+    S: Service<http::Request<hyper::body::Incoming>, Response = http::Response<B>, Error = Infallible>
+        + Clone
+        + Send
+        + 'static,
+    S::Future: Send + 'static,
+    B: http_body::Body + Send + 'static,
+{
+    hyper::service::service_fn(move |mut request: http::Request<hyper::body::Incoming>| {
+        let version = request.version();
+        request.extensions_mut().insert(Peer(peer));
+        request.extensions_mut().insert(Protocol(version));
+        let busy = activity.begin();
+        let answer = service.clone().call(request);
+        async move {
+            answer.await.map(|answer| {
+                let (mut parts, body) = answer.into_parts();
+                let held = parts.extensions.remove::<HeldUntilWritten>();
+                http::Response::from_parts(parts, busy.answer(body, held))
+            })
+        }
+    })
+}
+
+/// Serves one connection until it ends: until the first byte and the TLS
+/// handshake a shutdown just drops it; then in-flight requests finish
+/// before it closes. An idle connection is told goodbye after a header
+/// timeout; an idle HTTP/2 one's goodbye waits for the client's answer to
+/// a ping, and a client that does not answer is dropped after another,
+/// unless a request begun as the goodbye left is still running. One whose
+/// reader stopped reading its answer is dropped.
+async fn connection<C, B>(
+    stream: TcpStream,
+    acceptor: Option<TlsAcceptor>,
+    builder: &auto::Builder<TokioExecutor>,
+    service: C,
+    activity: &Activity,
+    mut stopped: watch::Receiver<bool>,
+    limits: Limits,
+) where
+    C: hyper::service::Service<http::Request<hyper::body::Incoming>, Response = http::Response<B>> + Send + 'static,
+    C::Future: Send + 'static,
+    C::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+    B: http_body::Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>>,
+{
+    let stream = tokio::select! {
+        stream = opened(stream, acceptor, limits.header_timeout) => stream,
+        _ = stopped.wait_for(|stop| *stop) => None,
+    };
+    let Some(stream) = stream else { return };
+    let mut connection = std::pin::pin!(builder.serve_connection_with_upgrades(TokioIo::new(stream), service));
+    let (mut closing, mut dropped_at) = (false, None);
+    loop {
+        let dropping = async {
+            match dropped_at {
+                Some(at) => tokio::time::sleep_until(at).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            ended = connection.as_mut() => {
+                if let Err(e) = ended {
+                    tracing::debug!(error = %e, "connection ended with an error");
+                }
+                return;
+            }
+            _ = stopped.wait_for(|stop| *stop), if !closing => {
+                closing = true;
+                connection.as_mut().graceful_shutdown();
+            }
+            () = activity.idle_for(limits.header_timeout), if !closing => {
+                closing = true;
+                connection.as_mut().graceful_shutdown();
+                dropped_at = Some(tokio::time::Instant::now() + limits.header_timeout);
+            }
+            () = activity.stalled_for(limits.header_timeout) => {
+                tracing::debug!("dropped a connection whose reader stopped reading its answer");
+                return;
+            }
+            () = dropping => match activity.busy() {
+                false => return,
+                true => dropped_at = Some(tokio::time::Instant::now() + limits.header_timeout),
+            },
+        }
+    }
 }
 
 /// A new connection's stream once it sent its first byte and, with TLS,

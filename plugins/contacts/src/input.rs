@@ -108,75 +108,8 @@ pub fn digits(text: &str) -> String {
 }
 
 pub fn parse(body: &Map<String, Value>) -> Result<ContactInput, Error> {
-    let email = trimmed(text(body, "email")?);
-    if let Some(e) = &email {
-        if e.chars().any(is_invisible) {
-            return Err(invalid("email", "has an invisible or control character"));
-        }
-        let shaped = e.split_once('@').is_some_and(|(local, domain)| {
-            !local.is_empty() && !domain.is_empty() && !domain.contains('@') && !e.contains(char::is_whitespace)
-        });
-        if !shaped || e.len() > 254 {
-            return Err(invalid("email", "is not an email address"));
-        }
-    }
-    let mobile = match trimmed(first_of(body, &["mobile", "whatsapp_phone"])?) {
-        None => None,
-        Some(raw) => {
-            // A letter is not dropped: `300-ABC-1234` would be a wrong number.
-            if !written_as_number(&raw) {
-                return Err(invalid("mobile", "must be a phone number: digits, written with spaces or - . ( ) / +"));
-            }
-            let d = digits(&raw);
-            if d.len() < 7 || d.len() > 15 {
-                return Err(invalid("mobile", "must have 7 to 15 digits"));
-            }
-            Some(d)
-        }
-    };
-    let tags = match body.get("tags") {
-        None | Some(Value::Null) => None,
-        Some(Value::Array(items)) if items.len() <= MAX_TAGS => {
-            let mut tags: Vec<String> = Vec::with_capacity(items.len());
-            let mut folded_tags = std::collections::HashSet::new();
-            for item in items {
-                let tag = match item.as_str().map(|s| nfc(s.trim())) {
-                    Some(tag) if tag.chars().count() <= MAX_TAG => tag,
-                    Some(_) => {
-                        return Err(invalid("tags", &format!("must be strings of at most {MAX_TAG} characters")));
-                    }
-                    None => return Err(invalid("tags", "must be strings")),
-                };
-                // A tag is there or not: a blank one or a repeat adds nothing,
-                // and `VIP`, `vip` and `Promoción`, `promocion` are repeats
-                // (the first spelling is kept).
-                if !tag.is_empty() && folded_tags.insert(without_case_or_accents(&tag)) {
-                    tags.push(tag);
-                }
-            }
-            Some(tags)
-        }
-        Some(_) => return Err(invalid("tags", &format!("must be an array of at most {MAX_TAGS} strings"))),
-    };
-    let mut custom = BTreeMap::new();
-    for (key, value) in body {
-        if KNOWN.contains(&key.as_str()) || SERVER_OWNED.contains(&key.as_str()) {
-            continue;
-        }
-        if !is_property_name(key) {
-            return Err(invalid(key, "is not a property name (letters, digits, _ . -, at most 64)"));
-        }
-        let value = match value {
-            Value::String(s) if s.chars().count() <= MAX_CUSTOM_VALUE => Value::String(nfc(s)),
-            Value::Number(_) | Value::Bool(_) | Value::Null => value.clone(),
-            Value::String(_) => return Err(invalid(key, &format!("is longer than {MAX_CUSTOM_VALUE} characters"))),
-            _ => return Err(invalid(key, "must be a string, number or boolean")),
-        };
-        custom.insert(key.clone(), value);
-    }
-    if custom.len() > MAX_CUSTOM_KEYS {
-        return Err(Error::validation(format!("At most {MAX_CUSTOM_KEYS} custom properties per request"), json!({})));
-    }
+    // In this order, so that a body with several faults is told of the same one.
+    let (email, mobile, tags, custom) = (email(body)?, mobile(body)?, tags(body)?, custom(body)?);
     Ok(ContactInput {
         email,
         mobile,
@@ -197,6 +130,86 @@ pub fn parse(body: &Map<String, Value>) -> Result<ContactInput, Error> {
         tags,
         custom,
     })
+}
+
+/// The email, trimmed: one `@` between a local part and a domain, no
+/// space, nothing invisible, at most 254 bytes.
+fn email(body: &Map<String, Value>) -> Result<Option<String>, Error> {
+    let email = trimmed(text(body, "email")?);
+    if let Some(e) = &email {
+        if e.chars().any(is_invisible) {
+            return Err(invalid("email", "has an invisible or control character"));
+        }
+        let shaped = e.split_once('@').is_some_and(|(local, domain)| {
+            !local.is_empty() && !domain.is_empty() && !domain.contains('@') && !e.contains(char::is_whitespace)
+        });
+        if !shaped || e.len() > 254 {
+            return Err(invalid("email", "is not an email address"));
+        }
+    }
+    Ok(email)
+}
+
+/// The mobile (or `whatsapp_phone`) as its 7 to 15 digits.
+fn mobile(body: &Map<String, Value>) -> Result<Option<String>, Error> {
+    let Some(raw) = trimmed(first_of(body, &["mobile", "whatsapp_phone"])?) else { return Ok(None) };
+    // A letter is not dropped: `300-ABC-1234` would be a wrong number.
+    if !written_as_number(&raw) {
+        return Err(invalid("mobile", "must be a phone number: digits, written with spaces or - . ( ) / +"));
+    }
+    let d = digits(&raw);
+    if d.len() < 7 || d.len() > 15 {
+        return Err(invalid("mobile", "must have 7 to 15 digits"));
+    }
+    Ok(Some(d))
+}
+
+/// The tags, each once: a blank one or a repeat adds nothing, and `VIP`,
+/// `vip` and `Promoción`, `promocion` are repeats (the first spelling is kept).
+fn tags(body: &Map<String, Value>) -> Result<Option<Vec<String>>, Error> {
+    let items = match body.get("tags") {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::Array(items)) if items.len() <= MAX_TAGS => items,
+        Some(_) => return Err(invalid("tags", &format!("must be an array of at most {MAX_TAGS} strings"))),
+    };
+    let mut tags: Vec<String> = Vec::with_capacity(items.len());
+    let mut folded_tags = std::collections::HashSet::new();
+    for item in items {
+        let tag = match item.as_str().map(|s| nfc(s.trim())) {
+            Some(tag) if tag.chars().count() <= MAX_TAG => tag,
+            Some(_) => return Err(invalid("tags", &format!("must be strings of at most {MAX_TAG} characters"))),
+            None => return Err(invalid("tags", "must be strings")),
+        };
+        if !tag.is_empty() && folded_tags.insert(without_case_or_accents(&tag)) {
+            tags.push(tag);
+        }
+    }
+    Ok(Some(tags))
+}
+
+/// Every key that is no contact field nor the server's: a custom property,
+/// by its name's rule, with a bounded scalar value.
+fn custom(body: &Map<String, Value>) -> Result<BTreeMap<String, Value>, Error> {
+    let mut custom = BTreeMap::new();
+    for (key, value) in body {
+        if KNOWN.contains(&key.as_str()) || SERVER_OWNED.contains(&key.as_str()) {
+            continue;
+        }
+        if !is_property_name(key) {
+            return Err(invalid(key, "is not a property name (letters, digits, _ . -, at most 64)"));
+        }
+        let value = match value {
+            Value::String(s) if s.chars().count() <= MAX_CUSTOM_VALUE => Value::String(nfc(s)),
+            Value::Number(_) | Value::Bool(_) | Value::Null => value.clone(),
+            Value::String(_) => return Err(invalid(key, &format!("is longer than {MAX_CUSTOM_VALUE} characters"))),
+            _ => return Err(invalid(key, "must be a string, number or boolean")),
+        };
+        custom.insert(key.clone(), value);
+    }
+    if custom.len() > MAX_CUSTOM_KEYS {
+        return Err(Error::validation(format!("At most {MAX_CUSTOM_KEYS} custom properties per request"), json!({})));
+    }
+    Ok(custom)
 }
 
 /// Property tests on hostile text ([`crm_hostile_text`]): any body is read

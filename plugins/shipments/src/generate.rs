@@ -18,7 +18,7 @@ use crm_sdk::runtime;
 use crm_sdk::types::{Request, Response};
 use serde_json::{Map, Value, json};
 
-use crate::bindings::crm::plugin::shipping_types::{LabelRequest, Parcel, Pickup, ProviderError};
+use crate::bindings::crm::plugin::shipping_types::{Address, Label, LabelRequest, Parcel, Pickup, ProviderError};
 use crate::bindings::crm::plugin::{contacts, shipping};
 use crate::claims::{self, KeyClaim};
 use crate::record::{self, CREATED, DRAFT, Event, Failure, NEEDS_REVIEW, Shipment};
@@ -97,9 +97,28 @@ pub fn generate(req: &Request) -> Result<Response, Error> {
         None => return Err(answer::in_progress(None)),
     };
     let previous_status = draft.as_ref().map(|d: &Shipment| d.status.clone());
+    let mut shipment = drafted(draft, &id, &order, &provider, destination.json);
+    // The draft exists before the provider is called: nothing is lost if the
+    // host stops mid-call (a stale claim then reads as an unknown outcome).
+    record::save(&shipment, previous_status.as_deref())?;
+
+    let key = order.key.clone();
+    let contact_id = order.contact_id.clone();
+    let outcome = shipping::generate(&provider, &label_request(order, origin, destination.address, &id));
+    let result = settle(&mut shipment, outcome);
+    record::save(&shipment, Some(DRAFT))?;
+    if let Some(key) = &key {
+        claims::finish(key, &claims::pending(&id, &contact_id))?;
+    }
+    result
+}
+
+/// The shipment this attempt is: its draft again (a retry), or a new one,
+/// with what the order asks for now.
+fn drafted(draft: Option<Shipment>, id: &str, order: &Order, provider: &str, destination: Value) -> Shipment {
     let now = runtime::now();
     let mut shipment = draft.unwrap_or_else(|| Shipment {
-        id: id.clone(),
+        id: id.to_string(),
         contact_id: order.contact_id.clone(),
         provider: String::new(),
         carrier: String::new(),
@@ -123,37 +142,39 @@ pub fn generate(req: &Request) -> Result<Response, Error> {
         created_at: now.clone(),
         updated_at: now.clone(),
     });
-    shipment.provider = provider.clone();
+    shipment.provider = provider.to_string();
     shipment.carrier = order.carrier.clone();
     shipment.service = order.service.clone();
     shipment.packages = input::packages_json(&order.packages);
-    shipment.destination = destination.json;
+    shipment.destination = destination;
     shipment.pickup = order.pickup.as_ref().map(input::pickup_json);
     shipment.deal_id = order.deal_id.clone();
     shipment.quotation_id = order.quotation_id.clone();
     shipment.invoice_id = order.invoice_id.clone();
     shipment.updated_at = now;
-    // The draft exists before the provider is called: nothing is lost if the
-    // host stops mid-call (a stale claim then reads as an unknown outcome).
-    record::save(&shipment, previous_status.as_deref())?;
+    shipment
+}
 
-    let outcome = shipping::generate(
-        &provider,
-        &LabelRequest {
-            origin,
-            destination: destination.address,
-            packages: order.packages,
-            carrier: order.carrier,
-            service: order.service,
-            reference: id.clone(),
-            cash_on_delivery: order.cash_on_delivery,
-            insurance: order.insurance,
-            pickup: order.pickup,
-        },
-    );
+/// What the provider is asked for.
+fn label_request(order: Order, origin: Address, destination: Address, id: &str) -> LabelRequest {
+    LabelRequest {
+        origin,
+        destination,
+        packages: order.packages,
+        carrier: order.carrier,
+        service: order.service,
+        reference: id.to_string(),
+        cash_on_delivery: order.cash_on_delivery,
+        insurance: order.insurance,
+        pickup: order.pickup,
+    }
+}
+
+/// The provider's answer written on the shipment, and what the request answers.
+fn settle(shipment: &mut Shipment, outcome: Result<Label, ProviderError>) -> Result<Response, Error> {
     let now = runtime::now();
     shipment.updated_at = now.clone();
-    let result = match outcome {
+    match outcome {
         Ok(label) => {
             shipment.status = CREATED.into();
             shipment.tracking_number = Some(label.tracking_number);
@@ -173,14 +194,14 @@ pub fn generate(req: &Request) -> Result<Response, Error> {
         Err(ProviderError::Rejected(f)) => {
             let failure = Failure::from(f);
             let e = Error::new(422, "ENVIA_GENERATE_FAILED", "The provider rejected the label; no label was made")
-                .with("shipmentId", id.as_str())
+                .with("shipmentId", shipment.id.as_str())
                 .with("error", failure.shown());
             shipment.error = Some(failure);
             Err(e)
         }
         Err(ProviderError::UnknownOutcome(f)) => {
             let failure = Failure::from(f);
-            let e = answer::needs_review(&id, Some(&failure));
+            let e = answer::needs_review(&shipment.id, Some(&failure));
             shipment.status = NEEDS_REVIEW.into();
             shipment.events.push(Event {
                 status: NEEDS_REVIEW.into(),
@@ -191,12 +212,7 @@ pub fn generate(req: &Request) -> Result<Response, Error> {
             shipment.error = Some(failure);
             Err(e)
         }
-    };
-    record::save(&shipment, Some(DRAFT))?;
-    if let Some(key) = &order.key {
-        claims::finish(key, &claims::pending(&id, &order.contact_id))?;
     }
-    result
 }
 
 /// What an existing claim answers without a new attempt: `Ok(Some)` the
