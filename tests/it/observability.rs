@@ -60,7 +60,8 @@ async fn metrics_count_requests_components_and_the_store() {
 
 #[tokio::test]
 async fn metrics_count_traps_deadlines_and_memory_caps_by_component() {
-    let host = Host::start_with_plugins(&["misbehave"], &[("CRM_COMPONENT_DEADLINE_MS", "300")]).await;
+    // The loop has its own deadline (300 ms); the allocation gets the time to reach its cap on a loaded machine.
+    let host = Host::start_with_plugins(&["misbehave"], &[("CRM_COMPONENT_DEADLINE_MS", "10000")]).await;
     let token = host.demo_token.clone().unwrap();
     assert_eq!(host.get("/api/misbehave/trap", &token).await.status, 500);
     assert_eq!(host.get("/api/misbehave/loop", &token).await.status, 500);

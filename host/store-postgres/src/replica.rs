@@ -43,20 +43,22 @@ impl PostgresStore {
 
     /// Where this database's log is: a standby's replayed position, a
     /// primary's flushed one. One statement, not retried, bounded by
-    /// `within`: a link that is cut answers an error in that time. Asked over
-    /// the store's probe connection, beside its pool.
+    /// `within` once connected: a link that is cut answers an error in that
+    /// time. Asked over the store's probe connection, beside its pool.
     pub fn log_position(&self, within: Duration) -> StoreResult<u64> {
         let pool = self.probe.clone();
         let sql = POSITION.replace("{FLUSHED}", FLUSHED_POSITION);
         let ask = async move {
+            // A new connection takes what it takes (each server its connect
+            // timeout): cut short at `within`, a connection that is slow to
+            // make on a loaded machine (password hashing and all) would
+            // never be made. Only the question is bounded.
             let client = pool.get().await?;
-            let answer = client.simple_query(&sql).await?;
+            let answered = tokio::time::timeout(within, client.simple_query(&sql)).await;
+            let answer = answered.map_err(|_| Failure::unanswered("no answer in time"))??;
             first_number(&answer).ok_or_else(|| Failure::final_("the database named no log position"))
         };
-        let bounded = async move {
-            tokio::time::timeout(within, ask).await.unwrap_or_else(|_| Err(Failure::final_("no answer in time")))
-        };
-        self.bridge.block_on(bounded).map_err(Failure::into_store_error)
+        self.bridge.block_on(ask).map_err(Failure::into_store_error)
     }
 }
 

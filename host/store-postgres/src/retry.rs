@@ -65,6 +65,11 @@ impl Failure {
         Failure { message: message.into(), outcome: Outcome::Final, unreachable: false }
     }
 
+    /// A server that did not answer in time: it cannot be reached now.
+    pub(crate) fn unanswered(message: impl Into<String>) -> Failure {
+        Failure { message: message.into(), outcome: Outcome::Final, unreachable: true }
+    }
+
     /// As the store's callers see it: unavailable when no primary answered.
     pub(crate) fn into_store_error(self) -> crm_store::StoreError {
         let message = format!("PostgreSQL: {}", self.message);
