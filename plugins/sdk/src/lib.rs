@@ -9,9 +9,14 @@
 //!   JSON bodies (a byte-order mark dropped, as `crm-text-decoding` says) and
 //!   list paging ([`http::Paging`]: the `crm-paging` rule, shared with the host).
 //! - [`kv`]: typed JSON records on the store, counters, newest-first pages.
+//! - [`router`]: a module's route table, each route declared once with its
+//!   handler: `describe` and `body-limits` are read from it, and `handle`
+//!   runs the route the host matched (found again by the host's own rule,
+//!   `router/matching.rs`).
 
 pub mod http;
 pub mod kv;
+pub mod router;
 
 #[allow(clippy::all, missing_docs)]
 pub mod bindings {
