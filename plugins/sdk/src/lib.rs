@@ -29,18 +29,6 @@ pub mod bindings {
 
 pub use bindings::crm::plugin::{catalog, events, runtime, store, tenant, types};
 
-/// A route with the host's defaults (deadline, body limit): `permission` the
-/// token needs, `module` the organization's plan needs.
-pub fn route(method: &str, path: &str, permission: Option<&str>, module: Option<&str>) -> types::Route {
-    types::Route {
-        method: method.into(),
-        path: path.into(),
-        permission: permission.map(Into::into),
-        module: module.map(Into::into),
-        deadline_ms: None,
-    }
-}
-
 /// Stages an event for the component's next `store::commit` or `store::batch`
 /// (the `events` import): it is written with that change or not at all, so
 /// call it right before the commit, again on each retry of a conditional one.
