@@ -30,13 +30,14 @@
 //! The request does not say which route the host matched, only its method,
 //! its path (below `/api`, or the module's own `/admin/...` and `/public/...`
 //! form) and the path's parameters; [`matching`] finds the route again by
-//! the host's own rule, over this module's table, which gives the route the
-//! host found: a route the host chose over this module's others is the one
-//! chosen here too.
+//! the host's own rule, over this module's table. That is the route the
+//! host found, among every module's: a route the host chose over this
+//! module's others is the one chosen here too, as long as no route's first
+//! segment is a parameter ([`Router::problems`] says why).
 
-mod matching;
+pub mod matching;
 
-pub use matching::{Lookup, Params, find, is_literal, matches, shape};
+use matching::{Lookup, find, matches, shape};
 
 use crate::http::{Error, respond};
 use crate::types::{Caller, ModuleInfo, Request, Response, Route};
@@ -223,9 +224,15 @@ impl Router {
     /// What is wrong with this table, with the module's `described` routes
     /// (its `describe()`): empty when `describe` lists exactly the table,
     /// no route is declared twice (one method and shape, which the host
-    /// refuses), and each route is the one a request the host would send
-    /// for it finds (see [`host_request`]), so it reaches its handler. A
-    /// component's tests assert it is empty.
+    /// refuses), each route's first segment is literal (see below), and
+    /// each route is the one a request the host would send for it finds
+    /// (see [`host_request`]), so it reaches its handler. A component's
+    /// tests assert it is empty.
+    ///
+    /// The first segment: the host matches an API request in its API
+    /// table only, but hands the module the path below `/api`, so
+    /// `GET /api/admin/x` taken by an API route `/{kind}/x` would reach
+    /// the module as `/admin/x`, the path of its admin route `/admin/x`.
     pub fn problems(&self, described: &ModuleInfo) -> Vec<String> {
         let mut problems = Vec::new();
         let table: Vec<Route> = self.routes.iter().map(Declared::route).collect();
@@ -241,6 +248,12 @@ impl Router {
                 .any(|r| r.method == route.method && shape(r.pattern) == shape(route.pattern));
             if twice {
                 problems.push(format!("{name} is declared twice"));
+            }
+            // `/{x}/...` under `/api` also takes `/api/admin/...` and
+            // `/api/public/...`, whose paths reach the module as those of its
+            // admin and public routes: it could not tell them apart.
+            if shape(route.pattern).first().is_some_and(Option::is_none) {
+                problems.push(format!("{name}: a route's first segment must be literal"));
             }
             let req = host_request(route.method, route.pattern);
             match find(&self.routes, &req.method, &req.path, |r| (r.method, r.pattern)) {
@@ -413,6 +426,13 @@ mod tests {
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(problems[0].contains("declared twice"), "{problems:?}");
         assert!(problems[1].contains("finds Found(0"), "the second is never reached: {problems:?}");
+        let open = Router::new().get("/{kind}/x", Some("x:read"), |_, _| Err(Error::not_found("X"))).get(
+            "/admin/x",
+            None,
+            |_, _| Err(Error::not_found("X")),
+        );
+        let problems = open.problems(&open.describe("x", "1"));
+        assert_eq!(problems, ["GET /{kind}/x: a route's first segment must be literal"]);
     }
 
     #[test]
