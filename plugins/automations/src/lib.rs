@@ -20,42 +20,42 @@ mod automation;
 crm_sdk::component_bindings!("webhooks-module", "../../wit");
 
 use bindings::exports::crm::plugin::handler;
-use crm_sdk::http::{Error, path_param, respond};
+use crm_sdk::router::{Router, param};
 use crm_sdk::types::{Caller, ModuleInfo, Request, Response};
 
 struct Automations;
 
+/// Every route, once: what `describe` tells the host and what `handle` runs.
+fn routes() -> Router {
+    Router::new()
+        .get("/automations", Some("automations:read"), |_, req| automation::list(req))
+        .get("/automations/{id}", Some("automations:read"), |_, req| automation::get(param(req, "id")))
+        .post("/automations", Some("automations:write"), |_, req| automation::save(req, None))
+        .put("/automations/{id}", Some("automations:write"), |_, req| automation::save(req, Some(param(req, "id"))))
+        // The app's calls: `/admin/orgs/{org}/automations/{id}/...` on the admin API.
+        .post("/admin/automations/{id}/activate", None, |_, req| automation::set_status(param(req, "id"), "active"))
+        .post("/admin/automations/{id}/pause", None, |_, req| automation::set_status(param(req, "id"), "paused"))
+}
+
 impl handler::Guest for Automations {
     fn describe() -> ModuleInfo {
-        let route = |method, path, permission| crm_sdk::route(method, path, permission, None);
-        ModuleInfo {
-            name: "automations".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            routes: vec![
-                route("GET", "/automations", Some("automations:read")),
-                route("GET", "/automations/{id}", Some("automations:read")),
-                route("POST", "/automations", Some("automations:write")),
-                route("PUT", "/automations/{id}", Some("automations:write")),
-                // The app's calls: `/admin/orgs/{org}/automations/{id}/...` on the admin API.
-                route("POST", "/admin/automations/{id}/activate", None),
-                route("POST", "/admin/automations/{id}/pause", None),
-            ],
-        }
+        routes().describe("automations", env!("CARGO_PKG_VERSION"))
     }
 
-    fn handle(_caller: Caller, req: Request) -> Response {
-        let id = path_param(&req, "id").unwrap_or_default().to_string();
-        let path: Vec<&str> = req.path.trim_start_matches('/').split('/').collect();
-        respond(match (req.method.as_str(), path.as_slice()) {
-            ("GET", ["automations"]) => automation::list(&req),
-            ("GET", ["automations", _]) => automation::get(&id),
-            ("POST", ["automations"]) => automation::save(&req, None),
-            ("PUT", ["automations", _]) => automation::save(&req, Some(&id)),
-            ("POST", ["admin", "automations", _, "activate"]) => automation::set_status(&id, "active"),
-            ("POST", ["admin", "automations", _, "pause"]) => automation::set_status(&id, "paused"),
-            _ => Err(Error::not_found("Route")),
-        })
+    fn handle(caller: Caller, req: Request) -> Response {
+        routes().handle(&caller, req)
     }
 }
 
 bindings::export!(Automations with_types_in bindings);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_route_is_described_once_and_reaches_its_handler() {
+        let described = <Automations as handler::Guest>::describe();
+        assert_eq!(routes().problems(&described), Vec::<String>::new());
+    }
+}

@@ -53,62 +53,51 @@ crm_sdk::component_bindings!("contacts-provider", "../../wit");
 
 use bindings::crm::plugin::upsert_progress;
 use bindings::exports::crm::plugin::{contacts, contacts_upkeep, handler};
-use crm_sdk::http::{self, Error, json_response, path_param, respond};
-use crm_sdk::types::{Caller, ModuleInfo, Request, Response, Route};
+use crm_sdk::http::{self, Error, json_response};
+use crm_sdk::router::{Router, param};
+use crm_sdk::types::{Caller, ModuleInfo, Request, Response};
 use serde_json::Value;
 
 struct Contacts;
 
-fn route(method: &str, path: &str, permission: Option<&str>) -> Route {
-    crm_sdk::route(method, path, permission, Some("contacts"))
+/// Every route, once: what `describe` tells the host and what `handle` runs.
+fn routes() -> Router {
+    Router::in_plan_module("contacts")
+        // A filtered list over 1,000,000 contacts walks them all.
+        .get("/contacts", Some("contacts:read"), |_, req| list::list(req))
+        .deadline_ms(30_000)
+        .post("/contacts", Some("contacts:write"), |_, req| create(req))
+        .get("/contacts/{id}", Some("contacts:read"), |_, req| edit::get(param(req, "id")))
+        .put("/contacts/{id}", Some("contacts:write"), |_, req| edit::put(req, param(req, "id")))
+        .get("/companies", Some("companies:read"), |_, req| companies::list(req))
+        .post("/companies", Some("companies:write"), |_, req| companies::create(req))
+        .get("/companies/{id}", Some("companies:read"), |_, req| companies::get(param(req, "id")))
+        .put("/companies/{id}", Some("companies:write"), |_, req| companies::update(req, param(req, "id")))
+        .get("/conversations", Some("conversations:read"), |_, req| conversations::list(req))
+        // Served on the admin API as POST /admin/orgs/{org}/conversations.
+        .post("/admin/conversations", None, |_, req| conversations::create(req))
+        // Served on the admin API as POST /admin/orgs/{org}/contacts/bulk.
+        .post("/admin/contacts/bulk", None, |_, req| bulk::upsert_many(req))
+        .deadline_ms(300_000)
+        // Served on the admin API as POST /admin/orgs/{org}/contacts/reindex.
+        .post("/admin/contacts/reindex", None, |_, req| reindex::reindex(req))
+        .deadline_ms(120_000)
+}
+
+/// `POST /contacts`: one body through the upsert rules.
+fn create(req: &Request) -> Result<Response, Error> {
+    let body = http::json_object(req)?;
+    let outcome = upsert::upsert_object(&body, &upsert::Options::default());
+    Ok(json_response(outcome.status, &outcome.body))
 }
 
 impl handler::Guest for Contacts {
     fn describe() -> ModuleInfo {
-        ModuleInfo {
-            name: "contacts".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            routes: vec![
-                // A filtered list over 1,000,000 contacts walks them all.
-                Route { deadline_ms: Some(30_000), ..route("GET", "/contacts", Some("contacts:read")) },
-                route("POST", "/contacts", Some("contacts:write")),
-                route("GET", "/contacts/{id}", Some("contacts:read")),
-                route("PUT", "/contacts/{id}", Some("contacts:write")),
-                route("GET", "/companies", Some("companies:read")),
-                route("POST", "/companies", Some("companies:write")),
-                route("GET", "/companies/{id}", Some("companies:read")),
-                route("PUT", "/companies/{id}", Some("companies:write")),
-                route("GET", "/conversations", Some("conversations:read")),
-                // Served on the admin API as POST /admin/orgs/{org}/conversations.
-                route("POST", "/admin/conversations", None),
-                // Served on the admin API as POST /admin/orgs/{org}/contacts/bulk.
-                Route { deadline_ms: Some(300_000), ..route("POST", "/admin/contacts/bulk", None) },
-                // Served on the admin API as POST /admin/orgs/{org}/contacts/reindex.
-                Route { deadline_ms: Some(120_000), ..route("POST", "/admin/contacts/reindex", None) },
-            ],
-        }
+        routes().describe("contacts", env!("CARGO_PKG_VERSION"))
     }
 
-    fn handle(_caller: Caller, req: Request) -> Response {
-        let id = path_param(&req, "id").unwrap_or_default().to_string();
-        respond(match (req.method.as_str(), req.path.as_str()) {
-            ("GET", "/contacts") => list::list(&req),
-            ("POST", "/contacts") => http::json_object(&req).map(|body| {
-                let outcome = upsert::upsert_object(&body, &upsert::Options::default());
-                json_response(outcome.status, &outcome.body)
-            }),
-            ("GET", p) if p.starts_with("/contacts/") => edit::get(&id),
-            ("PUT", p) if p.starts_with("/contacts/") => edit::put(&req, &id),
-            ("GET", "/companies") => companies::list(&req),
-            ("POST", "/companies") => companies::create(&req),
-            ("GET", p) if p.starts_with("/companies/") => companies::get(&id),
-            ("PUT", p) if p.starts_with("/companies/") => companies::update(&req, &id),
-            ("GET", "/conversations") => conversations::list(&req),
-            ("POST", "/admin/conversations") => conversations::create(&req),
-            ("POST", "/admin/contacts/bulk") => bulk::upsert_many(&req),
-            ("POST", "/admin/contacts/reindex") => reindex::reindex(&req),
-            _ => Err(Error::not_found("Route")),
-        })
+    fn handle(caller: Caller, req: Request) -> Response {
+        routes().handle(&caller, req)
     }
 }
 
@@ -172,3 +161,14 @@ impl From<upsert::Outcome> for contacts::UpsertOutcome {
 }
 
 bindings::export!(Contacts with_types_in bindings);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_route_is_described_once_and_reaches_its_handler() {
+        let described = <Contacts as handler::Guest>::describe();
+        assert_eq!(routes().problems(&described), Vec::<String>::new());
+    }
+}

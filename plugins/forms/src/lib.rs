@@ -44,86 +44,72 @@ crm_sdk::component_bindings!("public-module", "../../wit");
 
 use bindings::exports::crm::plugin::handler;
 use bindings::exports::crm::plugin::route_options::{self, BodyLimit};
-use crm_sdk::http::{Error, path_param, respond};
-use crm_sdk::types::{Caller, ModuleInfo, Request, Response, Route};
+use crm_sdk::router::{Router, param};
+use crm_sdk::types::{Caller, ModuleInfo, Request, Response};
 
 struct Forms;
-
-fn route(method: &str, path: &str, permission: Option<&str>) -> Route {
-    crm_sdk::route(method, path, permission, Some("forms"))
-}
 
 /// The doors' submit routes: the host refuses a body past
 /// [`fields::MAX_BODY`] before reading it ([`route_options`]).
 const TOKEN_SUBMIT: &str = "/forms/{id}/submit";
 const PUBLIC_SUBMIT: &str = "/public/forms/submit/{id}";
 
+/// Every route, once: what `describe` and `body_limits` tell the host and
+/// what `handle` runs.
+fn routes() -> Router {
+    const MAX_BODY: u32 = fields::MAX_BODY as u32;
+    Router::in_plan_module("forms")
+        .get("/forms", Some("forms:read"), |_, req| form::list(req))
+        .get("/forms/{id}", Some("forms:read"), |_, req| form::get(param(req, "id")))
+        .post(TOKEN_SUBMIT, Some("forms:write"), |_, req| submit::submit(req, param(req, "id"), submit::Door::Token))
+        .max_body_bytes(MAX_BODY)
+        .get("/forms/{id}/submissions", Some("forms:read"), |_, req| submissions::list(req, param(req, "id")))
+        .get("/deals", Some("deals:read"), |_, req| deals::list(req))
+        .get("/deals/{id}", Some("deals:read"), |_, req| deals::get(param(req, "id")))
+        .put("/deals/{id}", Some("deals:write"), |_, req| deals::update(req, param(req, "id")))
+        .get("/notifications", Some("notifications:read"), |_, req| notifications::list(req))
+        .put("/notifications/{id}", Some("notifications:write"), |_, req| notifications::update(req, param(req, "id")))
+        // The public door: `/api/v1/forms/submit/{id}?key=`, no token.
+        .post(PUBLIC_SUBMIT, None, |_, req| submit::submit(req, param(req, "id"), submit::Door::Public))
+        .max_body_bytes(MAX_BODY)
+        .options(PUBLIC_SUBMIT, None, |_, req| cors::preflight(req, param(req, "id")))
+        // The app's calls: `/admin/orgs/{org}/forms...` on the admin API.
+        .post("/admin/forms", None, |_, req| form::create(req))
+        .get("/admin/forms/{id}", None, |_, req| form::admin_get(param(req, "id")))
+        .patch("/admin/forms/{id}", None, |_, req| form::update(req, param(req, "id")))
+        .post("/admin/forms/{id}/rotate-key", None, |_, req| form::rotate_key(param(req, "id")))
+        .post("/admin/notifications", None, |_, req| notifications::create(req))
+}
+
 impl route_options::Guest for Forms {
     fn body_limits() -> Vec<BodyLimit> {
-        let limit = |path: &str| BodyLimit {
-            method: "POST".into(),
-            path: path.into(),
-            max_body_bytes: fields::MAX_BODY as u32,
-        };
-        vec![limit(TOKEN_SUBMIT), limit(PUBLIC_SUBMIT)]
+        routes().body_limits(|method, path, max_body_bytes| BodyLimit { method, path, max_body_bytes })
     }
 }
 
 impl handler::Guest for Forms {
     fn describe() -> ModuleInfo {
-        ModuleInfo {
-            name: "forms".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            routes: vec![
-                route("GET", "/forms", Some("forms:read")),
-                route("GET", "/forms/{id}", Some("forms:read")),
-                route("POST", TOKEN_SUBMIT, Some("forms:write")),
-                route("GET", "/forms/{id}/submissions", Some("forms:read")),
-                route("GET", "/deals", Some("deals:read")),
-                route("GET", "/deals/{id}", Some("deals:read")),
-                route("PUT", "/deals/{id}", Some("deals:write")),
-                route("GET", "/notifications", Some("notifications:read")),
-                route("PUT", "/notifications/{id}", Some("notifications:write")),
-                // The public door: `/api/v1/forms/submit/{id}?key=`, no token.
-                route("POST", PUBLIC_SUBMIT, None),
-                route("OPTIONS", PUBLIC_SUBMIT, None),
-                // The app's calls: `/admin/orgs/{org}/forms...` on the admin API.
-                route("POST", "/admin/forms", None),
-                route("GET", "/admin/forms/{id}", None),
-                route("PATCH", "/admin/forms/{id}", None),
-                route("POST", "/admin/forms/{id}/rotate-key", None),
-                route("POST", "/admin/notifications", None),
-            ],
-        }
+        routes().describe("forms", env!("CARGO_PKG_VERSION"))
     }
 
     fn handle(caller: Caller, req: Request) -> Response {
-        let id = path_param(&req, "id").unwrap_or_default().to_string();
         // A public id no organization published reaches us unbound.
         if caller.org_id.is_empty() {
             return form::not_found().into_response();
         }
-        let path: Vec<&str> = req.path.trim_start_matches('/').split('/').collect();
-        respond(match (req.method.as_str(), path.as_slice()) {
-            ("GET", ["forms"]) => form::list(&req),
-            ("GET", ["forms", _]) => form::get(&id),
-            ("POST", ["forms", _, "submit"]) => submit::submit(&req, &id, submit::Door::Token),
-            ("GET", ["forms", _, "submissions"]) => submissions::list(&req, &id),
-            ("GET", ["deals"]) => deals::list(&req),
-            ("GET", ["deals", _]) => deals::get(&id),
-            ("PUT", ["deals", _]) => deals::update(&req, &id),
-            ("GET", ["notifications"]) => notifications::list(&req),
-            ("PUT", ["notifications", _]) => notifications::update(&req, &id),
-            ("POST", ["public", "forms", "submit", _]) => submit::submit(&req, &id, submit::Door::Public),
-            ("OPTIONS", ["public", "forms", "submit", _]) => cors::preflight(&req, &id),
-            ("POST", ["admin", "forms"]) => form::create(&req),
-            ("GET", ["admin", "forms", _]) => form::admin_get(&id),
-            ("PATCH", ["admin", "forms", _]) => form::update(&req, &id),
-            ("POST", ["admin", "forms", _, "rotate-key"]) => form::rotate_key(&id),
-            ("POST", ["admin", "notifications"]) => notifications::create(&req),
-            _ => Err(Error::not_found("Route")),
-        })
+        routes().handle(&caller, req)
     }
 }
 
 bindings::export!(Forms with_types_in bindings);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_route_is_described_once_and_reaches_its_handler() {
+        let described = <Forms as handler::Guest>::describe();
+        assert_eq!(routes().problems(&described), Vec::<String>::new());
+    }
+}

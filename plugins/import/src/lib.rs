@@ -24,46 +24,50 @@ crm_sdk::component_bindings!("import-module", "../../wit");
 
 use bindings::exports::crm::plugin::handler;
 use bindings::exports::crm::plugin::route_options::{self, BodyLimit};
-use crm_sdk::http::{Error, path_param, respond};
-use crm_sdk::types::{Caller, ModuleInfo, Request, Response, Route};
+use crm_sdk::router::{Router, param};
+use crm_sdk::types::{Caller, ModuleInfo, Request, Response};
 
 struct Import;
 
 /// An import's own body limit: 10,000 rows of a wide spreadsheet.
 pub const MAX_BODY: u32 = 16 << 20;
 
-fn route(method: &str, path: &str, permission: &str) -> Route {
-    crm_sdk::route(method, path, Some(permission), Some("import"))
+/// Every route, once: what `describe` and `body_limits` tell the host and
+/// what `handle` runs.
+fn routes() -> Router {
+    Router::in_plan_module("import")
+        .post("/import/contacts", Some("contacts:write"), |_, req| rows::read(req).and_then(report::run))
+        .deadline_ms(180_000)
+        .max_body_bytes(MAX_BODY)
+        .get("/import/contacts", Some("contacts:read"), |_, req| history::list(req))
+        .get("/import/contacts/{id}", Some("contacts:read"), |_, req| history::get(param(req, "id")))
 }
 
 impl handler::Guest for Import {
     fn describe() -> ModuleInfo {
-        ModuleInfo {
-            name: "import".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            routes: vec![
-                Route { deadline_ms: Some(180_000), ..route("POST", "/import/contacts", "contacts:write") },
-                route("GET", "/import/contacts", "contacts:read"),
-                route("GET", "/import/contacts/{id}", "contacts:read"),
-            ],
-        }
+        routes().describe("import", env!("CARGO_PKG_VERSION"))
     }
 
-    fn handle(_caller: Caller, mut req: Request) -> Response {
-        let (method, path) = (req.method.clone(), req.path.clone());
-        respond(match (method.as_str(), path.as_str()) {
-            ("POST", "/import/contacts") => rows::read(&mut req).and_then(report::run),
-            ("GET", "/import/contacts") => history::list(&req),
-            ("GET", _) => history::get(path_param(&req, "id").unwrap_or_default()),
-            _ => Err(Error::not_found("Route")),
-        })
+    fn handle(caller: Caller, req: Request) -> Response {
+        routes().handle(&caller, req)
     }
 }
 
 impl route_options::Guest for Import {
     fn body_limits() -> Vec<BodyLimit> {
-        vec![BodyLimit { method: "POST".into(), path: "/import/contacts".into(), max_body_bytes: MAX_BODY }]
+        routes().body_limits(|method, path, max_body_bytes| BodyLimit { method, path, max_body_bytes })
     }
 }
 
 bindings::export!(Import with_types_in bindings);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_route_is_described_once_and_reaches_its_handler() {
+        let described = <Import as handler::Guest>::describe();
+        assert_eq!(routes().problems(&described), Vec::<String>::new());
+    }
+}

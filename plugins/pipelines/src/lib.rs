@@ -23,40 +23,45 @@ mod pipeline;
 crm_sdk::component_bindings!("pipelines-module", "../../wit");
 
 use bindings::exports::crm::plugin::handler;
-use crm_sdk::http::{Error, path_param, respond};
+use crm_sdk::router::{Router, param};
 use crm_sdk::types::{Caller, ModuleInfo, Request, Response};
 
 struct Pipelines;
 
+/// Every route, once: what `describe` tells the host and what `handle` runs.
+fn routes() -> Router {
+    Router::new()
+        .get("/pipelines", Some("pipelines:read"), |_, req| pipeline::list(req))
+        .get("/pipelines/{id}", Some("pipelines:read"), |_, req| pipeline::get(param(req, "id")))
+        .get("/conversations/{id}/stage", Some("conversations:read"), |_, req| {
+            conversation_stage::get(param(req, "id"))
+        })
+        .put("/conversations/{id}/stage", Some("conversations:write"), |_, req| {
+            conversation_stage::set(req, param(req, "id"))
+        })
+        // The app's call: `POST /admin/orgs/{org}/pipelines` on the admin API.
+        .post("/admin/pipelines", None, |_, req| pipeline::create(req))
+}
+
 impl handler::Guest for Pipelines {
     fn describe() -> ModuleInfo {
-        let route = |method, path, permission| crm_sdk::route(method, path, permission, None);
-        ModuleInfo {
-            name: "pipelines".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            routes: vec![
-                route("GET", "/pipelines", Some("pipelines:read")),
-                route("GET", "/pipelines/{id}", Some("pipelines:read")),
-                route("GET", "/conversations/{id}/stage", Some("conversations:read")),
-                route("PUT", "/conversations/{id}/stage", Some("conversations:write")),
-                // The app's call: `POST /admin/orgs/{org}/pipelines` on the admin API.
-                route("POST", "/admin/pipelines", None),
-            ],
-        }
+        routes().describe("pipelines", env!("CARGO_PKG_VERSION"))
     }
 
-    fn handle(_caller: Caller, req: Request) -> Response {
-        let id = path_param(&req, "id").unwrap_or_default().to_string();
-        let path: Vec<&str> = req.path.trim_start_matches('/').split('/').collect();
-        respond(match (req.method.as_str(), path.as_slice()) {
-            ("GET", ["pipelines"]) => pipeline::list(&req),
-            ("GET", ["pipelines", _]) => pipeline::get(&id),
-            ("POST", ["admin", "pipelines"]) => pipeline::create(&req),
-            ("GET", ["conversations", _, "stage"]) => conversation_stage::get(&id),
-            ("PUT", ["conversations", _, "stage"]) => conversation_stage::set(&req, &id),
-            _ => Err(Error::not_found("Route")),
-        })
+    fn handle(caller: Caller, req: Request) -> Response {
+        routes().handle(&caller, req)
     }
 }
 
 bindings::export!(Pipelines with_types_in bindings);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_route_is_described_once_and_reaches_its_handler() {
+        let described = <Pipelines as handler::Guest>::describe();
+        assert_eq!(routes().problems(&described), Vec::<String>::new());
+    }
+}

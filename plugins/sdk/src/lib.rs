@@ -9,9 +9,14 @@
 //!   JSON bodies (a byte-order mark dropped, as `crm-text-decoding` says) and
 //!   list paging ([`http::Paging`]: the `crm-paging` rule, shared with the host).
 //! - [`kv`]: typed JSON records on the store, counters, newest-first pages.
+//! - [`router`]: a module's route table, each route declared once with its
+//!   handler: `describe` and `body-limits` are read from it, and `handle`
+//!   runs the route the host matched (found again by the host's own rule,
+//!   `router/matching.rs`).
 
 pub mod http;
 pub mod kv;
+pub mod router;
 
 #[allow(clippy::all, missing_docs)]
 pub mod bindings {
@@ -23,18 +28,6 @@ pub mod bindings {
 }
 
 pub use bindings::crm::plugin::{catalog, events, runtime, store, tenant, types};
-
-/// A route with the host's defaults (deadline, body limit): `permission` the
-/// token needs, `module` the organization's plan needs.
-pub fn route(method: &str, path: &str, permission: Option<&str>, module: Option<&str>) -> types::Route {
-    types::Route {
-        method: method.into(),
-        path: path.into(),
-        permission: permission.map(Into::into),
-        module: module.map(Into::into),
-        deadline_ms: None,
-    }
-}
 
 /// Stages an event for the component's next `store::commit` or `store::batch`
 /// (the `events` import): it is written with that change or not at all, so

@@ -35,8 +35,8 @@ mod tracking;
 crm_sdk::component_bindings!("shipments-module", "../../wit");
 
 use bindings::exports::crm::plugin::handler;
-use crm_sdk::http::{path_param, respond};
-use crm_sdk::types::{Caller, ModuleInfo, Request, Response, Route};
+use crm_sdk::router::{Router, param};
+use crm_sdk::types::{Caller, ModuleInfo, Request, Response};
 
 /// Calls that reach a provider may wait on it for the provider timeout (25 s
 /// by default, at most 55 s), so they get a longer deadline than the host's.
@@ -44,45 +44,43 @@ const PROVIDER_ROUTE_DEADLINE_MS: u32 = 60_000;
 
 struct Shipments;
 
-fn route(method: &str, path: &str, permission: Option<&str>, provider: bool) -> Route {
-    let module = permission.map(|_| "shipping");
-    Route {
-        deadline_ms: provider.then_some(PROVIDER_ROUTE_DEADLINE_MS),
-        ..crm_sdk::route(method, path, permission, module)
-    }
+/// Every route, once: what `describe` tells the host and what `handle` runs.
+fn routes() -> Router {
+    Router::in_plan_module("shipping")
+        .get("/shipments", Some("shipments:read"), |_, req| list::list(req))
+        .post("/shipments/rates", Some("shipments:read"), |_, req| rates::quote(req))
+        .deadline_ms(PROVIDER_ROUTE_DEADLINE_MS)
+        .post("/shipments", Some("shipments:write"), |_, req| generate::generate(req))
+        .deadline_ms(PROVIDER_ROUTE_DEADLINE_MS)
+        .get("/shipments/{id}", Some("shipments:read"), |_, req| list::get(param(req, "id")))
+        .post("/shipments/{id}/track", Some("shipments:write"), |_, req| follow::track(param(req, "id")))
+        .deadline_ms(PROVIDER_ROUTE_DEADLINE_MS)
+        .post("/shipments/{id}/cancel", Some("shipments:write"), |_, req| follow::cancel(param(req, "id")))
+        .deadline_ms(PROVIDER_ROUTE_DEADLINE_MS)
+        // Served on the admin API as PUT /admin/orgs/{org}/shipping/origin.
+        .put("/admin/shipping/origin", None, |_, req| origin::put(req))
+        .plan_module(None)
 }
 
 impl handler::Guest for Shipments {
     fn describe() -> ModuleInfo {
-        ModuleInfo {
-            name: "shipments".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            routes: vec![
-                route("GET", "/shipments", Some("shipments:read"), false),
-                route("POST", "/shipments/rates", Some("shipments:read"), true),
-                route("POST", "/shipments", Some("shipments:write"), true),
-                route("GET", "/shipments/{id}", Some("shipments:read"), false),
-                route("POST", "/shipments/{id}/track", Some("shipments:write"), true),
-                route("POST", "/shipments/{id}/cancel", Some("shipments:write"), true),
-                // Served on the admin API as PUT /admin/orgs/{org}/shipping/origin.
-                route("PUT", "/admin/shipping/origin", None, false),
-            ],
-        }
+        routes().describe("shipments", env!("CARGO_PKG_VERSION"))
     }
 
-    fn handle(_caller: Caller, req: Request) -> Response {
-        let id = path_param(&req, "id").unwrap_or_default().to_string();
-        respond(match (req.method.as_str(), req.path.as_str()) {
-            ("GET", "/shipments") => list::list(&req),
-            ("POST", "/shipments/rates") => rates::quote(&req),
-            ("POST", "/shipments") => generate::generate(&req),
-            ("PUT", "/admin/shipping/origin") => origin::put(&req),
-            ("GET", _) => list::get(&id),
-            ("POST", p) if p.ends_with("/track") => follow::track(&id),
-            ("POST", p) if p.ends_with("/cancel") => follow::cancel(&id),
-            _ => Err(crm_sdk::http::Error::not_found("Route")),
-        })
+    fn handle(caller: Caller, req: Request) -> Response {
+        routes().handle(&caller, req)
     }
 }
 
 bindings::export!(Shipments with_types_in bindings);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_route_is_described_once_and_reaches_its_handler() {
+        let described = <Shipments as handler::Guest>::describe();
+        assert_eq!(routes().problems(&described), Vec::<String>::new());
+    }
+}

@@ -7,23 +7,36 @@ crm_sdk::component_bindings!("module", "../../../wit");
 
 use bindings::exports::crm::plugin::handler::Guest;
 use crm_sdk::http::json_response;
+use crm_sdk::router::Router;
 use crm_sdk::types::{Caller, ModuleInfo, Request, Response};
 use serde_json::json;
 
 struct Greeter;
 
+/// Its one route: `GET /greeter`, the version that answers.
+fn routes() -> Router {
+    Router::new().get("/greeter", None, |_, _| Ok(json_response(200, &json!({ "version": VERSION }))))
+}
+
 impl Guest for Greeter {
     fn describe() -> ModuleInfo {
-        ModuleInfo {
-            name: "greeter".into(),
-            version: VERSION.into(),
-            routes: vec![crm_sdk::route("GET", "/greeter", None, None)],
-        }
+        routes().describe("greeter", VERSION)
     }
 
-    fn handle(_caller: Caller, _req: Request) -> Response {
-        json_response(200, &json!({ "version": VERSION }))
+    fn handle(caller: Caller, req: Request) -> Response {
+        routes().handle(&caller, req)
     }
 }
 
 bindings::export!(Greeter with_types_in bindings);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_route_is_described_once_and_reaches_its_handler() {
+        let described = <Greeter as Guest>::describe();
+        assert_eq!(routes().problems(&described), Vec::<String>::new());
+    }
+}

@@ -1,4 +1,9 @@
 //! Path routing: patterns like `/contacts/{id}` matched segment by segment.
+//!
+//! A component is not told which of its routes matched: the guest SDK finds
+//! it again by this rule (`plugins/sdk/src/router/matching.rs`), so a change
+//! of the rule here is one there too, which
+//! `tests::the_guest_sdk_finds_what_the_host_finds` makes fail until it is.
 
 use std::sync::Arc;
 
@@ -139,6 +144,13 @@ impl<T> Router<T> {
     }
 }
 
+/// The guest SDK's matcher: a component finds again, over its own routes,
+/// the route this router matched (it is not told which), so the two must
+/// agree; `the_guest_sdk_finds_what_the_host_finds` checks they do.
+#[cfg(test)]
+#[path = "../../../../plugins/sdk/src/router/matching.rs"]
+mod sdk_matching;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -171,5 +183,88 @@ mod tests {
         r.try_add(Method::GET, "/contacts/{id}", 1).unwrap();
         assert!(r.try_add(Method::GET, "/contacts/{key}", 2).is_err());
         assert!(r.try_add(Method::PUT, "/contacts/{id}", 3).is_ok());
+    }
+
+    /// The guest SDK's `find` (`plugins/sdk/src/router/matching.rs`) and
+    /// this router's, over one table and every method on paths that test
+    /// each rule: literals before parameters for every method, then the
+    /// first declared; empty segments; literals as sent; parameters
+    /// decoded, and no match when one is not UTF-8.
+    #[test]
+    fn the_guest_sdk_finds_what_the_host_finds() {
+        #[derive(Debug, PartialEq)]
+        enum Seen {
+            Found(usize, Params),
+            NotAllowed(Vec<String>),
+            NotFound,
+        }
+        let table = [
+            ("GET", "/contacts"),
+            ("POST", "/contacts"),
+            ("GET", "/contacts/{id}"),
+            ("PUT", "/contacts/{id}"),
+            ("GET", "/contacts/search"),
+            ("POST", "/shipments/rates"),
+            ("GET", "/shipments/{id}"),
+            ("POST", "/shipments/{id}/track"),
+            ("GET", "/a/{x}/c"),
+            ("GET", "/a/b/{y}"),
+            ("PUT", "/a/{x}/c"),
+            ("GET", "/forms/{id}/submissions/{n}"),
+            ("POST", "/public/forms/submit/{id}"),
+            ("OPTIONS", "/public/forms/submit/{id}"),
+            ("PATCH", "/admin/forms/{id}"),
+        ];
+        let mut host = Router::default();
+        for (i, (method, pattern)) in table.iter().enumerate() {
+            host.add(method.parse().unwrap(), pattern, i);
+        }
+        let paths = [
+            "",
+            "/",
+            "/contacts",
+            "/contacts/",
+            "//contacts",
+            "/Contacts",
+            "/cont%61cts",
+            "/contacts/abc",
+            "/contacts//abc/",
+            "/contacts/a%20b",
+            "/contacts/%C3%B1",
+            "/contacts/%FF",
+            "/contacts/%zz",
+            "/contacts/100%",
+            "/contacts/search",
+            "/contacts/abc/x",
+            "/shipments/rates",
+            "/shipments/x",
+            "/shipments/x/track",
+            "/a/b/c",
+            "/a/b/d",
+            "/a/x/c",
+            "/forms/f/submissions/2",
+            "/public/forms/submit/f1",
+            "/admin/forms/f1",
+            "/nope",
+        ];
+        for method in ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] {
+            for path in paths {
+                let by_host = match host.find(&method.parse().unwrap(), path) {
+                    Match::Found(i, params, _) => Seen::Found(*i, params),
+                    Match::MethodNotAllowed(allowed) => {
+                        Seen::NotAllowed(allowed.iter().map(|m| m.to_string()).collect())
+                    }
+                    Match::NotFound => Seen::NotFound,
+                };
+                let by_sdk = match sdk_matching::find(&table, method, path, |(m, p)| (*m, *p)) {
+                    sdk_matching::Lookup::Found(i, params) => Seen::Found(i, params),
+                    sdk_matching::Lookup::MethodNotAllowed(allowed) => {
+                        Seen::NotAllowed(allowed.iter().map(|m| m.to_string()).collect())
+                    }
+                    sdk_matching::Lookup::NotFound => Seen::NotFound,
+                };
+                assert_eq!(by_sdk, by_host, "{method} {path:?}");
+            }
+        }
     }
 }

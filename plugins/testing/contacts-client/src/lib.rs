@@ -14,46 +14,44 @@ crm_sdk::component_bindings!("module-using-contacts", "../../../wit");
 
 use bindings::crm::plugin::{contacts, contacts_joined};
 use bindings::exports::crm::plugin::handler::Guest;
-use crm_sdk::http::{json_response, path_param, query_first};
+use crm_sdk::http::{json_response, query_first};
+use crm_sdk::router::{Router, param};
 use crm_sdk::store::{self, Condition, Write};
-use crm_sdk::types::{Caller, ModuleInfo, Request, Response, Route};
+use crm_sdk::types::{Caller, ModuleInfo, Request, Response};
 use serde_json::{Value, json};
 
 struct ContactsClient;
 
-fn route(method: &str, path: &str) -> Route {
-    Route { method: method.into(), path: path.into(), permission: None, module: None, deadline_ms: None }
+/// Every route, once: what `describe` tells the host and what `handle` runs.
+fn routes() -> Router {
+    Router::new()
+        .post("/contacts-client/upsert", None, |_, req| Ok(upsert(req)))
+        .post("/contacts-client/joined", None, |_, req| Ok(joined(req)))
+        .get("/contacts-client/{id}", None, |_, req| Ok(get(param(req, "id"))))
 }
 
 impl Guest for ContactsClient {
     fn describe() -> ModuleInfo {
-        ModuleInfo {
-            name: "contacts-client".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            routes: vec![
-                route("POST", "/contacts-client/upsert"),
-                route("POST", "/contacts-client/joined"),
-                route("GET", "/contacts-client/{id}"),
-            ],
-        }
+        routes().describe("contacts-client", env!("CARGO_PKG_VERSION"))
     }
 
-    fn handle(_caller: Caller, req: Request) -> Response {
-        if req.path == "/contacts-client/joined" {
-            return joined(&req);
-        }
-        if req.method == "POST" {
-            let outcome = contacts::upsert(&String::from_utf8_lossy(&req.body));
-            let body: Value = serde_json::from_str(&outcome.body).unwrap_or(Value::Null);
-            return json_response(
-                200,
-                &json!({ "status": outcome.status, "contactId": outcome.contact_id, "body": body }),
-            );
-        }
-        match contacts::get(path_param(&req, "id").unwrap_or_default()) {
-            Some(contact) => json_response(200, &serde_json::from_str::<Value>(&contact).unwrap_or(Value::Null)),
-            None => json_response(404, &json!({ "found": false })),
-        }
+    fn handle(caller: Caller, req: Request) -> Response {
+        routes().handle(&caller, req)
+    }
+}
+
+/// The contacts module's `upsert` of the body, and its outcome.
+fn upsert(req: &Request) -> Response {
+    let outcome = contacts::upsert(&String::from_utf8_lossy(&req.body));
+    let body: Value = serde_json::from_str(&outcome.body).unwrap_or(Value::Null);
+    json_response(200, &json!({ "status": outcome.status, "contactId": outcome.contact_id, "body": body }))
+}
+
+/// The contacts module's `get` of `id`.
+fn get(id: &str) -> Response {
+    match contacts::get(id) {
+        Some(contact) => json_response(200, &serde_json::from_str::<Value>(&contact).unwrap_or(Value::Null)),
+        None => json_response(404, &json!({ "found": false })),
     }
 }
 
@@ -103,3 +101,14 @@ fn joined_round(body: &str, then: &str) -> Value {
 }
 
 bindings::export!(ContactsClient with_types_in bindings);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_route_is_described_once_and_reaches_its_handler() {
+        let described = <ContactsClient as Guest>::describe();
+        assert_eq!(routes().problems(&described), Vec::<String>::new());
+    }
+}

@@ -11,8 +11,9 @@ crm_sdk::component_bindings!("contacts-provider", "../../../wit");
 use bindings::crm::plugin::upsert_progress;
 use bindings::exports::crm::plugin::{contacts, contacts_upkeep, handler};
 use crm_sdk::http::json_response;
+use crm_sdk::router::Router;
 use crm_sdk::store;
-use crm_sdk::types::{Caller, ModuleInfo, Request, Response, Route};
+use crm_sdk::types::{Caller, ModuleInfo, Request, Response};
 use serde_json::{Value, json};
 
 /// Bodies committed together.
@@ -20,22 +21,22 @@ const CHUNK: usize = 3;
 
 struct Fragile;
 
-impl handler::Guest for Fragile {
-    fn describe() -> ModuleInfo {
-        let route = Route {
-            method: "GET".into(),
-            path: "/contacts".into(),
-            permission: Some("contacts:read".into()),
-            module: None,
-            deadline_ms: None,
-        };
-        ModuleInfo { name: "contacts".into(), version: env!("CARGO_PKG_VERSION").into(), routes: vec![route] }
-    }
-
-    fn handle(_caller: Caller, _req: Request) -> Response {
+/// Its one route: `GET /contacts`, the stored emails.
+fn routes() -> Router {
+    Router::new().get("/contacts", Some("contacts:read"), |_, _| {
         let stored = store::scan(b"c/", None, 1000).unwrap_or_default();
         let emails: Vec<String> = stored.iter().map(|(_, v)| String::from_utf8_lossy(v).into_owned()).collect();
-        json_response(200, &json!({ "success": true, "emails": emails }))
+        Ok(json_response(200, &json!({ "success": true, "emails": emails })))
+    })
+}
+
+impl handler::Guest for Fragile {
+    fn describe() -> ModuleInfo {
+        routes().describe("contacts", env!("CARGO_PKG_VERSION"))
+    }
+
+    fn handle(caller: Caller, req: Request) -> Response {
+        routes().handle(&caller, req)
     }
 }
 
@@ -120,3 +121,14 @@ impl contacts_upkeep::Guest for Fragile {
 }
 
 bindings::export!(Fragile with_types_in bindings);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_route_is_described_once_and_reaches_its_handler() {
+        let described = <Fragile as handler::Guest>::describe();
+        assert_eq!(routes().problems(&described), Vec::<String>::new());
+    }
+}

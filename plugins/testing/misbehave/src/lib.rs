@@ -9,63 +9,74 @@ crm_sdk::component_bindings!("module-with-options", "../../../wit");
 
 use bindings::exports::crm::plugin::handler::Guest;
 use bindings::exports::crm::plugin::route_options::{self, BodyLimit};
-use crm_sdk::http::json_response;
-use crm_sdk::types::{Caller, ModuleInfo, Request, Response, Route};
+use crm_sdk::http::{Error, json_response};
+use crm_sdk::router::Router;
+use crm_sdk::types::{Caller, ModuleInfo, Request, Response};
 
 struct Misbehave;
 
 /// The body limit of `POST /misbehave/small`.
 const SMALL: u32 = 64;
 
-fn route(path: &str, deadline_ms: Option<u32>) -> Route {
-    Route { method: "GET".into(), path: path.into(), permission: None, module: None, deadline_ms }
+/// Every route, once: what `describe` and `body_limits` tell the host and
+/// what `handle` runs.
+fn routes() -> Router {
+    Router::new()
+        .get("/misbehave/loop", None, spin)
+        .deadline_ms(300)
+        .get("/misbehave/spin", None, spin)
+        .deadline_ms(3000)
+        .get("/misbehave/alloc", None, |_, _| {
+            let mut hoard: Vec<Vec<u8>> = Vec::new();
+            loop {
+                hoard.push(vec![1u8; 1 << 20]);
+                std::hint::black_box(&hoard);
+            }
+        })
+        .get("/misbehave/trap", None, |_, _| unreachable!("trap on purpose"))
+        .get("/misbehave/ok", None, |_, req| {
+            let headers: Vec<&str> = req.headers.iter().map(|(k, _)| k.as_str()).collect();
+            Ok(json_response(200, &serde_json::json!({ "ok": true, "headers": headers })))
+        })
+        .post("/misbehave/small", None, |_, req| {
+            Ok(json_response(200, &serde_json::json!({ "ok": true, "bytes": req.body.len() })))
+        })
+        .max_body_bytes(SMALL)
+}
+
+/// Never returns: the route's deadline ends it.
+fn spin(_: &Caller, _: &mut Request) -> Result<Response, Error> {
+    let mut n: u64 = 0;
+    loop {
+        n = std::hint::black_box(n.wrapping_add(1));
+    }
 }
 
 impl Guest for Misbehave {
     fn describe() -> ModuleInfo {
-        ModuleInfo {
-            name: "misbehave".into(),
-            version: env!("CARGO_PKG_VERSION").into(),
-            routes: vec![
-                route("/misbehave/loop", Some(300)),
-                route("/misbehave/spin", Some(3000)),
-                route("/misbehave/alloc", None),
-                route("/misbehave/trap", None),
-                route("/misbehave/ok", None),
-                Route { method: "POST".into(), ..route("/misbehave/small", None) },
-            ],
-        }
+        routes().describe("misbehave", env!("CARGO_PKG_VERSION"))
     }
 
-    fn handle(_caller: Caller, req: Request) -> Response {
-        match req.path.as_str() {
-            "/misbehave/loop" | "/misbehave/spin" => {
-                let mut n: u64 = 0;
-                loop {
-                    n = std::hint::black_box(n.wrapping_add(1));
-                }
-            }
-            "/misbehave/alloc" => {
-                let mut hoard: Vec<Vec<u8>> = Vec::new();
-                loop {
-                    hoard.push(vec![1u8; 1 << 20]);
-                    std::hint::black_box(&hoard);
-                }
-            }
-            "/misbehave/trap" => unreachable!("trap on purpose"),
-            "/misbehave/small" => json_response(200, &serde_json::json!({ "ok": true, "bytes": req.body.len() })),
-            _ => {
-                let headers: Vec<&str> = req.headers.iter().map(|(k, _)| k.as_str()).collect();
-                json_response(200, &serde_json::json!({ "ok": true, "headers": headers }))
-            }
-        }
+    fn handle(caller: Caller, req: Request) -> Response {
+        routes().handle(&caller, req)
     }
 }
 
 impl route_options::Guest for Misbehave {
     fn body_limits() -> Vec<BodyLimit> {
-        vec![BodyLimit { method: "POST".into(), path: "/misbehave/small".into(), max_body_bytes: SMALL }]
+        routes().body_limits(|method, path, max_body_bytes| BodyLimit { method, path, max_body_bytes })
     }
 }
 
 bindings::export!(Misbehave with_types_in bindings);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_route_is_described_once_and_reaches_its_handler() {
+        let described = <Misbehave as Guest>::describe();
+        assert_eq!(routes().problems(&described), Vec::<String>::new());
+    }
+}

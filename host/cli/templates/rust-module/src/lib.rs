@@ -39,6 +39,10 @@ impl Guest for Module {
         ModuleInfo { name: "__NAME__".into(), version: env!("CARGO_PKG_VERSION").into(), routes: vec![route] }
     }
 
+    // One route, so `handle` serves it without reading the path. With more,
+    // keep each route once, beside its handler, and build `describe` from
+    // that list; `handle` finds the route again by the host's rule (the
+    // partner guide, "Which route `handle` serves").
     fn handle(caller: Caller, _request: Request) -> Response {
         let counted = store::get(b"calls").map(|v| calls_after(v.as_deref()));
         let stored = counted.and_then(|calls| store::put(b"calls", calls.to_string().as_bytes()).map(|()| calls));
