@@ -157,7 +157,7 @@ async fn schemathesis_finds_nothing_stateless_or_stateful() {
 }
 
 /// What the fuzzer cannot guess: the organization id (a random one is 403
-/// `ORGANIZATION_ID_MISMATCH` before anything else, which `auth.rs` covers;
+/// `ORGANIZATION_ID_MISMATCH` before anything else, which `api/auth.rs` covers;
 /// pinned, the fuzzer reaches every route's own rules), the public door's
 /// form and key. One check is off on one operation, for the spec's sake:
 /// rule 1 of `POST /shipments` answers a key that already has a label with

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 
-use crm_server::admin_token;
+use crm_server::admin::token as admin_token;
 
 use crate::console::{print_answer, print_note};
 

@@ -3,41 +3,40 @@
 //! components, outbound HTTP and the background jobs. The `crm-host` binary
 //! (`host/cli/`) runs it with `crm-host serve`, beside its command-line clients.
 //!
-//! A request's path through the crate:
-//! - [`server`] starts the listeners; [`listener`] accepts the connection under
-//!   its bounds (count, header and idle timeouts, shutdown grace), over
-//!   [`listener::tls`] when the public listener has a certificate (reloaded
-//!   when its files change), and
-//!   [`http::extract`] reads the request (warp) into an [`http::ApiRequest`],
-//!   asking [`public_listener`] on its head, before the body, who serves it;
-//! - [`api::Api`] runs the checks of the spec in order ([`auth`], plan modules,
-//!   permissions from `crm_tenancy::permissions`: those on the head while
-//!   admitting it) and calls the route's handler,
-//!   native ([`api`], with the OpenAPI document `api/openapi.json`) or a
-//!   component ([`components`], through `crm_runtime`, with the three route
-//!   tables a component's routes go to: API, admin, token-less);
-//! - handlers answer with [`http::Response`] or an [`http::ApiError`] (the spec's
-//!   error bodies, written in one place).
-//!
-//! Around it:
-//! - what requests share: [`state`] (it knows no route), [`config`] (the
-//!   flags of `crm-host serve`; `docs/operators.md`'s table is made from
-//!   them), [`storage`] (which store backend a host runs
-//!   on), [`edge`] (an edge host's replica reads, bookmarks and forwarded
-//!   writes), [`metrics`] (Prometheus, on the admin listener), [`console`] (lines
-//!   for the operator);
-//! - the routes beside the API: [`admin`] (the admin API: organizations,
-//!   components listed and reloaded, online backups handed out in parts) and
-//!   its [`admin_token`], [`tokenless`] (component routes served without a
-//!   token, such as a form's public submit URL) with [`form_rate`], its rate
-//!   limit, and [`forwarded`], who the client behind a proxy is, [`health`]
-//!   (`/healthz`, `/readyz`), [`shipping`] (the tracking webhook route, the
-//!   scheduler, the HTTP client behind providers), [`fairness`] (slots and
-//!   quotas);
-//! - start and background work: [`bootstrap`] (first start), [`embedded`]
-//!   (the first-party components, built by `build.rs` from `plugins/`) and [`served_components`] (them and the plugins dir's,
-//!   loaded), [`jobs`] (the deleted organizations' namespaces dropped again,
-//!   the search index an earlier version wrote rewritten).
+//! The top level shows the server's parts:
+//! - [`server`]: starting a host ([`server::bootstrap`], the first start;
+//!   [`server::storage`], which store backend it runs on) and stopping it;
+//! - [`listener`]: connections under their bounds (count, header and idle
+//!   timeouts, shutdown grace), over [`listener::tls`] when the public
+//!   listener has a certificate, and [`listener::public`], which asks on a
+//!   request's head, before its body, who serves it;
+//! - [`http`]: the HTTP plumbing (warp): [`http::extract`] reads a request
+//!   into an [`http::ApiRequest`]; handlers answer with [`http::Response`] or
+//!   an [`http::ApiError`] (the spec's error bodies, written in one place);
+//!   [`http::forwarded`] says who the client behind a proxy is;
+//! - [`api`]: the API, whose [`api::Api`] runs the checks of the spec in
+//!   order ([`api::auth`], plan modules, permissions from
+//!   `crm_tenancy::permissions`) and calls the route's handler, native (with
+//!   the OpenAPI document `api/openapi.json`) or a component ([`components`],
+//!   through `crm_runtime`, with the three route tables a component's routes
+//!   go to: API, admin, token-less; [`components::embedded`], the first-party
+//!   ones `build.rs` builds from `plugins/`, and [`components::served`], them
+//!   and the plugins dir's, loaded);
+//! - [`tokenless`]: component routes served without a token (a form's public
+//!   submit URL), limited per client by [`fairness::form_rate`];
+//! - [`admin`]: the admin API (organizations, components listed and
+//!   reloaded, online backups handed out in parts), its [`admin::token`],
+//!   [`admin::health`] (`/healthz`, `/readyz`) and [`admin::metrics`]
+//!   (Prometheus);
+//! - [`edge`]: an edge host's replica reads, bookmarks and forwarded writes;
+//! - [`jobs`] and [`shipping`]: background work (deleted organizations'
+//!   namespaces dropped again, the search index folded and rewritten; the
+//!   tracking webhook route, the scheduler, the HTTP client behind
+//!   providers);
+//! - what the parts share: [`state`] (it knows no route), [`config`] (the
+//!   flags of `crm-host serve`, one group per concern; `docs/operators.md`'s
+//!   tables are made from them), [`fairness`] (slots, quotas and rates) and
+//!   [`console`] (lines for the operator).
 //!
 //! Below it, each in its own crate: `crm-store` (the store trait, fjall and sled),
 //! `crm-store-postgres` (the store on PostgreSQL-protocol databases),
@@ -47,27 +46,16 @@
 //! that knows warp.
 
 pub mod admin;
-pub mod admin_token;
 pub mod api;
-pub mod auth;
-pub mod bootstrap;
 pub mod components;
 pub mod config;
 pub mod console;
 pub mod edge;
-pub mod embedded;
 pub mod fairness;
-pub mod form_rate;
-pub mod forwarded;
-pub mod health;
 pub mod http;
 pub mod jobs;
 pub mod listener;
-pub mod metrics;
-pub mod public_listener;
-pub mod served_components;
 pub mod server;
 pub mod shipping;
 pub mod state;
-pub mod storage;
 pub mod tokenless;

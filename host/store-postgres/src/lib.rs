@@ -30,7 +30,7 @@
 //!
 //! It passes the store's contract suite (`tests/postgres_contract.rs`), plus
 //! a crash of the server itself under writes. The host picks it with
-//! `--store-url` (`host/server/src/storage.rs`).
+//! `--store-url` (`host/server/src/server/storage.rs`).
 //!
 //! Isolation, per promise of the trait:
 //! - `get`, `put`, `delete`, `scan`, `find`: one statement each, so the

@@ -18,7 +18,7 @@
 //! It knows nothing of HTTP, WebAssembly or outbound calls: it must not depend
 //! on warp, wasmtime or reqwest. Callers above it (tenancy, the plugin runtime,
 //! the server) decide what the keys mean; the server picks the backend
-//! (`host/server/src/storage.rs`).
+//! (`host/server/src/server/storage.rs`).
 //!
 //! Writes are applied in memory at once; [`Store::durable`] waits until everything
 //! written so far is on disk. Handlers call it before answering a write with a 2xx

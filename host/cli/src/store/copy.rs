@@ -18,7 +18,8 @@ use crm_store::{BatchOp, Namespace, Store};
 use crm_store_postgres::PostgresStore;
 use crm_tenancy::Tenancy;
 
-use crm_server::{admin_token, storage};
+use crm_server::admin::token as admin_token;
+use crm_server::server::storage;
 
 use crate::console::print_answer;
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crm_runtime::{CallContext, LoadedModule, Runtime, loader};
-use crm_server::embedded;
+use crm_server::components::embedded;
 use crm_server::shipping::outbound::ReqwestClient;
 use crm_store::{SledStore, Store};
 use crm_tenancy::Tenancy;

@@ -4,6 +4,10 @@
 //! ([`Admin::admit`]). The `crm-host admin` command is its client (crate
 //! `crm-host`, `host/cli/`).
 
+pub mod health;
+pub mod metrics;
+pub mod token;
+
 mod backups;
 mod modules;
 mod orgs;
@@ -163,8 +167,8 @@ impl Admin {
     /// Serves one admitted request on the admin listener.
     pub async fn dispatch(&self, app: &Arc<ServerState>, admitted: Admitted, req: ApiRequest) -> Response {
         match admitted {
-            Admitted::Healthz => return crate::health::healthz(),
-            Admitted::Metrics => return crate::metrics::render(&app.metrics),
+            Admitted::Healthz => return crate::admin::health::healthz(),
+            Admitted::Metrics => return crate::admin::metrics::render(&app.metrics),
             Admitted::Authorized => {}
         }
         let result = match ROUTES.find(&req.method, &req.path) {

@@ -16,8 +16,8 @@ use http::StatusCode;
 use serde_json::{Value, json};
 
 use super::{Admin, module_table};
+use crate::components::served;
 use crate::http::{ApiError, Response};
-use crate::served_components;
 use crate::state::ServerState;
 
 /// `GET /admin/plugins`.
@@ -53,7 +53,7 @@ pub async fn reload(app: &ServerState, admin: &Admin) -> Result<Response, ApiErr
         tracing::warn!(reason, "plugin reload refused; the previous components keep serving");
         ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "PLUGIN_REFUSED", format!("Reload refused: {reason}"))
     };
-    let loaded = served_components::load(&app.runtime, &app.config).await.map_err(refused)?;
+    let loaded = served::load(&app.runtime, &app.config).await.map_err(refused)?;
     let api_table = admin.api.table_for(&loaded).map_err(refused)?;
     let tokenless_table = admin.tokenless.table_for(&loaded).map_err(refused)?;
     let admin_table = module_table(&loaded, admin.default_deadline).map_err(refused)?;

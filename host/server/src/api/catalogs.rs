@@ -18,7 +18,7 @@ use http::StatusCode;
 use serde_json::json;
 use sha2::{Digest, Sha256};
 
-use crate::auth::Caller;
+use crate::api::auth::Caller;
 use crate::http::router::Params;
 use crate::http::{ApiError, ApiRequest, Response, encoding};
 use crate::state::ServerState;

@@ -12,7 +12,7 @@ use crm_tenancy::clock;
 use http::StatusCode;
 use serde_json::json;
 
-use crate::auth::Caller;
+use crate::api::auth::Caller;
 use crate::http::router::Params;
 use crate::http::{ApiError, ApiRequest, Response};
 use crate::state::ServerState;

@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 use http::StatusCode;
 use serde_json::{Value, json};
 
-use crate::auth::Caller;
+use crate::api::auth::Caller;
 use crate::http::router::Params;
 use crate::http::{ApiError, ApiRequest, Response};
 use crate::state::ServerState;

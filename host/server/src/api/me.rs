@@ -3,7 +3,7 @@
 use http::StatusCode;
 use serde_json::{Value, json};
 
-use crate::auth::Caller;
+use crate::api::auth::Caller;
 use crate::http::router::Params;
 use crate::http::{ApiError, ApiRequest, Response};
 use crate::state::ServerState;

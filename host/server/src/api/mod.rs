@@ -4,7 +4,7 @@
 //! Order of checks (each refusal is the spec's exact body); the first five
 //! need only the request's head and run before its body is read
 //! ([`Api::admit`]), so a caller refused by them never has a body held:
-//! 1. token (401, see [`crate::auth`]), then the organization id it names (403);
+//! 1. token (401, see [`crate::api::auth`]), then the organization id it names (403);
 //! 2. the route (404 `NOT_FOUND`, 405 `METHOD_NOT_ALLOWED`);
 //! 3. the plan's `api` module, when enforced (403 `PLAN_MODULE_REQUIRED`); `/me` is
 //!    exempt so a blocked integrator can still see its plan;
@@ -14,6 +14,8 @@
 //!    see [`crate::fairness`]);
 //! 7. a compute turn for the handler's work, organizations served in turn
 //!    (`crm_runtime::turns`; a component call takes it in `Runtime::handle`).
+
+pub mod auth;
 
 mod catalogs;
 mod deliveries;
@@ -31,7 +33,6 @@ use crm_runtime::LoadedModule;
 use crm_tenancy::{Tenancy, permissions};
 use http::Method;
 
-use crate::auth::{self, Caller};
 use crate::components;
 use crate::edge::{Reading, Side};
 use crate::fairness::Gate;
@@ -39,6 +40,7 @@ use crate::http::extract::{Admission, BodyLimits};
 use crate::http::router::{Match, Params, Router};
 use crate::http::{ApiError, ApiRequest, Response};
 use crate::state::ServerState;
+use auth::Caller;
 
 /// A handler served by the host itself.
 pub type NativeHandler = fn(&ServerState, &Caller, &ApiRequest, &Params) -> Result<Response, ApiError>;
@@ -241,7 +243,7 @@ fn checked(
         }
         Match::NotFound => return Err(ApiError::not_found(&format!("Route {} {}", req.method, req.path))),
     };
-    if app.config.enforce_api_module && !route.api_module_exempt && !caller.org.module_enabled("api") {
+    if app.config.limits.enforce_api_module && !route.api_module_exempt && !caller.org.module_enabled("api") {
         return Err(ApiError::plan_module_required("api"));
     }
     if let Some(required) = &route.permission

@@ -14,7 +14,7 @@ use http::StatusCode;
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use crate::auth::Caller;
+use crate::api::auth::Caller;
 use crate::http::{ApiError, ApiRequest, Response};
 use crate::state::ServerState;
 

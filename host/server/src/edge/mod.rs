@@ -37,7 +37,7 @@ use quick_cache::sync::Cache;
 use sha2::{Digest, Sha256};
 
 use crate::config::Config;
-use crate::form_rate::FormRate;
+use crate::fairness::form_rate::FormRate;
 use crate::http::{ApiError, ApiRequest, Response};
 use bookmark::RecentWrites;
 use forward::Forwarder;
@@ -147,7 +147,7 @@ impl Edge {
     /// Starts watching both sides of the store.
     pub fn start(config: &Config, primary: Arc<PostgresStore>, replica: Arc<PostgresStore>, prefers: Prefers) -> Edge {
         let watch = Watch::start(primary.clone(), replica.clone());
-        let max_staleness = Duration::from_millis(config.max_staleness_ms);
+        let max_staleness = Duration::from_millis(config.edge.max_staleness_ms);
         let primary: Arc<dyn Store> = primary;
         let watching = watch.clone();
         let known = Box::new(move || watching.seen().replica_position);
@@ -158,10 +158,11 @@ impl Edge {
             watch,
             max_staleness,
             recent: RecentWrites::new(max_staleness),
-            forwarder: (!config.write_host_url.is_empty())
-                .then(|| Forwarder::new(config.write_host_url.clone(), FORWARD_AT_MOST, config.http_proxy_from_env)),
+            forwarder: (!config.edge.write_host_url.is_empty()).then(|| {
+                Forwarder::new(config.edge.write_host_url.clone(), FORWARD_AT_MOST, config.jobs.http_proxy_from_env)
+            }),
             credentials: Default::default(),
-            form_rate: FormRate::new(config.form_rate_per_minute, false),
+            form_rate: FormRate::new(config.limits.form_rate_per_minute, false),
             unknown_public_ids: Cache::new(UNKNOWN_IDS_KEPT),
             prefers,
         }

@@ -5,6 +5,7 @@ pub mod body_budget;
 pub mod encoding;
 pub mod error;
 pub mod extract;
+pub mod forwarded;
 pub mod request;
 pub mod response;
 pub mod router;

@@ -19,7 +19,7 @@ use crate::state::ServerState;
 pub fn health(app: &Arc<ServerState>, admin: &Arc<Admin>) -> Health {
     let (app, admin) = (app.clone(), admin.clone());
     Health {
-        disable_after: Duration::from_secs(app.config.webhook_disable_after_secs),
+        disable_after: Duration::from_secs(app.config.jobs.webhook_disable_after_secs),
         on_disabled: Arc::new(move |org: &str, endpoint: &Endpoint| {
             let (app, admin, org) = (app.clone(), admin.clone(), org.to_string());
             let body = json!({

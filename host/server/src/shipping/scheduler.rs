@@ -19,7 +19,7 @@ use crm_store::lease::Lease;
 use crate::state::ServerState;
 
 pub fn start(app: Arc<ServerState>, mut stop: watch::Receiver<bool>, host: &str) {
-    let every = Duration::from_millis(app.config.tracking_refresh_ms);
+    let every = Duration::from_millis(app.config.jobs.tracking_refresh_ms);
     if every.is_zero() {
         return;
     }
@@ -61,7 +61,7 @@ async fn round(app: &Arc<ServerState>) {
         }
         let org_id = org.id.clone();
         let ctx = CallContext::admin(org, "scheduler");
-        match app.runtime.refresh_tracking(ctx, app.config.tracking_refresh_batch).await {
+        match app.runtime.refresh_tracking(ctx, app.config.jobs.tracking_refresh_batch).await {
             Ok((asked, wrote)) => {
                 if wrote && let Err(e) = app.store.durable().await {
                     tracing::error!(error = %e, "tracking refresh: flush failed");

@@ -18,8 +18,10 @@
 //! - **A bounded shutdown.** When `stop` fires, the listener closes, every
 //!   connection is told to finish its in-flight request and close; what is
 //!   still running after `grace` is abandoned.
-//! - **TLS when configured** ([`crate::tls`]): the handshake is bounded by the
+//! - **TLS when configured** ([`tls`]): the handshake is bounded by the
 //!   header timeout too, so a client that opens and stalls holds nothing long.
+
+pub mod public;
 
 use std::convert::Infallible;
 use std::future::Future;

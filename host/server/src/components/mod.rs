@@ -4,6 +4,12 @@
 //! The host has already authenticated and checked the request; the component
 //! gets the caller, the path below `/api` (or below `/admin/orgs/{org}` for
 //! admin routes) and the request without its credentials.
+//!
+//! The components themselves: [`embedded`], the first-party ones `build.rs`
+//! builds from `plugins/`, and [`served`], them and the plugins dir's, loaded.
+
+pub mod embedded;
+pub mod served;
 
 use std::sync::Arc;
 use std::time::Duration;

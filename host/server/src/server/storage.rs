@@ -25,20 +25,20 @@ pub struct Storage {
 /// `computing` is the runtime's count of requests computing, which paces
 /// the store's combined commits (see `crm_store::combine`).
 pub fn open(config: &Config, computing: Computing) -> Result<Storage, String> {
-    let window = CommitWindow { length: Duration::from_micros(config.commit_window_us), computing };
-    match &config.store_url {
+    let window = CommitWindow { length: Duration::from_micros(config.store.commit_window_us), computing };
+    match &config.store.store_url {
         Some(url) => {
-            let store = PostgresStore::connect_with(url, config.store_connections as usize, window)
+            let store = PostgresStore::connect_with(url, config.store.store_connections as usize, window)
                 .map_err(|e| format!("cannot open the store at {}: {e}", redacted(url)))?;
             let store = Arc::new(store);
-            let connections = config.store_connections as usize;
-            let standby = match &config.store_read_url {
+            let connections = config.store.store_connections as usize;
+            let standby = match &config.edge.store_read_url {
                 Some(read_url) => Some((PostgresStore::connect_replica(read_url, connections), Prefers::Replica)),
                 None => PostgresStore::connect_standby_of(url, connections).transpose().map(|s| (s, Prefers::Primary)),
             };
             let edge = match standby {
                 Some((replica, prefers)) => {
-                    let read_url = config.store_read_url.as_deref().unwrap_or(url);
+                    let read_url = config.edge.store_read_url.as_deref().unwrap_or(url);
                     let replica =
                         replica.map_err(|e| format!("cannot open the read replica at {}: {e}", redacted(read_url)))?;
                     Some(Arc::new(Edge::start(config, store.clone(), Arc::new(replica), prefers)))
@@ -48,9 +48,14 @@ pub fn open(config: &Config, computing: Computing) -> Result<Storage, String> {
             Ok(Storage { store, edge })
         }
         None => {
-            let cannot = |e| format!("cannot open the store in {}: {e}", config.data_dir.display());
-            let store = embedded::open_data_dir(&config.data_dir, config.store_engine, config.store_cache_mb, window)
-                .map_err(cannot)?;
+            let cannot = |e| format!("cannot open the store in {}: {e}", config.store.data_dir.display());
+            let store = embedded::open_data_dir(
+                &config.store.data_dir,
+                config.store.store_engine,
+                config.store.store_cache_mb,
+                window,
+            )
+            .map_err(cannot)?;
             Ok(Storage { store, edge: None })
         }
     }

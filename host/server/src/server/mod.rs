@@ -2,6 +2,9 @@
 //! down gracefully: in-flight requests get `CRM_SHUTDOWN_GRACE_MS` to finish,
 //! then the store is flushed and the process exits 0.
 
+pub mod bootstrap;
+pub mod storage;
+
 use std::error::Error;
 use std::future::Future;
 use std::sync::Arc;
@@ -16,19 +19,21 @@ use crm_runtime::Runtime;
 use crm_store::Store;
 
 use crate::admin::Admin;
+use crate::admin::token as admin_token;
 use crate::api::Api;
+use crate::components::served;
 use crate::config::Config;
 use crate::console::tell_operator;
 use crate::fairness::Gate;
 use crate::http::body_budget::BodyBudget;
 use crate::http::extract::{Admit, BodyLimits, Extracted};
 use crate::http::{ApiRequest, Response, encoding, extract};
+use crate::listener;
+use crate::listener::public::PublicListener;
 use crate::listener::tls::Tls;
-use crate::public_listener::PublicListener;
 use crate::shipping::outbound::ReqwestClient;
 use crate::state::ServerState;
 use crate::tokenless::Tokenless;
-use crate::{admin_token, bootstrap, listener, served_components, storage};
 use metrics_exporter_prometheus::PrometheusHandle;
 
 /// Most connections the admin listener holds at once.
@@ -45,21 +50,22 @@ struct Serving {
 }
 
 pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
-    let metrics = crate::metrics::install()?;
+    let metrics = crate::admin::metrics::install()?;
     // Before anything slow: a certificate that does not load stops the start at once.
-    let tls = match (&config.tls_cert, &config.tls_key) {
+    let tls = match (&config.listeners.tls_cert, &config.listeners.tls_key) {
         (Some(cert), Some(key)) => Some(Arc::new(Tls::load(cert, key)?)),
         _ => None,
     };
     let serving = start(&config, metrics).await?;
     let app = serving.app.clone();
 
-    let public =
-        TcpListener::bind(config.listen).await.map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
-    let admin = TcpListener::bind(config.admin_listen)
+    let public = TcpListener::bind(config.listeners.listen)
         .await
-        .map_err(|e| format!("cannot listen on {}: {e}", config.admin_listen))?;
-    let admin_tls = tls.clone().filter(|_| config.admin_tls);
+        .map_err(|e| format!("cannot listen on {}: {e}", config.listeners.listen))?;
+    let admin = TcpListener::bind(config.listeners.admin_listen)
+        .await
+        .map_err(|e| format!("cannot listen on {}: {e}", config.listeners.admin_listen))?;
+    let admin_tls = tls.clone().filter(|_| config.listeners.admin_tls);
     let scheme = |tls: &Option<Arc<Tls>>| if tls.is_some() { "https" } else { "http" };
     let public_url = format!("{}://{}", scheme(&tls), public.local_addr()?);
     tell_operator(format_args!("crm-host: API listening on {public_url}"));
@@ -82,10 +88,11 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     let files = listener::raise_open_files_limit();
     let limits = listener::Limits {
         // Leave descriptors for the store, the admin listener and outbound calls.
-        max_connections: files
-            .map_or(config.max_connections, |n| config.max_connections.min(n.saturating_sub(1024).max(64) as usize)),
-        header_timeout: Duration::from_millis(config.header_timeout_ms),
-        grace: Duration::from_millis(config.shutdown_grace_ms),
+        max_connections: files.map_or(config.listeners.max_connections, |n| {
+            config.listeners.max_connections.min(n.saturating_sub(1024).max(64) as usize)
+        }),
+        header_timeout: Duration::from_millis(config.listeners.header_timeout_ms),
+        grace: Duration::from_millis(config.listeners.shutdown_grace_ms),
     };
     let admin_limits = listener::Limits { max_connections: ADMIN_MAX_CONNECTIONS, ..limits };
     tracing::info!(max_connections = limits.max_connections, open_files = files, "serving");
@@ -102,7 +109,7 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
     if let Some(reason) = &failure {
         tracing::error!(reason, "the store can no longer write: stopping, to be started again");
     }
-    tracing::info!(grace_ms = config.shutdown_grace_ms, "shutting down: finishing in-flight requests");
+    tracing::info!(grace_ms = config.listeners.shutdown_grace_ms, "shutting down: finishing in-flight requests");
     app.set_ready(false);
     let _ = stop_tx.send(true);
     let (public_done, admin_done) = tokio::join!(public_server, admin_server);
@@ -124,19 +131,19 @@ pub async fn serve(config: Config) -> Result<(), Box<dyn Error>> {
 /// runtime, loads the components and builds the route tables from them.
 async fn start(config: &Config, metrics: PrometheusHandle) -> Result<Serving, Box<dyn Error>> {
     config.check()?;
-    std::fs::create_dir_all(&config.data_dir)
-        .map_err(|e| format!("cannot create the data dir {}: {e}", config.data_dir.display()))?;
+    std::fs::create_dir_all(&config.store.data_dir)
+        .map_err(|e| format!("cannot create the data dir {}: {e}", config.store.data_dir.display()))?;
     let computing = crm_store::combine::Computing::default();
     let storage::Storage { store, edge } = storage::open(config, computing.clone())?;
-    let host_id = bootstrap::host_id(&config.data_dir)?;
-    let admin_token_digest = admin_token::digest(&config.data_dir, &*store, config.store_url.is_some())?;
-    let provider_timeout = Duration::from_millis(config.provider_timeout_ms);
-    let http = Arc::new(ReqwestClient::new(provider_timeout, config.http_proxy_from_env));
-    let webhooks = crm_events::webhook_url::Policy { allow_private: config.webhook_allow_private };
+    let host_id = bootstrap::host_id(&config.store.data_dir)?;
+    let admin_token_digest = admin_token::digest(&config.store.data_dir, &*store, config.store.store_url.is_some())?;
+    let provider_timeout = Duration::from_millis(config.jobs.provider_timeout_ms);
+    let http = Arc::new(ReqwestClient::new(provider_timeout, config.jobs.http_proxy_from_env));
+    let webhooks = crm_events::webhook_url::Policy { allow_private: config.jobs.webhook_allow_private };
     let outbox = crm_events::Outbox::new(store.clone(), webhooks);
     let runtime = Runtime::new(
         store.clone(),
-        (config.component_memory_mb as usize) << 20,
+        (config.components.component_memory_mb as usize) << 20,
         provider_timeout,
         http,
         outbox.clone(),
@@ -145,29 +152,28 @@ async fn start(config: &Config, metrics: PrometheusHandle) -> Result<Serving, Bo
     )
     .map_err(|e| format!("cannot start the Wasm runtime: {e:#}"))?;
     let load_started = Instant::now();
-    let loaded =
-        served_components::load(&runtime, config).await.map_err(|e| format!("cannot load the components: {e}"))?;
+    let loaded = served::load(&runtime, config).await.map_err(|e| format!("cannot load the components: {e}"))?;
     for m in &loaded {
         tracing::info!(module = m.name, version = m.version, source = ?m.source, routes = m.routes.len(), "component loaded");
     }
     runtime.set_modules(&loaded);
     tracing::info!(millis = load_started.elapsed().as_millis() as u64, "components ready");
-    let deadline = Duration::from_millis(config.component_deadline_ms);
+    let deadline = Duration::from_millis(config.components.component_deadline_ms);
     let gate = Gate::new(
-        config.org_max_in_flight as usize,
-        Duration::from_millis(config.org_queue_ms),
-        config.rate_per_second,
+        config.limits.org_max_in_flight as usize,
+        Duration::from_millis(config.limits.org_queue_ms),
+        config.limits.rate_per_second,
     );
     let gate = Arc::new(gate);
     let api = Arc::new(Api::new(&loaded, deadline, gate.clone())?);
     let tokenless = Arc::new(Tokenless::new(
         &loaded,
         deadline,
-        crate::form_rate::FormRate::new(config.form_rate_per_minute, config.store_url.is_some()),
-        config.trust_forwarded_for.clone(),
+        crate::fairness::form_rate::FormRate::new(config.limits.form_rate_per_minute, config.store.store_url.is_some()),
+        config.listeners.trust_forwarded_for.clone(),
         gate,
     )?);
-    let backup_idle = Duration::from_secs(config.backup_idle_secs);
+    let backup_idle = Duration::from_secs(config.store.backup_idle_secs);
     let admin = Arc::new(Admin::new(&loaded, deadline, api.clone(), tokenless.clone(), backup_idle)?);
     let app = Arc::new(ServerState::new(config.clone(), (store, edge), runtime, outbox, admin_token_digest, metrics));
     Ok(Serving { app, api, tokenless, admin, host_id })
@@ -183,9 +189,9 @@ fn spawn_public(
     stop: impl Future<Output = ()> + Send + 'static,
 ) -> JoinHandle<bool> {
     let config = &serving.app.config;
-    let max_body = config.max_body_bytes;
+    let max_body = config.listeners.max_body_bytes;
     // The admin listener's bodies are bounded by its few connections instead.
-    let body_memory = usize::try_from(config.max_body_memory_mb << 20).unwrap_or(usize::MAX).max(max_body);
+    let body_memory = usize::try_from(config.listeners.max_body_memory_mb << 20).unwrap_or(usize::MAX).max(max_body);
     let routes = Arc::new(PublicListener {
         app: serving.app.clone(),
         api: serving.api.clone(),
@@ -198,7 +204,7 @@ fn spawn_public(
         let routes = routes.clone();
         async move { routes.serve(target, req).await }
     };
-    let body_timeout = Duration::from_millis(config.body_timeout_ms);
+    let body_timeout = Duration::from_millis(config.listeners.body_timeout_ms);
     spawn_listener(listener, bounds, (admit, Some(BodyBudget::new(body_memory)), body_timeout), serve, stop)
 }
 
@@ -210,8 +216,8 @@ fn spawn_admin(
     stop: impl Future<Output = ()> + Send + 'static,
 ) -> JoinHandle<bool> {
     let (app, admin) = (serving.app.clone(), serving.admin.clone());
-    let max_body = app.config.max_body_bytes;
-    let body_timeout = Duration::from_millis(app.config.body_timeout_ms);
+    let max_body = app.config.listeners.max_body_bytes;
+    let body_timeout = Duration::from_millis(app.config.listeners.body_timeout_ms);
     let admitting = app.clone();
     let admit: Admit<_> = Arc::new(move |req: &ApiRequest| Admin::admit(&admitting, req, max_body));
     let serve = move |req, admitted| {
@@ -251,16 +257,16 @@ where
 /// organizations, the search index's fold and the reindex at start.
 fn start_background_work(serving: &Serving, stop: &watch::Sender<bool>) -> crm_events::worker::Running {
     let app = &serving.app;
-    let shared = app.config.store_url.is_some();
+    let shared = app.config.store.store_url.is_some();
     crate::shipping::scheduler::start(app.clone(), stop.subscribe(), &serving.host_id);
     let health = crate::jobs::endpoint_notice::health(app, &serving.admin);
     let deliveries =
         crm_events::Worker::start(app.outbox.clone(), app.tenancy.clone(), health, &serving.host_id, shared);
     crate::jobs::org_sweep::start(app.tenancy.clone());
-    if app.config.search_fold_ms > 0 {
-        crate::jobs::search_fold::start(app.clone(), Duration::from_millis(app.config.search_fold_ms));
+    if app.config.jobs.search_fold_ms > 0 {
+        crate::jobs::search_fold::start(app.clone(), Duration::from_millis(app.config.jobs.search_fold_ms));
     }
-    if app.config.reindex_at_start {
+    if app.config.jobs.reindex_at_start {
         crate::jobs::reindex_at_start::start(app.clone());
     }
     deliveries
@@ -315,7 +321,7 @@ where
     } else {
         tracing::debug!(target: "crm_host::access", request_id, %method, route, org, status, micros, "request");
     }
-    crate::metrics::record_request(response.served.route.as_ref(), &method, status, elapsed);
+    crate::admin::metrics::record_request(response.served.route.as_ref(), &method, status, elapsed);
     response.into_http(&request_id)
 }
 

@@ -12,10 +12,10 @@
 //!    is not the API;
 //! 3. per id and client address (an IPv6 client by its /64), at most
 //!    `CRM_FORM_RATE_PER_MINUTE` calls a minute (429 `RATE_LIMITED` with
-//!    `Retry-After`; [`crate::form_rate`], shared by every host on a shared
+//!    `Retry-After`; [`crate::fairness::form_rate`], shared by every host on a shared
 //!    store); a CORS preflight is not counted. The client address is the
 //!    peer's, or behind a proxy `CRM_TRUST_FORWARDED_FOR` names, what its
-//!    `X-Forwarded-For` says ([`crate::forwarded`]);
+//!    `X-Forwarded-For` says ([`crate::http::forwarded`]);
 //! 4. the organization's fair share ([`crate::fairness`]).
 //!
 //! Everything else (the key, the origin, what a submission is) is the
@@ -33,9 +33,9 @@ use http::Method;
 use crate::components::{self, RouteTable};
 use crate::edge::Edge;
 use crate::fairness::Gate;
-use crate::form_rate::FormRate;
-use crate::forwarded::TrustedProxies;
+use crate::fairness::form_rate::FormRate;
 use crate::http::extract::{Admission, BodyLimits};
+use crate::http::forwarded::TrustedProxies;
 use crate::http::router::{Match, Params, Router};
 use crate::http::{ApiError, ApiRequest, Response};
 use crate::state::ServerState;

@@ -9,13 +9,14 @@
 
 use std::sync::Arc;
 
+use crate::admin::health;
 use crate::api::{self, Api};
 use crate::edge::{self, Edge, bookmark};
 use crate::http::extract::{Admission, BodyLimits};
 use crate::http::{ApiError, ApiRequest, Response};
+use crate::shipping;
 use crate::state::ServerState;
 use crate::tokenless::{self, OnEdge, Tokenless};
-use crate::{health, shipping};
 
 /// How logs and metrics name a request an edge host forwarded.
 const FORWARDED: &str = "(forwarded to the write host)";

@@ -13,6 +13,10 @@
 //!   `RATE_LIMITED` with `Retry-After`, `RateLimit-Limit`,
 //!   `RateLimit-Remaining` and `RateLimit-Reset`. Answers within the quota
 //!   carry the same three headers.
+//!
+//! The public form door's rate limit, per client address: [`form_rate`].
+
+pub mod form_rate;
 
 use std::collections::HashMap;
 use std::num::NonZeroU32;

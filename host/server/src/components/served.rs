@@ -11,17 +11,22 @@ use std::sync::Arc;
 
 use crm_runtime::{LoadedModule, Runtime, loader};
 
+use crate::components::embedded;
 use crate::config::Config;
-use crate::embedded;
 
 /// Loads every component `config` names, and gives what compiling them
 /// freed back to the system (after a refused load too: it may have compiled
 /// the components before the one it refused).
 pub async fn load(runtime: &Arc<Runtime>, config: &Config) -> Result<Vec<Arc<LoadedModule>>, String> {
     let tell = |what: &str| crate::console::tell_operator(format_args!("crm-host: {what}"));
-    let loaded =
-        loader::load_all(runtime, embedded::COMPONENTS, &config.cache_dir(), config.plugins_dir.as_deref(), &tell)
-            .await;
+    let loaded = loader::load_all(
+        runtime,
+        embedded::COMPONENTS,
+        &config.cache_dir(),
+        config.components.plugins_dir.as_deref(),
+        &tell,
+    )
+    .await;
     let may_have_compiled = match &loaded {
         Ok(loaded) => loaded.compiled,
         Err(_) => true,

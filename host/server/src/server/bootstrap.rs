@@ -1,4 +1,4 @@
-//! What the first start does beside the admin token (`admin_token.rs`): the
+//! What the first start does beside the admin token (`admin/token.rs`): the
 //! host's name and the demo organization.
 
 use std::fs;
