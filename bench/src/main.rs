@@ -126,90 +126,121 @@ const CITIES: [&str; 20] = [
     "41001", "44001", "47001", "50001", "52001", "54001", "63001", "76001",
 ];
 
+/// What every connection of a run shares.
 struct Shared {
+    /// Requests taken so far: the next one's `n`.
     counter: AtomicU64,
     errors: AtomicU64,
+    args: Args,
+    paths: Vec<String>,
+    authority: Authority,
+    tls: Option<TlsConnector>,
+    clock: Clock,
+}
+
+/// When the run started, when its measurement starts (after the warm-up)
+/// and when it ends.
+struct Clock {
+    start: Instant,
+    measure_from: Instant,
+    end: Instant,
 }
 
 async fn run(args: Args) {
     let uri: hyper::Uri = args.url.parse().expect("a valid URL");
     let authority = uri.authority().expect("URL with host:port").clone();
-    let shared = Arc::new(Shared { counter: AtomicU64::new(0), errors: AtomicU64::new(0) });
-    let paths: Arc<Vec<String>> = Arc::new(match &args.paths_file {
+    let paths: Vec<String> = match &args.paths_file {
         Some(file) => std::fs::read_to_string(file).expect("the paths file").lines().map(str::to_string).collect(),
         None => vec![uri.path_and_query().expect("a path").to_string()],
-    });
+    };
     let start = Instant::now();
     let measure_from = start + Duration::from_secs_f64(args.warmup);
     let end = measure_from + Duration::from_secs_f64(args.duration);
-
     let tls = (uri.scheme_str() == Some("https")).then(|| tls_connector(args.cacert.as_deref()));
-    let mut tasks = Vec::new();
-    for _ in 0..args.connections {
-        let (args, paths, authority, shared) = (args.clone(), paths.clone(), authority.clone(), shared.clone());
-        let tls = tls.clone();
-        tasks.push(tokio::spawn(async move {
-            let mut sender = open(&authority, tls.as_ref()).await;
-            let mut latencies = Vec::with_capacity(100_000);
-            loop {
-                if Instant::now() >= end {
-                    break;
-                }
-                let n = shared.counter.fetch_add(1, Ordering::Relaxed);
-                if args.requests.is_some_and(|max| n >= max) {
-                    break;
-                }
-                // When the request's latency starts: at its due time if this
-                // connection was still busy then (the host fell behind), else
-                // when the timer woke it (tokio's timer wakes up to a
-                // millisecond late, which is the generator's, not the host's).
-                let now = match args.rate {
-                    Some(rate) => {
-                        let due = start + Duration::from_secs_f64(n as f64 / rate);
-                        if Instant::now() < due {
-                            tokio::time::sleep_until(due.into()).await;
-                            Instant::now()
-                        } else {
-                            due
-                        }
-                    }
-                    None => Instant::now(),
-                };
-                if now >= end {
-                    break;
-                }
-                let path = &paths[n as usize % paths.len()];
-                let mut req = Request::builder().method(args.method.as_str()).uri(path.as_str());
-                req = req.header("host", authority.as_str());
-                for h in &args.headers {
-                    if let Some((k, v)) = h.split_once(':') {
-                        req = req.header(k.trim(), v.trim());
-                    }
-                }
-                let body = args
-                    .body
-                    .as_ref()
-                    .map(|b| b.replace("{n}", &n.to_string()).replace("{city}", CITIES[n as usize % CITIES.len()]))
-                    .unwrap_or_default();
-                let req = req.body(Full::new(Bytes::from(body))).expect("request");
-                sender.ready().await.expect("connection ready");
-                let res = sender.send_request(req).await.expect("response");
-                let status = res.status();
-                let _ = res.into_body().collect().await;
-                if now >= measure_from {
-                    latencies.push(now.elapsed());
-                    if !(status.is_success() || status.is_redirection()) {
-                        shared.errors.fetch_add(1, Ordering::Relaxed);
-                    }
-                }
-            }
-            latencies
-        }));
-    }
+    let shared = Arc::new(Shared {
+        counter: AtomicU64::new(0),
+        errors: AtomicU64::new(0),
+        args: args.clone(),
+        paths,
+        authority,
+        tls,
+        clock: Clock { start, measure_from, end },
+    });
+    let tasks: Vec<_> = (0..args.connections).map(|_| tokio::spawn(connection(shared.clone()))).collect();
     let mut all = Vec::new();
     for t in tasks {
         all.extend(t.await.expect("worker"));
     }
+    report(&shared, all);
+}
+
+/// One keep-alive connection, sending requests back to back (or at their
+/// due times with `--rate`) until the run ends: the latencies it measured.
+async fn connection(shared: Arc<Shared>) -> Vec<Duration> {
+    let (args, clock) = (&shared.args, &shared.clock);
+    let mut sender = open(&shared.authority, shared.tls.as_ref()).await;
+    let mut latencies = Vec::with_capacity(100_000);
+    while Instant::now() < clock.end {
+        let n = shared.counter.fetch_add(1, Ordering::Relaxed);
+        if args.requests.is_some_and(|max| n >= max) {
+            break;
+        }
+        let now = started_at(args.rate, clock.start, n).await;
+        if now >= clock.end {
+            break;
+        }
+        sender.ready().await.expect("connection ready");
+        let res = sender.send_request(request(&shared, n)).await.expect("response");
+        let status = res.status();
+        let _ = res.into_body().collect().await;
+        if now >= clock.measure_from {
+            latencies.push(now.elapsed());
+            if !(status.is_success() || status.is_redirection()) {
+                shared.errors.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+    latencies
+}
+
+/// When request `n`'s latency starts: at its due time if this connection
+/// was still busy then (the host fell behind), else when the timer woke it
+/// (tokio's timer wakes up to a millisecond late, which is the generator's,
+/// not the host's).
+async fn started_at(rate: Option<f64>, start: Instant, n: u64) -> Instant {
+    let Some(rate) = rate else { return Instant::now() };
+    let due = start + Duration::from_secs_f64(n as f64 / rate);
+    if Instant::now() < due {
+        tokio::time::sleep_until(due.into()).await;
+        Instant::now()
+    } else {
+        due
+    }
+}
+
+/// Request `n`: its path from the list, the headers, the body with `{n}`
+/// and `{city}` filled in.
+fn request(shared: &Shared, n: u64) -> Request<Full<Bytes>> {
+    let args = &shared.args;
+    let path = &shared.paths[n as usize % shared.paths.len()];
+    let mut req = Request::builder().method(args.method.as_str()).uri(path.as_str());
+    req = req.header("host", shared.authority.as_str());
+    for h in &args.headers {
+        if let Some((k, v)) = h.split_once(':') {
+            req = req.header(k.trim(), v.trim());
+        }
+    }
+    let body = args
+        .body
+        .as_ref()
+        .map(|b| b.replace("{n}", &n.to_string()).replace("{city}", CITIES[n as usize % CITIES.len()]))
+        .unwrap_or_default();
+    req.body(Full::new(Bytes::from(body))).expect("request")
+}
+
+/// The run's two lines: what was sent, and the rate and latencies measured.
+fn report(shared: &Shared, mut all: Vec<Duration>) {
+    let (args, clock) = (&shared.args, &shared.clock);
     all.sort();
     let n = all.len();
     let pct = |p: f64| all.get(((n as f64 * p) as usize).min(n.saturating_sub(1))).copied().unwrap_or_default();
@@ -223,7 +254,7 @@ async fn run(args: Args) {
         n,
         shared.errors.load(Ordering::Relaxed)
     );
-    let measured = (Instant::now().min(end) - measure_from.min(Instant::now())).as_secs_f64().max(1e-9);
+    let measured = (Instant::now().min(clock.end) - clock.measure_from.min(Instant::now())).as_secs_f64().max(1e-9);
     println!(
         "req/s={:.0}  p50={:.2}ms  p90={:.2}ms  p99={:.2}ms  max={:.2}ms",
         n as f64 / measured.min(args.duration),
