@@ -16,9 +16,12 @@
 //!   one of those kept for tests (the store's test kit, hostile text, the
 //!   tests and benchmarks themselves), and no crate but the tests' and the
 //!   benchmarks' depends on the store's test kit other than for its tests
-//!   ([`dependencies`]).
+//!   ([`dependencies`]);
+//! - the guides name only files, folders and code that exist, and link only
+//!   to files and headings that do ([`docs`]).
 
 mod dependencies;
+mod docs;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
