@@ -18,7 +18,7 @@
 //! - **A bounded shutdown.** When `stop` fires, the listener closes, every
 //!   connection is told to finish its in-flight request and close; what is
 //!   still running after `grace` is abandoned.
-//! - **TLS when configured** ([`crate::tls`]): the handshake is bounded by the
+//! - **TLS when configured** ([`tls`]): the handshake is bounded by the
 //!   header timeout too, so a client that opens and stalls holds nothing long.
 
 use std::convert::Infallible;
