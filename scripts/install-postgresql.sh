@@ -2,7 +2,7 @@
 # Installs PostgreSQL (Debian's `postgresql` package) and pg_auto_failover
 # (`postgresql-15-auto-failover`) when they are missing: the store's
 # PostgreSQL backend is tested, and benchmarked, against throw-away servers
-# the tests start themselves (crm_store_postgres::throwaway), and the loss of
+# the tests start themselves (crm_store_testkit::throwaway), and the loss of
 # a primary against a throw-away pg_auto_failover cluster
 # (scripts/pg-failover-cluster.sh). Needs root and apt-get; elsewhere,
 # install PostgreSQL 15 or newer and pg_auto_failover by hand.

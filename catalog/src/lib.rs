@@ -4,7 +4,7 @@
 //!
 //! Layout, one concept per file:
 //! - [`data`]: the records and the loaded [`Catalog`] (built once, on first use);
-//! - [`fold`]: how text is compared (case, accents, punctuation);
+//! - [`mod@fold`]: how text is compared (case, accents, punctuation);
 //! - [`search`]: the `q` / `state` / `limit` search behind `GET /catalogs/municipalities`;
 //! - [`resolve`]: city resolution (`resolved` / `ambiguous` / `fuzzy` / `none` /
 //!   `invalid_code`), the one place where a city typed by a person becomes a code.

@@ -9,7 +9,7 @@
 //! scripts' digits (Arabic-Indic, Devanagari, fullwidth), emoji and the last
 //! code points, and runs thousands of characters long.
 //!
-//! - [`char`]: one such character, or any at all;
+//! - [`char()`]: one such character, or any at all;
 //! - [`text`]: a text of them, now and then a very long run;
 //! - [`around`]: a text a parser expects with such characters put in
 //!   anywhere (the end included, where issue 66's was);
@@ -83,7 +83,7 @@ pub fn char() -> impl Strategy<Value = char> {
     prop_oneof![5 => select(SHAPES), 4 => select(HOSTILE), 1 => any::<char>()]
 }
 
-/// A text of up to `most` [`char`]s, or now and then one of them repeated
+/// A text of up to `most` [`char`](fn@char)s, or now and then one of them repeated
 /// thousands of times, or a mix of them thousands of characters long.
 pub fn text(most: usize) -> impl Strategy<Value = String> {
     prop_oneof![
@@ -96,7 +96,7 @@ pub fn text(most: usize) -> impl Strategy<Value = String> {
     ]
 }
 
-/// `shape`'s texts with up to four [`char`]s put in at any character
+/// `shape`'s texts with up to four [`char`](fn@char)s put in at any character
 /// position, or at the end.
 pub fn around(shape: impl Strategy<Value = String>) -> impl Strategy<Value = String> {
     (shape, proptest::collection::vec((any::<Index>(), char()), 0..=4)).prop_map(|(text, put)| {

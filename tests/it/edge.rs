@@ -11,7 +11,7 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use crm_store_postgres::throwaway::Throwaway;
+use crm_store_testkit::throwaway::Throwaway;
 use crm_tests::wan::Wan;
 use crm_tests::*;
 

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crm_store_postgres::throwaway::Throwaway;
+use crm_store_testkit::throwaway::Throwaway;
 use crm_tests::failover::Cluster;
 use crm_tests::receiver::{Answer, Receiver};
 use crm_tests::*;

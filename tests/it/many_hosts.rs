@@ -216,7 +216,7 @@ async fn the_public_form_rate_counts_the_calls_of_every_host() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hosts_serve_on_after_the_database_restarts() {
     // A server of this test's own: restarting the shared one would cut the others.
-    let server = crm_store_postgres::throwaway::Throwaway::start(&["fsync=off"]).unwrap();
+    let server = crm_store_testkit::throwaway::Throwaway::start(&["fsync=off"]).unwrap();
     let url = server.database("restarts").unwrap();
     let host = Host::start_with(&[("CRM_STORE_URL", &url)]).await;
     let (_, token) = host.org_with_token(json!({ "name": "Acme" })).await;
@@ -240,7 +240,7 @@ async fn hosts_serve_on_after_the_database_restarts() {
 /// a claim only committed, not flushed, would be lost in the crash.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_label_key_survives_a_power_cut_during_the_provider_call() {
-    let server = crm_store_postgres::throwaway::Throwaway::start(&["fsync=off"]).unwrap();
+    let server = crm_store_testkit::throwaway::Throwaway::start(&["fsync=off"]).unwrap();
     let url = server.database("claims").unwrap();
     let env = [
         ("CRM_STORE_URL", url.as_str()),

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crm_store_postgres::throwaway::Throwaway;
+use crm_store_testkit::throwaway::Throwaway;
 use crm_tests::*;
 use rcgen::{BasicConstraints, CertificateParams, CertifiedIssuer, DnType, IsCa, KeyPair};
 

@@ -10,7 +10,18 @@
 //!   server, the pure libraries no I/O;
 //! - only the crates ARCHITECTURE names open sockets;
 //! - each crate is described once, in its own `//!`: ARCHITECTURE's code map
-//!   points there, and no manifest has a `description`.
+//!   points there, and no manifest has a `description`;
+//! - the dependency rule names every crate of both workspaces, each depends
+//!   only on crates left of it, and no crate the `crm-host` binary links is
+//!   one of those kept for tests (the store's test kit, hostile text, the
+//!   tests and benchmarks themselves), and no crate but the tests' and the
+//!   benchmarks' depends on the store's test kit other than for its tests
+//!   ([`dependencies`]);
+//! - the guides name only files, folders and code that exist, and link only
+//!   to files and headings that do ([`docs`]).
+
+mod dependencies;
+mod docs;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -274,6 +285,8 @@ fn each_crate_knows_only_what_architecture_lets_it() {
         ("crm-catalog", &[&io, &http_any, &wasm]),
         ("crm-paging", &[&io, &http_any, &wasm]),
         ("crm-text-decoding", &[&io, &http_any, &wasm]),
+        ("crm-hostile-text", &[&io, &http_any, &wasm]),
+        ("crm-store-testkit", &[&http_any, &wasm]),
         // The server links none of its command-line clients' crates.
         ("crm-server", &[&["indicatif"]]),
     ];
@@ -292,9 +305,10 @@ fn each_crate_knows_only_what_architecture_lets_it() {
 /// The crates that open sockets, as ARCHITECTURE.md names them: the server
 /// (its listeners, the providers' HTTP), outbound events (webhooks), the
 /// PostgreSQL store (the database), the command line's clients, and the
-/// tests and benchmarks. Any other crate's code that names a socket fails.
+/// tests and benchmarks with the store's test kit (a free port for a
+/// throw-away PostgreSQL). Any other crate's code that names a socket fails.
 const MAY_OPEN_SOCKETS: &[&str] =
-    &["crm-server", "crm-host", "crm-events", "crm-store-postgres", "crm-tests", "crm-load"];
+    &["crm-server", "crm-host", "crm-events", "crm-store-postgres", "crm-store-testkit", "crm-tests", "crm-load"];
 
 #[test]
 fn only_the_crates_architecture_names_open_sockets() {

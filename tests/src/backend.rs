@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use crm_store::combine::CommitWindow;
 use crm_store::embedded::{self, Engine};
-use crm_store_postgres::throwaway::Throwaway;
+use crm_store_testkit::throwaway::Throwaway;
 
 /// Whether this run's hosts use PostgreSQL.
 pub fn is_postgres() -> bool {

@@ -24,12 +24,11 @@
 //!   log positions that tell how far behind its primary it is (an edge
 //!   host's staleness and bookmarks);
 //! - `tls.rs`: TLS to the database, from the URL's `sslmode` and
-//!   `sslrootcert` as libpq reads them;
-//! - [`throwaway`]: a PostgreSQL server in a temporary folder (with TLS on,
-//!   if asked, or as a hot standby of another), for tests and benchmarks.
+//!   `sslrootcert` as libpq reads them.
 //!
-//! It passes the store's contract suite (`tests/postgres_contract.rs`), plus
-//! a crash of the server itself under writes. The host picks it with
+//! It passes the store's contract suite (`tests/postgres_contract.rs`, on
+//! throw-away servers of `crm-store-testkit`, a crate only tests depend
+//! on), plus a crash of the server itself under writes. The host picks it with
 //! `--store-url` (`host/server/src/server/storage.rs`).
 //!
 //! Isolation, per promise of the trait:
@@ -57,7 +56,6 @@ mod replica;
 mod retry;
 mod schema;
 mod store;
-pub mod throwaway;
 mod tls;
 mod writes;
 

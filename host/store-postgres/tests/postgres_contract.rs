@@ -5,10 +5,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use crm_store::Store;
 use crm_store::combine::CommitWindow;
+use crm_store::{Store, StoreResult};
 use crm_store_postgres::PostgresStore;
-use crm_store_postgres::throwaway::Throwaway;
+use crm_store_testkit::crash;
+use crm_store_testkit::throwaway::Throwaway;
 
 fn server() -> &'static Throwaway {
     static SERVER: OnceLock<Throwaway> = OnceLock::new();
@@ -27,14 +28,17 @@ fn open() -> ((), Arc<dyn Store>) {
     ((), Arc::new(PostgresStore::connect_with(&fresh_database(), 8, window).unwrap()))
 }
 
-crm_store::store_contract!(open());
+crm_store_testkit::store_contract!(open());
 
 #[test]
 fn acknowledged_writes_survive_kill_9() {
-    let url = fresh_database();
-    crm_store::contract::crash::check(env!("CARGO_BIN_EXE_store-crash-writer-postgres"), &url, 4, || {
-        Arc::new(PostgresStore::connect(&url, 2).unwrap())
-    });
+    // The writer's shared batches always combined, as under load.
+    let writer = |url: &str| -> StoreResult<Arc<dyn Store>> {
+        let window = CommitWindow::always_open(Duration::from_micros(200));
+        Ok(Arc::new(PostgresStore::connect_with(url, 4, window)?))
+    };
+    let open = |url: &str| -> Arc<dyn Store> { Arc::new(PostgresStore::connect(url, 2).unwrap()) };
+    crash::check(4, || ((), fresh_database()), writer, open);
 }
 
 #[test]

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-pub use crate::engine::Engine;
+pub use crate::engines::Engine;
 
 use crate::combine::CommitWindow;
 use crate::{FjallStore, SledStore, Store, StoreError, StoreResult};

@@ -4,16 +4,18 @@
 //! layout ([`Namespace`]: one for the host's own records, one per organization),
 //! [`group_commit`] (many writers share one flush), [`combine`] (many
 //! writers' conditional batches share one engine commit), the two embedded
-//! backends ([`fjall_store`], the default, and [`sled_store`]) and which one a
-//! data dir holds ([`embedded`]), a sled data dir moved to fjall while it
-//! serves ([`migrate`]), [`priority`] (work that yields the CPU to requests), the [`contract`] suite that every backend
-//! must pass (`tests/fjall_contract.rs`, `tests/sled_contract.rs`, and
-//! `crm-store-postgres`'s own, each with a `kill -9` test driven by the
-//! `store-crash-writer` binary), and
-//! [`lease`]s (work that runs once among the hosts sharing a store),
-//! [`split`] (reads from a replica, writes to the primary), [`read_cache`]
-//! (a replica's answers kept while it stands still), and the
+//! [`engines`] ([`engines::fjall`], the default, and [`engines::sled`]) and
+//! which one a data dir holds ([`embedded`]), a sled data dir moved to fjall
+//! while it serves ([`migrate`]), [`priority`] (work that yields the CPU to
+//! requests), [`lease`]s (work that runs once among the hosts sharing a
+//! store), [`split`] (reads from a replica, writes to the primary),
+//! [`read_cache`] (a replica's answers kept while it stands still), and the
 //! [`backup`] format (a store's pairs at one instant, in one file).
+//!
+//! Every backend passes the contract suite of `crm-store-testkit`, a crate
+//! only tests depend on: `tests/fjall_contract.rs` and `tests/sled_contract.rs`
+//! here (each with a `kill -9` test), `tests/migration.rs` (a store being
+//! moved), and `crm-store-postgres`'s own.
 //!
 //! It knows nothing of HTTP, WebAssembly or outbound calls: it must not depend
 //! on warp, wasmtime or reqwest. Callers above it (tenancy, the plugin runtime,
@@ -26,28 +28,23 @@
 
 pub mod backup;
 pub mod combine;
-pub mod contract;
 mod delegate;
 pub mod embedded;
-mod engine;
-mod fjall_rotation;
-pub mod fjall_store;
+pub mod engines;
 pub mod group_commit;
-mod lasting;
 pub mod lease;
 pub mod migrate;
 pub mod priority;
 pub mod range;
 pub mod read_cache;
-pub mod sled_store;
 pub mod split;
 
 use std::future::Future;
 use std::pin::Pin;
 
-pub use fjall_store::FjallStore;
+pub use engines::fjall::FjallStore;
+pub use engines::sled::SledStore;
 pub use range::{key_after, reverse_range, scan_range};
-pub use sled_store::SledStore;
 
 /// Where a key lives.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -197,7 +194,8 @@ pub type Pairs = Box<dyn Iterator<Item = StoreResult<(Namespace, KeyValue)>> + S
 
 /// A key-value engine. Every operation is scoped to one namespace.
 ///
-/// The promises every backend keeps (the [`contract`] suite checks each one):
+/// The promises every backend keeps (`crm-store-testkit`'s contract suite
+/// checks each one):
 /// - **Tenancy of keys**: a namespace sees only its own keys; no scan, find or
 ///   batch of one namespace reaches another, and [`Store::drop_namespace`]
 ///   removes one namespace whole.

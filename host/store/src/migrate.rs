@@ -26,7 +26,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
-use crate::engine::Engine;
+use crate::engines::Engine;
 use crate::{
     BatchOp, Condition, Conflict, FjallStore, KeyValue, Namespace, Pairs, SledStore, Store, StoreError, StoreResult,
     combine,

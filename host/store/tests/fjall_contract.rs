@@ -1,31 +1,38 @@
 //! The store contract run against the fjall backend.
 
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
 use crm_store::combine::CommitWindow;
-use crm_store::{FjallStore, Store};
+use crm_store::{FjallStore, Store, StoreResult};
+use crm_store_testkit::crash;
 
 /// With the commit window always open, so that every shared batch is
 /// combined (a lone caller commits on its own, as `batch_if`).
 fn open() -> (tempfile::TempDir, Arc<dyn Store>) {
     let dir = tempfile::tempdir().unwrap();
-    let store = FjallStore::open_with(dir.path(), CACHE, CommitWindow::always_open(WINDOW)).unwrap();
-    (dir, Arc::new(store))
+    let store = open_in(dir.path().to_str().unwrap()).unwrap();
+    (dir, store)
+}
+
+fn open_in(dir: &str) -> StoreResult<Arc<dyn Store>> {
+    Ok(Arc::new(FjallStore::open_with(Path::new(dir), CACHE, CommitWindow::always_open(WINDOW))?))
 }
 
 const WINDOW: Duration = Duration::from_micros(200);
 const CACHE: u64 = 32 << 20;
 
-crm_store::store_contract!(open());
+crm_store_testkit::store_contract!(open());
 
 #[test]
 fn acknowledged_writes_survive_kill_9() {
-    let dir = tempfile::tempdir().unwrap();
-    let spec = format!("fjall:{}", dir.path().display());
-    crm_store::contract::crash::check(env!("CARGO_BIN_EXE_store-crash-writer"), &spec, 4, || {
-        Arc::new(FjallStore::open_with(dir.path(), CACHE, CommitWindow::always_open(WINDOW)).unwrap())
-    });
+    let folder = || {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = dir.path().to_str().unwrap().to_owned();
+        (dir, spec)
+    };
+    crash::check(4, folder, open_in, |dir| open_in(dir).unwrap());
 }
 
 #[test]

@@ -69,7 +69,7 @@ fn copying() -> (tempfile::TempDir, Arc<dyn Store>) {
     (dir, Arc::new(migration))
 }
 
-crm_store::store_contract!(copying());
+crm_store_testkit::store_contract!(copying());
 
 /// Writer `t`'s keys, and what it expects each to hold at the end.
 type Model = BTreeMap<(String, Vec<u8>), Option<Vec<u8>>>;

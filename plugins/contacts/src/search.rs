@@ -29,7 +29,7 @@
 //! half the keys (and half the write cost) of indexing every position. A
 //! term of three characters or fewer is a scan.
 //!
-//! [`matches`], for each alignment, reads a few of its lists in turns until
+//! [`matches()`], for each alignment, reads a few of its lists in turns until
 //! one ends (the shortest) and drops the candidates another list's read part
 //! rules out; the candidates of both, newest first, are checked against
 //! their projections, with the contacts the lists' log holds the term for.

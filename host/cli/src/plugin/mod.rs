@@ -1,7 +1,7 @@
 //! `crm-host plugin`: what a partner runs on a component before shipping
 //! it: `new` makes a project that builds as it is ([`new`]), `check` says
 //! whether this host loads a built one, and why not ([`check`]), `test`
-//! runs it with the cases its kind must pass ([`test`], against the
+//! runs it with the cases its kind must pass ([`mod@test`], against the
 //! scripted carrier of [`carrier_sim`]). Both run on a [`scratch`] runtime.
 
 mod carrier_sim;

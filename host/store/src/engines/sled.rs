@@ -1,4 +1,5 @@
-//! The sled backend, the embedded default: one sled tree per namespace, flushed
+//! The sled backend, the embedded engine of older data dirs (fjall is the
+//! default; [`crate::migrate`] moves a sled store to it): one sled tree per namespace, flushed
 //! by [`GroupCommit`]; conditional batches that can wait are committed
 //! together by a [`Combiner`].
 
@@ -10,8 +11,8 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use crate::combine::{Combiner, CommitWindow, Conditional};
+use crate::engines::lasting::LastingFailure;
 use crate::group_commit::GroupCommit;
-use crate::lasting::LastingFailure;
 use sled::transaction::{TransactionError, TransactionalTree, UnabortableTransactionError};
 
 use crate::range::{self, Bounds};

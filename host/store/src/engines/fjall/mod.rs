@@ -12,6 +12,8 @@
 //! Every write takes one lock: a conditional batch checks its conditions
 //! and writes under it, so nothing lands between the check and the write.
 
+mod rotation;
+
 use std::collections::HashMap;
 use std::future::Future;
 use std::ops::Bound;
@@ -23,13 +25,13 @@ use fjall::config::CompressionPolicy;
 use fjall::{CompressionType, Database, Keyspace, KeyspaceCreateOptions, PersistMode, Readable, Snapshot};
 
 use crate::combine::{Combiner, CommitWindow, Conditional};
-use crate::fjall_rotation::Rotation;
+use crate::engines::lasting::LastingFailure;
 use crate::group_commit::GroupCommit;
-use crate::lasting::LastingFailure;
 use crate::range::{self, Bounds};
 use crate::{
     BatchOp, Condition, Conflict, KeyValue, Namespace, Pairs, Store, StoreError, StoreResult, reverse_range, scan_range,
 };
+use rotation::Rotation;
 
 pub struct FjallStore {
     pub(crate) writer: Arc<Writer>,
@@ -101,7 +103,7 @@ impl FjallStore {
             // Durability comes from group-committed syncs, not each write.
             .manual_journal_persist(true)
             // Flushes and compactions in turn; safe with the writer's own
-            // rotations (crate::fjall_rotation says why).
+            // rotations (`rotation` says why).
             .worker_threads(1)
             .open()
             .map_err(|e| match e {

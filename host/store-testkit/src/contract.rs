@@ -4,15 +4,13 @@
 //! A backend's test file calls [`store_contract!`](crate::store_contract) with
 //! an expression that opens a fresh, empty store (and anything that must live as
 //! long as it, such as a temporary folder); every promise becomes a test of its
-//! own. Crash safety needs a process to kill: [`crash::check`] runs the
-//! `store-crash-writer` binary against the backend, kills it with `SIGKILL` while
-//! it writes, and checks that every acknowledged write survived whole.
+//! own. Crash safety needs a process to kill: [`crate::crash`].
 //!
 //! Each check panics with a message naming the broken promise.
 
 use std::sync::{Arc, Barrier};
 
-use crate::{BatchOp, Condition, KeyValue, Namespace, Store, counter_value};
+use crm_store::{BatchOp, Condition, KeyValue, Namespace, Store, counter_value};
 
 /// Generates one `#[test]` per promise for a backend.
 ///
@@ -442,110 +440,4 @@ pub async fn shared_batches_have_exact_winners(s: Arc<dyn Store>) {
 
 fn put(key: &[u8], task: usize) -> BatchOp {
     BatchOp::Put(key.to_vec(), task.to_string().into_bytes())
-}
-
-/// Crash safety: acknowledged writes survive `kill -9`, and batches land whole.
-pub mod crash {
-    use std::io::{BufRead, BufReader};
-    use std::process::{Command, Stdio};
-    use std::sync::Arc;
-    use std::time::{Duration, Instant};
-
-    use crate::{BatchOp, Namespace, Store};
-
-    /// The namespace the crash writer writes in.
-    pub fn namespace() -> Namespace {
-        Namespace::org("crash")
-    }
-
-    /// What the writer writes for sequence number `i`: a record, its mirror
-    /// and a count of records, in one batch, so a torn batch shows as one
-    /// without the other or as a count off by one.
-    pub fn batch_for(i: u64) -> Vec<BatchOp> {
-        let value = format!("value-{i}").into_bytes();
-        vec![
-            BatchOp::Put(format!("rec/{i:012}").into_bytes(), value.clone()),
-            BatchOp::Put(format!("mirror/{i:012}").into_bytes(), value),
-            BatchOp::Add(b"count".to_vec(), 1),
-        ]
-    }
-
-    /// Writers of the crash writer at once: their batches share commits
-    /// where the backend combines them ([`Store::batch_if_shared`]).
-    const WRITERS: u64 = 4;
-
-    /// The crash writer's loop: writes [`batch_for`]`(i)` for i = `first`,
-    /// `first`+1, ... from [`WRITERS`] tasks (half through `batch`, half
-    /// through `batch_if_shared`), and prints each i once it is durable, until
-    /// killed.
-    pub async fn write_until_killed(store: Arc<dyn Store>, first: u64) {
-        let out = Arc::new(std::sync::Mutex::new(std::io::stdout()));
-        let writers: Vec<_> = (0..WRITERS)
-            .map(|w| {
-                let (store, out) = (store.clone(), out.clone());
-                tokio::spawn(async move {
-                    use std::io::Write;
-                    for i in (first + w..).step_by(WRITERS as usize) {
-                        if w % 2 == 0 {
-                            store.batch(&namespace(), batch_for(i)).expect("batch");
-                        } else {
-                            assert!(store.batch_if_shared(namespace(), Vec::new(), batch_for(i)).await.expect("batch"));
-                        }
-                        store.durable().await.expect("durable");
-                        let mut out = out.lock().expect("stdout");
-                        writeln!(out, "{i}").and_then(|()| out.flush()).expect("stdout");
-                    }
-                })
-            })
-            .collect();
-        for writer in writers {
-            writer.await.expect("a writer panicked");
-        }
-    }
-
-    /// Runs `writer backend-spec` (the `store-crash-writer` binary) `runs` times
-    /// against one store, killing it with `SIGKILL` after it has acknowledged
-    /// some writes; after each kill, `open` reopens the store and every
-    /// acknowledged write must be there, and every batch whole.
-    pub fn check(writer: &str, backend_spec: &str, runs: usize, open: impl Fn() -> Arc<dyn Store>) {
-        let mut next = 0u64;
-        for run in 0..runs {
-            let mut child = Command::new(writer)
-                .args([backend_spec, &next.to_string()])
-                .stdout(Stdio::piped())
-                .spawn()
-                .expect("start the crash writer");
-            let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-            // Kill at a different moment each run, well inside the write loop.
-            let wanted = 200 + 150 * run;
-            let deadline = Instant::now() + Duration::from_secs(60);
-            let mut acked = Vec::new();
-            for line in lines.by_ref() {
-                acked.push(line.expect("writer output").trim().parse::<u64>().expect("the writer prints numbers"));
-                if acked.len() >= wanted || Instant::now() > deadline {
-                    break;
-                }
-            }
-            child.kill().expect("kill -9 the writer");
-            // Numbers printed after the kill decision were acknowledged too.
-            acked.extend(lines.map_while(Result::ok).filter_map(|line| line.trim().parse::<u64>().ok()));
-            child.wait().unwrap();
-            assert!(!acked.is_empty(), "the writer acknowledged nothing before the kill");
-            let store = open();
-            let ns = namespace();
-            for i in &acked {
-                let rec = store.get(&ns, format!("rec/{i:012}").as_bytes()).unwrap();
-                assert!(rec.is_some(), "run {run}: write {i} was acknowledged but lost");
-            }
-            let recs = store.scan(&ns, b"rec/", None, usize::MAX).unwrap();
-            let mirrors = store.scan(&ns, b"mirror/", None, usize::MAX).unwrap();
-            assert_eq!(recs.len(), mirrors.len(), "run {run}: a batch landed in part");
-            let count = crate::counter_value(store.get(&ns, b"count").unwrap().as_deref());
-            assert_eq!(count, recs.len() as i64, "run {run}: the count is off after the crash");
-            // Past every record, so that no write of the next run lands on one.
-            let last = recs.last().map(|(k, _)| String::from_utf8_lossy(&k[4..]).parse::<u64>().unwrap());
-            next = last.map_or(0, |n| n + 1);
-            drop(store);
-        }
-    }
 }

@@ -1,8 +1,17 @@
-//! The embedded engines a data dir may hold.
+//! The embedded engines a data dir may hold, each in a module of its own:
+//! [`fjall`] (the default; its memtable rotated by its writer,
+//! `fjall/rotation.rs`) and [`sled`], with what both keep of a write they
+//! failed for good (`lasting.rs`). Which one a data dir holds is an
+//! [`Engine`]; opening it is [`crate::embedded`]'s, moving a sled store to
+//! fjall [`crate::migrate`]'s.
 //!
 //! Each engine keeps its files in a folder of its own inside the data dir
 //! (`store/` for sled, `fjall/` for fjall), so a data dir says which engine
 //! wrote it, and a host started on it opens that one whatever its default.
+
+pub mod fjall;
+mod lasting;
+pub mod sled;
 
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
