@@ -18,10 +18,12 @@
 //!   benchmarks' depends on the store's test kit other than for its tests
 //!   ([`dependencies`]);
 //! - the guides name only files, folders and code that exist, and link only
-//!   to files and headings that do ([`docs`]).
+//!   to files and headings that do ([`docs`]);
+//! - no function outside tests is longer than a screen ([`lengths`]).
 
 mod dependencies;
 mod docs;
+mod lengths;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

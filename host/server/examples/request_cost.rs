@@ -57,18 +57,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<usize> = std::env::args().skip(1).map(|a| a.parse().expect("a number")).collect();
     let (calls, rounds) = (args.first().copied().unwrap_or(4000), args.get(1).copied().unwrap_or(4));
     let dir = tempfile::tempdir()?;
-    let plugins = dir.path().join("plugins");
-    std::fs::create_dir_all(&plugins)?;
-    let client = std::env::var("CONTACTS_CLIENT_WASM")
-        .map(PathBuf::from)
-        .unwrap_or_else(|_| PathBuf::from("target/plugins/wasm32-wasip2/release/contacts_client.wasm"));
-    std::fs::copy(&client, plugins.join("contacts_client.wasm"))?;
-    // Other builds of the first-party modules, replacing the embedded ones by name.
-    for (variable, file) in [("FORMS_WASM", "forms.wasm"), ("CONTACTS_WASM", "contacts.wasm")] {
-        if let Ok(path) = std::env::var(variable) {
-            std::fs::copy(path, plugins.join(file))?;
-        }
-    }
+    let plugins = plugins_dir(dir.path())?;
     // Compiled components are kept between runs, so that a profile of a run
     // is of the calls, not of compiling them.
     let cache = PathBuf::from("target/request-cost-cache");
@@ -88,7 +77,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let form = if form["data"].is_object() { &form["data"] } else { &form };
     let (form_id, key) = (form["id"].as_str().unwrap().to_string(), form["publicKey"].as_str().unwrap().to_string());
 
-    const CITIES: [&str; 4] = ["05001", "11001", "76001", "08001"];
     let kinds = ["contacts", "form", "nested"];
     let mut results: Vec<(Vec<f64>, Vec<f64>)> = vec![Default::default(); kinds.len()];
     for round in 0..rounds {
@@ -101,32 +89,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             let mut samples = Vec::with_capacity(calls);
             let cpu_before = cpu_time();
             for n in 0..calls {
-                let city = CITIES[n % CITIES.len()];
-                let req = match kinds[k] {
-                    "contacts" => request(
-                        "POST",
-                        "/contacts",
-                        &[],
-                        &[],
-                        &format!(r#"{{"email":"c{round}-{n}@bench.co","firstName":"Bench","cityCode":"{city}"}}"#),
-                    ),
-                    "form" => request(
-                        "POST",
-                        &format!("/public/forms/submit/{form_id}"),
-                        &[("id", &form_id)],
-                        &[("key", &key)],
-                        &format!(
-                            r#"{{"correo":"f{round}-{n}@bench.co","nombre":"Bench User","cityCode":"{city}","utm_source":"bench"}}"#
-                        ),
-                    ),
-                    _ => request(
-                        "POST",
-                        "/contacts-client/upsert",
-                        &[],
-                        &[],
-                        &format!(r#"{{"email":"n{round}-{n}@bench.co","firstName":"Bench","cityCode":"{city}"}}"#),
-                    ),
-                };
+                let req = kind_request(kinds[k], round, n, &form_id, &key);
                 let module = [&contacts, &forms, &nested][k].clone();
                 let started = Instant::now();
                 let response = call(module, req).await;
@@ -143,6 +106,62 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             results[k].1.push(cpu);
         }
     }
+    report(&kinds, &results);
+    Ok(())
+}
+
+/// The plugins dir: the nested-call test component, and other builds of
+/// the first-party modules (`FORMS_WASM`, `CONTACTS_WASM`) replacing the
+/// embedded ones by name.
+fn plugins_dir(dir: &std::path::Path) -> std::io::Result<PathBuf> {
+    let plugins = dir.join("plugins");
+    std::fs::create_dir_all(&plugins)?;
+    let client = std::env::var("CONTACTS_CLIENT_WASM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| PathBuf::from("target/plugins/wasm32-wasip2/release/contacts_client.wasm"));
+    std::fs::copy(&client, plugins.join("contacts_client.wasm"))?;
+    for (variable, file) in [("FORMS_WASM", "forms.wasm"), ("CONTACTS_WASM", "contacts.wasm")] {
+        if let Ok(path) = std::env::var(variable) {
+            std::fs::copy(path, plugins.join(file))?;
+        }
+    }
+    Ok(plugins)
+}
+
+/// The request of one call of `kind`: a create, a form submit, or an upsert
+/// through the nested-call test component.
+fn kind_request(kind: &str, round: usize, n: usize, form_id: &str, key: &str) -> types::Request {
+    const CITIES: [&str; 4] = ["05001", "11001", "76001", "08001"];
+    let city = CITIES[n % CITIES.len()];
+    match kind {
+        "contacts" => request(
+            "POST",
+            "/contacts",
+            &[],
+            &[],
+            &format!(r#"{{"email":"c{round}-{n}@bench.co","firstName":"Bench","cityCode":"{city}"}}"#),
+        ),
+        "form" => request(
+            "POST",
+            &format!("/public/forms/submit/{form_id}"),
+            &[("id", form_id)],
+            &[("key", key)],
+            &format!(
+                r#"{{"correo":"f{round}-{n}@bench.co","nombre":"Bench User","cityCode":"{city}","utm_source":"bench"}}"#
+            ),
+        ),
+        _ => request(
+            "POST",
+            "/contacts-client/upsert",
+            &[],
+            &[],
+            &format!(r#"{{"email":"n{round}-{n}@bench.co","firstName":"Bench","cityCode":"{city}"}}"#),
+        ),
+    }
+}
+
+/// Each kind's medians over the rounds, and their ratio to a create's.
+fn report(kinds: &[&str], results: &[(Vec<f64>, Vec<f64>)]) {
     let median = |v: &[f64]| {
         let mut v = v.to_vec();
         v.sort_by(f64::total_cmp);
@@ -156,5 +175,4 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let (time, cpu) = (median(times), median(cpus));
         println!("{:<8} median {time:7.1} µs ({:.2}×)  CPU {cpu:7.1} µs ({:.2}×)", kinds[k], time / time0, cpu / cpu0);
     }
-    Ok(())
 }
