@@ -14,5 +14,9 @@ fi
 "$(dirname "$0")/build-python-courier.sh"
 # The API fuzzer the OpenAPI test runs (Schemathesis from PyPI).
 "$(dirname "$0")/install-schemathesis.sh"
+# The clients' generators and what their tours run on (PyPI and npm): scripts/generate-clients.sh.
+"$(dirname "$0")/install-client-generators.sh"
+# componentize-js (npm), which the JavaScript scaffolds of `crm-host plugin new` build with.
+"$(dirname "$0")/install-componentize-js.sh"
 # PostgreSQL, which the tests of the store's second backend start throw-away servers of.
 "$(dirname "$0")/install-postgresql.sh"

@@ -5,7 +5,7 @@
 # tests start themselves, CRM_TEST_STORE=postgres), so each contract of the
 # API is checked on every backend. Extra arguments go to the test binary.
 #
-# Left to the default run: python_partner, plugin_contract and plugin_kit
+# Left to the default run: python_partner, plugin_contract, plugin_kit and clients
 # (components, not the store, are under test), hostile_input (the parsers', not the store's) and
 # tidy (no host at all); many_hosts, edge, failover,
 # store_copy and store_backup choose their stores themselves. On sled the
@@ -20,7 +20,7 @@ cd "$(dirname "$0")/.."
 backend=${1:?usage: scripts/test-store.sh sled|postgres [args...]}
 shift
 skip=()
-modules=(python_partner plugin_contract plugin_kit tidy many_hosts edge failover hostile_input store_copy store_backup store_migration)
+modules=(python_partner plugin_contract plugin_kit clients tidy many_hosts edge failover hostile_input store_copy store_backup store_migration)
 case "$backend" in
   sled) modules+=(openapi) ;;
   postgres) modules+=(large_org) ;;

@@ -15,6 +15,7 @@ mod admin;
 mod auth;
 mod automations;
 mod catalog;
+mod clients;
 mod companies;
 mod concurrency;
 mod connections;

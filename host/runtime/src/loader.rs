@@ -106,10 +106,13 @@ async fn load_one(
         cache.component(runtime, label, bytes, &hash).map_err(|e| format!("not a valid component: {e:#}"))?;
     let (imports, exports) = interfaces(runtime, &component);
     let loading = Loading { bytes, versions: plugin_versions(&imports, &exports), imports, exports };
-    let instance_pre = runtime
-        .linker
-        .instantiate_pre(&component)
-        .map_err(|e| loading.refused(format!("imports something the host does not offer: {e:#}")))?;
+    let instance_pre = runtime.linker.instantiate_pre(&component).map_err(|e| {
+        let why = format!("imports something the host does not offer: {e:#}");
+        loading.refused(match fix_for(&loading.imports) {
+            Some(fix) => format!("{why}\n{fix}"),
+            None => why,
+        })
+    })?;
     match ProviderComponentPre::new(instance_pre.clone()) {
         Ok(provider) => load_provider(runtime, &loading, provider, (source, hash)).await,
         Err(_) => load_module(runtime, &loading, instance_pre, (source, hash)).await,
@@ -363,6 +366,18 @@ fn interfaces(runtime: &Runtime, component: &Component) -> (Vec<String>, Vec<Str
     (imports, exports)
 }
 
+/// The fix for an import this host never offers, when a toolchain is known
+/// to add it by default, as a line starting `fix: `.
+fn fix_for(imports: &[String]) -> Option<String> {
+    let http = imports.iter().find(|name| name.starts_with("wasi:http/"))?;
+    Some(format!(
+        "fix: {http} is not offered to components (a provider reaches its carrier through crm:plugin/http); \
+         componentize-js adds wasi:http to a JavaScript component unless its build disables the features \
+         `http` and `fetch-event`: `componentize({{ ..., disableFeatures: [\"http\", \"fetch-event\"] }})`, \
+         as the build.mjs of `crm-host plugin new --lang js` does"
+    ))
+}
+
 /// `crm:plugin@<version>` for each version of the package the names carry.
 fn plugin_versions(imports: &[String], exports: &[String]) -> Vec<String> {
     let mut versions: Vec<String> = imports
@@ -388,6 +403,15 @@ mod tests {
             deadline_ms: None,
         };
         paths.iter().map(route).collect()
+    }
+
+    #[test]
+    fn an_import_of_wasi_http_is_told_the_fix_and_other_imports_none() {
+        let imports = |names: &[&str]| names.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+        let fix = fix_for(&imports(&["crm:plugin/store@1.2.0", "wasi:http/types@0.2.3"])).unwrap();
+        assert!(fix.starts_with("fix: wasi:http/types@0.2.3 is not offered"), "{fix}");
+        assert!(fix.contains(r#"disableFeatures: ["http", "fetch-event"]"#), "{fix}");
+        assert_eq!(fix_for(&imports(&["crm:plugin/store@1.2.0", "wasi:io/streams@0.2.3"])), None);
     }
 
     #[test]

@@ -51,6 +51,10 @@ const NOT_CODE: &[(&str, &str)] = &[
     ("FormData", "the browser's form object"),
     ("bindings::export!", "the macro wit-bindgen generates in a partner's own crate"),
     ("validate.py", "a script of the shared catalog folder beside this repository"),
+    ("CityError", "a schema of the OpenAPI document, a type of the generated clients"),
+    ("fetch()", "JavaScript's own, which a JavaScript component may not use"),
+    ("Uint8Array", "a JavaScript type, as componentize-js maps a WIT list<u8>"),
+    ("BigInt", "a JavaScript type, as componentize-js maps a WIT u64"),
 ];
 
 /// Bare file names (no folder) checked as files: sources and the files beside them.

@@ -16,10 +16,10 @@ use crm_runtime::{HttpClient, Kind, LoadedModule};
 
 use super::scratch::Scratch;
 
-pub async fn run(file: &Path) -> Result<(), Box<dyn Error>> {
+pub async fn run(file: &Path, cache: Option<&Path>) -> Result<(), Box<dyn Error>> {
     let bytes = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     println!("file: {}", file.display());
-    let scratch = Scratch::new(Arc::new(NoNetwork))?;
+    let scratch = Scratch::new(Arc::new(NoNetwork), cache)?;
     match scratch.load(file, &bytes).await? {
         Ok(module) => {
             describe(&module);
@@ -34,8 +34,13 @@ pub async fn run(file: &Path) -> Result<(), Box<dyn Error>> {
                 println!("built against: crm:plugin@{}", built.version());
             }
             // One problem a line: what differs from this host's contract
-            // first, then the host's own words.
-            why.lines().for_each(|line| println!("problem: {line}"));
+            // first, then the host's own words, and the fix when one is known.
+            for line in why.lines() {
+                match line.strip_prefix("fix: ") {
+                    Some(fix) => println!("fix: {fix}"),
+                    None => println!("problem: {line}"),
+                }
+            }
             println!("loads on this host: no");
             Err(format!("{} cannot be loaded (the problems above)", file.display()).into())
         }

@@ -1,4 +1,4 @@
-//! `crm-host plugin new --kind module|provider --lang rust|python NAME`: a
+//! `crm-host plugin new --kind module|provider --lang rust|python|js NAME`: a
 //! project for a new component, from the templates in `host/cli/templates/`
 //! (compiled in), with the contract's text in its `wit/`. It builds as it
 //! is, its tests pass, and its README walks the path to a running component;
@@ -36,6 +36,8 @@ enum Kind {
 enum Lang {
     Rust,
     Python,
+    /// JavaScript, built with componentize-js (npm).
+    Js,
 }
 
 /// A project's files: path and text, placeholders (`__NAME__`) not yet filled.
@@ -45,7 +47,7 @@ fn files(kind: Kind, lang: Lang) -> Files {
     let mut files: Files = vec![
         ("README.md", include_str!("../../templates/README.md")),
         ("wit/plugin.wit", crm_contract::TODAY),
-        (".gitignore", "target/\n*.wasm\n.venv/\n__pycache__/\n"),
+        (".gitignore", "target/\n*.wasm\n.venv/\n__pycache__/\nnode_modules/\n"),
     ];
     files.extend(match (lang, kind) {
         (Lang::Rust, kind) => vec![
@@ -68,6 +70,26 @@ fn files(kind: Kind, lang: Lang) -> Files {
             ("pricing.py", include_str!("../../templates/python-provider/pricing.py")),
             ("test_pricing.py", include_str!("../../templates/python-provider/test_pricing.py")),
         ],
+        (Lang::Js, kind) => {
+            let mut js = vec![
+                ("package.json", include_str!("../../templates/js/package.json")),
+                ("package-lock.json", include_str!("../../templates/js/package-lock.json")),
+                ("build.mjs", include_str!("../../templates/js/build.mjs")),
+            ];
+            js.extend(match kind {
+                Kind::Module => [
+                    ("app.js", include_str!("../../templates/js-module/app.js")),
+                    ("counting.js", include_str!("../../templates/js-module/counting.js")),
+                    ("counting.test.js", include_str!("../../templates/js-module/counting.test.js")),
+                ],
+                Kind::Provider => [
+                    ("app.js", include_str!("../../templates/js-provider/app.js")),
+                    ("pricing.js", include_str!("../../templates/js-provider/pricing.js")),
+                    ("pricing.test.js", include_str!("../../templates/js-provider/pricing.test.js")),
+                ],
+            });
+            js
+        }
     });
     files
 }
@@ -83,6 +105,7 @@ fn placeholders(args: &NewArgs) -> Vec<(&'static str, String)> {
             "rustup target add wasm32-wasip2 && cargo build --release".to_string(),
         ),
         Lang::Python => (format!("{file_stem}.wasm"), "python3 -m unittest".into(), "./build.sh".into()),
+        Lang::Js => (format!("{file_stem}.wasm"), "node --test".into(), "npm run build".into()),
     };
     let (kind, world, try_it) = match args.kind {
         Kind::Module => {
@@ -100,6 +123,7 @@ fn placeholders(args: &NewArgs) -> Vec<(&'static str, String)> {
     let lang = match args.lang {
         Lang::Rust => "Rust",
         Lang::Python => "Python",
+        Lang::Js => "JavaScript",
     };
     vec![
         ("__NAME__", name),

@@ -1,9 +1,12 @@
 //! A throw-away host runtime with one component loaded, as a host's
 //! `--plugins-dir` loads it: what `plugin check` and `plugin test` run on.
-//! Its store is an embedded one in a temporary folder, dropped with it.
+//! Its store is an embedded one in a temporary folder, dropped with it; its
+//! compiled component too, unless a cache dir is named (a host's
+//! `--cache-dir`): compiling a 12 MB JavaScript or 18 MB Python component
+//! takes seconds, and `check`, `test` and a host's start can share one.
 
 use std::error::Error;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -24,17 +27,20 @@ pub struct Scratch {
     pub runtime: Arc<Runtime>,
     pub store: Arc<dyn Store>,
     dir: TempDir,
+    cache: PathBuf,
 }
 
 impl Scratch {
-    /// A runtime whose components' outbound HTTP goes to `http`.
-    pub fn new(http: Arc<dyn HttpClient>) -> Result<Scratch, Box<dyn Error>> {
+    /// A runtime whose components' outbound HTTP goes to `http`, compiling
+    /// into `cache` (none: a throw-away one).
+    pub fn new(http: Arc<dyn HttpClient>, cache: Option<&Path>) -> Result<Scratch, Box<dyn Error>> {
         let dir = tempfile::tempdir()?;
+        let cache = cache.map_or_else(|| dir.path().join("cache"), Path::to_path_buf);
         let store = embedded::open(Engine::DEFAULT, dir.path(), 16 << 20, Default::default())?;
         let outbox = Outbox::new(store.clone(), Policy { allow_private: false });
         let runtime = Runtime::new(store.clone(), 64 << 20, PROVIDER_TIMEOUT, http, outbox, 1, Default::default())
             .map_err(|e| format!("cannot start a runtime: {e:#}"))?;
-        Ok(Scratch { runtime, store, dir })
+        Ok(Scratch { runtime, store, dir, cache })
     }
 
     /// Loads `bytes` alone, as a plugins dir of one file, and makes it the
@@ -47,8 +53,7 @@ impl Scratch {
         let copy = plugins.join(name);
         std::fs::write(&copy, bytes)?;
         let quiet = |_: &str| {};
-        let cache = self.dir.path().join("cache");
-        let loaded = loader::load_all(&self.runtime, &[], &cache, Some(&plugins), &quiet).await;
+        let loaded = loader::load_all(&self.runtime, &[], &self.cache, Some(&plugins), &quiet).await;
         // The loader names the copy; the partner knows the file.
         let named = |why: String| why.strip_prefix(&format!("{}: ", copy.display())).map_or(why.clone(), Into::into);
         Ok(match loaded {

@@ -46,10 +46,10 @@ fn outcome(case: impl Into<String>, verdict: Verdict, detail: impl Into<String>)
     Outcome { case: case.into(), verdict, detail: detail.into() }
 }
 
-pub async fn run(file: &Path, as_json: bool) -> Result<(), Box<dyn Error>> {
+pub async fn run(file: &Path, as_json: bool, cache: Option<&Path>) -> Result<(), Box<dyn Error>> {
     let bytes = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let carrier = Arc::new(CarrierSim::default());
-    let scratch = Scratch::new(carrier.clone())?;
+    let scratch = Scratch::new(carrier.clone(), cache)?;
     let module = scratch
         .load(file, &bytes)
         .await?

@@ -1,0 +1,281 @@
+from http import HTTPStatus
+from typing import Any, cast
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.list_municipalities_response_200 import ListMunicipalitiesResponse200
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    q: str | Unset = UNSET,
+    state: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    organization_id: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+    x_organization_id: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_none_match, Unset):
+        headers["If-None-Match"] = if_none_match
+
+    if not isinstance(x_organization_id, Unset):
+        headers["X-Organization-Id"] = x_organization_id
+
+    params: dict[str, Any] = {}
+
+    params["q"] = q
+
+    params["state"] = state
+
+    params["limit"] = limit
+
+    params["organizationId"] = organization_id
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/catalogs/municipalities",
+        "params": params,
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Any | Error | ListMunicipalitiesResponse200 | None:
+    if response.status_code == 200:
+        response_200 = ListMunicipalitiesResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 304:
+        response_304 = cast(Any, None)
+        return response_304
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Any | Error | ListMunicipalitiesResponse200]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    q: str | Unset = UNSET,
+    state: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    organization_id: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+    x_organization_id: str | Unset = UNSET,
+) -> Response[Any | Error | ListMunicipalitiesResponse200]:
+    """DIVIPOLA municipalities
+
+     Any valid token.
+
+    Args:
+        q (str | Unset):
+        state (str | Unset):
+        limit (int | Unset):
+        organization_id (str | Unset):
+        if_none_match (str | Unset):
+        x_organization_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | Error | ListMunicipalitiesResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        q=q,
+        state=state,
+        limit=limit,
+        organization_id=organization_id,
+        if_none_match=if_none_match,
+        x_organization_id=x_organization_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    q: str | Unset = UNSET,
+    state: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    organization_id: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+    x_organization_id: str | Unset = UNSET,
+) -> Any | Error | ListMunicipalitiesResponse200 | None:
+    """DIVIPOLA municipalities
+
+     Any valid token.
+
+    Args:
+        q (str | Unset):
+        state (str | Unset):
+        limit (int | Unset):
+        organization_id (str | Unset):
+        if_none_match (str | Unset):
+        x_organization_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | Error | ListMunicipalitiesResponse200
+    """
+
+    return sync_detailed(
+        client=client,
+        q=q,
+        state=state,
+        limit=limit,
+        organization_id=organization_id,
+        if_none_match=if_none_match,
+        x_organization_id=x_organization_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    q: str | Unset = UNSET,
+    state: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    organization_id: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+    x_organization_id: str | Unset = UNSET,
+) -> Response[Any | Error | ListMunicipalitiesResponse200]:
+    """DIVIPOLA municipalities
+
+     Any valid token.
+
+    Args:
+        q (str | Unset):
+        state (str | Unset):
+        limit (int | Unset):
+        organization_id (str | Unset):
+        if_none_match (str | Unset):
+        x_organization_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Any | Error | ListMunicipalitiesResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        q=q,
+        state=state,
+        limit=limit,
+        organization_id=organization_id,
+        if_none_match=if_none_match,
+        x_organization_id=x_organization_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    q: str | Unset = UNSET,
+    state: str | Unset = UNSET,
+    limit: int | Unset = UNSET,
+    organization_id: str | Unset = UNSET,
+    if_none_match: str | Unset = UNSET,
+    x_organization_id: str | Unset = UNSET,
+) -> Any | Error | ListMunicipalitiesResponse200 | None:
+    """DIVIPOLA municipalities
+
+     Any valid token.
+
+    Args:
+        q (str | Unset):
+        state (str | Unset):
+        limit (int | Unset):
+        organization_id (str | Unset):
+        if_none_match (str | Unset):
+        x_organization_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Any | Error | ListMunicipalitiesResponse200
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            q=q,
+            state=state,
+            limit=limit,
+            organization_id=organization_id,
+            if_none_match=if_none_match,
+            x_organization_id=x_organization_id,
+        )
+    ).parsed

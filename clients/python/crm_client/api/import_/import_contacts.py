@@ -1,0 +1,304 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.import_contacts_location_mode import ImportContactsLocationMode
+from ...models.import_contacts_response_200 import ImportContactsResponse200
+from ...models.import_input import ImportInput
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    body: ImportInput | list[Any],
+    dry_run: bool | Unset = UNSET,
+    location_mode: ImportContactsLocationMode | Unset = UNSET,
+    organization_id: str | Unset = UNSET,
+    x_organization_id: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_organization_id, Unset):
+        headers["X-Organization-Id"] = x_organization_id
+
+    params: dict[str, Any] = {}
+
+    params["dryRun"] = dry_run
+
+    json_location_mode: str | Unset = UNSET
+    if not isinstance(location_mode, Unset):
+        json_location_mode = location_mode.value
+
+    params["locationMode"] = json_location_mode
+
+    params["organizationId"] = organization_id
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/import/contacts",
+        "params": params,
+    }
+
+    if isinstance(body, ImportInput):
+        _kwargs["json"] = body.to_dict()
+    else:
+        _kwargs["json"] = body
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | ImportContactsResponse200 | None:
+    if response.status_code == 200:
+        response_200 = ImportContactsResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 408:
+        response_408 = Error.from_dict(response.json())
+
+        return response_408
+
+    if response.status_code == 413:
+        response_413 = Error.from_dict(response.json())
+
+        return response_413
+
+    if response.status_code == 415:
+        response_415 = Error.from_dict(response.json())
+
+        return response_415
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if response.status_code == 503:
+        response_503 = Error.from_dict(response.json())
+
+        return response_503
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | ImportContactsResponse200]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: ImportInput | list[Any],
+    dry_run: bool | Unset = UNSET,
+    location_mode: ImportContactsLocationMode | Unset = UNSET,
+    organization_id: str | Unset = UNSET,
+    x_organization_id: str | Unset = UNSET,
+) -> Response[Error | ImportContactsResponse200]:
+    """Import contacts
+
+     Permission: `contacts:write`.
+
+    Each row is a `POST /contacts` body (the same upsert). Lenient keeps doubtful cities as text with a
+    `CITY_UNCONFIRMED` warning; strict rejects those rows.
+
+    Args:
+        dry_run (bool | Unset):
+        location_mode (ImportContactsLocationMode | Unset):
+        organization_id (str | Unset):
+        x_organization_id (str | Unset):
+        body (ImportInput | list[Any]):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ImportContactsResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        dry_run=dry_run,
+        location_mode=location_mode,
+        organization_id=organization_id,
+        x_organization_id=x_organization_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: ImportInput | list[Any],
+    dry_run: bool | Unset = UNSET,
+    location_mode: ImportContactsLocationMode | Unset = UNSET,
+    organization_id: str | Unset = UNSET,
+    x_organization_id: str | Unset = UNSET,
+) -> Error | ImportContactsResponse200 | None:
+    """Import contacts
+
+     Permission: `contacts:write`.
+
+    Each row is a `POST /contacts` body (the same upsert). Lenient keeps doubtful cities as text with a
+    `CITY_UNCONFIRMED` warning; strict rejects those rows.
+
+    Args:
+        dry_run (bool | Unset):
+        location_mode (ImportContactsLocationMode | Unset):
+        organization_id (str | Unset):
+        x_organization_id (str | Unset):
+        body (ImportInput | list[Any]):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ImportContactsResponse200
+    """
+
+    return sync_detailed(
+        client=client,
+        body=body,
+        dry_run=dry_run,
+        location_mode=location_mode,
+        organization_id=organization_id,
+        x_organization_id=x_organization_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: ImportInput | list[Any],
+    dry_run: bool | Unset = UNSET,
+    location_mode: ImportContactsLocationMode | Unset = UNSET,
+    organization_id: str | Unset = UNSET,
+    x_organization_id: str | Unset = UNSET,
+) -> Response[Error | ImportContactsResponse200]:
+    """Import contacts
+
+     Permission: `contacts:write`.
+
+    Each row is a `POST /contacts` body (the same upsert). Lenient keeps doubtful cities as text with a
+    `CITY_UNCONFIRMED` warning; strict rejects those rows.
+
+    Args:
+        dry_run (bool | Unset):
+        location_mode (ImportContactsLocationMode | Unset):
+        organization_id (str | Unset):
+        x_organization_id (str | Unset):
+        body (ImportInput | list[Any]):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ImportContactsResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        body=body,
+        dry_run=dry_run,
+        location_mode=location_mode,
+        organization_id=organization_id,
+        x_organization_id=x_organization_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: ImportInput | list[Any],
+    dry_run: bool | Unset = UNSET,
+    location_mode: ImportContactsLocationMode | Unset = UNSET,
+    organization_id: str | Unset = UNSET,
+    x_organization_id: str | Unset = UNSET,
+) -> Error | ImportContactsResponse200 | None:
+    """Import contacts
+
+     Permission: `contacts:write`.
+
+    Each row is a `POST /contacts` body (the same upsert). Lenient keeps doubtful cities as text with a
+    `CITY_UNCONFIRMED` warning; strict rejects those rows.
+
+    Args:
+        dry_run (bool | Unset):
+        location_mode (ImportContactsLocationMode | Unset):
+        organization_id (str | Unset):
+        x_organization_id (str | Unset):
+        body (ImportInput | list[Any]):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ImportContactsResponse200
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            body=body,
+            dry_run=dry_run,
+            location_mode=location_mode,
+            organization_id=organization_id,
+            x_organization_id=x_organization_id,
+        )
+    ).parsed

@@ -1,0 +1,261 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.list_notifications_response_200 import ListNotificationsResponse200
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    page: int | Unset = 1,
+    limit: int | Unset = 20,
+    read: bool | Unset = UNSET,
+    organization_id: str | Unset = UNSET,
+    x_organization_id: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_organization_id, Unset):
+        headers["X-Organization-Id"] = x_organization_id
+
+    params: dict[str, Any] = {}
+
+    params["page"] = page
+
+    params["limit"] = limit
+
+    params["read"] = read
+
+    params["organizationId"] = organization_id
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/notifications",
+        "params": params,
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | ListNotificationsResponse200 | None:
+    if response.status_code == 200:
+        response_200 = ListNotificationsResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | ListNotificationsResponse200]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    page: int | Unset = 1,
+    limit: int | Unset = 20,
+    read: bool | Unset = UNSET,
+    organization_id: str | Unset = UNSET,
+    x_organization_id: str | Unset = UNSET,
+) -> Response[Error | ListNotificationsResponse200]:
+    """Team notifications
+
+     Permission: `notifications:read`.
+
+    Args:
+        page (int | Unset):  Default: 1.
+        limit (int | Unset):  Default: 20.
+        read (bool | Unset):
+        organization_id (str | Unset):
+        x_organization_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ListNotificationsResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        page=page,
+        limit=limit,
+        read=read,
+        organization_id=organization_id,
+        x_organization_id=x_organization_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    page: int | Unset = 1,
+    limit: int | Unset = 20,
+    read: bool | Unset = UNSET,
+    organization_id: str | Unset = UNSET,
+    x_organization_id: str | Unset = UNSET,
+) -> Error | ListNotificationsResponse200 | None:
+    """Team notifications
+
+     Permission: `notifications:read`.
+
+    Args:
+        page (int | Unset):  Default: 1.
+        limit (int | Unset):  Default: 20.
+        read (bool | Unset):
+        organization_id (str | Unset):
+        x_organization_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ListNotificationsResponse200
+    """
+
+    return sync_detailed(
+        client=client,
+        page=page,
+        limit=limit,
+        read=read,
+        organization_id=organization_id,
+        x_organization_id=x_organization_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    page: int | Unset = 1,
+    limit: int | Unset = 20,
+    read: bool | Unset = UNSET,
+    organization_id: str | Unset = UNSET,
+    x_organization_id: str | Unset = UNSET,
+) -> Response[Error | ListNotificationsResponse200]:
+    """Team notifications
+
+     Permission: `notifications:read`.
+
+    Args:
+        page (int | Unset):  Default: 1.
+        limit (int | Unset):  Default: 20.
+        read (bool | Unset):
+        organization_id (str | Unset):
+        x_organization_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ListNotificationsResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        page=page,
+        limit=limit,
+        read=read,
+        organization_id=organization_id,
+        x_organization_id=x_organization_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    page: int | Unset = 1,
+    limit: int | Unset = 20,
+    read: bool | Unset = UNSET,
+    organization_id: str | Unset = UNSET,
+    x_organization_id: str | Unset = UNSET,
+) -> Error | ListNotificationsResponse200 | None:
+    """Team notifications
+
+     Permission: `notifications:read`.
+
+    Args:
+        page (int | Unset):  Default: 1.
+        limit (int | Unset):  Default: 20.
+        read (bool | Unset):
+        organization_id (str | Unset):
+        x_organization_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ListNotificationsResponse200
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            page=page,
+            limit=limit,
+            read=read,
+            organization_id=organization_id,
+            x_organization_id=x_organization_id,
+        )
+    ).parsed

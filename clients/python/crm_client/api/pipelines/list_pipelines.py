@@ -1,0 +1,282 @@
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from ... import errors
+from ...client import AuthenticatedClient, Client
+from ...models.error import Error
+from ...models.list_pipelines_kind import ListPipelinesKind
+from ...models.list_pipelines_response_200 import ListPipelinesResponse200
+from ...types import UNSET, Response, Unset
+
+
+def _get_kwargs(
+    *,
+    page: int | Unset = 1,
+    limit: int | Unset = 100,
+    kind: ListPipelinesKind | Unset = UNSET,
+    organization_id: str | Unset = UNSET,
+    x_organization_id: str | Unset = UNSET,
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_organization_id, Unset):
+        headers["X-Organization-Id"] = x_organization_id
+
+    params: dict[str, Any] = {}
+
+    params["page"] = page
+
+    params["limit"] = limit
+
+    json_kind: str | Unset = UNSET
+    if not isinstance(kind, Unset):
+        json_kind = kind.value
+
+    params["kind"] = json_kind
+
+    params["organizationId"] = organization_id
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/pipelines",
+        "params": params,
+    }
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+def _parse_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Error | ListPipelinesResponse200 | None:
+    if response.status_code == 200:
+        response_200 = ListPipelinesResponse200.from_dict(response.json())
+
+        return response_200
+
+    if response.status_code == 400:
+        response_400 = Error.from_dict(response.json())
+
+        return response_400
+
+    if response.status_code == 401:
+        response_401 = Error.from_dict(response.json())
+
+        return response_401
+
+    if response.status_code == 403:
+        response_403 = Error.from_dict(response.json())
+
+        return response_403
+
+    if response.status_code == 404:
+        response_404 = Error.from_dict(response.json())
+
+        return response_404
+
+    if response.status_code == 429:
+        response_429 = Error.from_dict(response.json())
+
+        return response_429
+
+    if response.status_code == 500:
+        response_500 = Error.from_dict(response.json())
+
+        return response_500
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(
+    *, client: AuthenticatedClient | Client, response: httpx.Response
+) -> Response[Error | ListPipelinesResponse200]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    page: int | Unset = 1,
+    limit: int | Unset = 100,
+    kind: ListPipelinesKind | Unset = UNSET,
+    organization_id: str | Unset = UNSET,
+    x_organization_id: str | Unset = UNSET,
+) -> Response[Error | ListPipelinesResponse200]:
+    """List pipelines
+
+     Permission: `pipelines:read`.
+
+    Every organization has a default deal pipeline (`new`, `qualified`, `proposal`, `won`, `lost`: the
+    stages `PUT /deals/{id}` takes) and a default conversation pipeline (`new`, `in_progress`,
+    `closed`); the app creates more. At most 52, so the default page holds them all.
+
+    Args:
+        page (int | Unset):  Default: 1.
+        limit (int | Unset):  Default: 100.
+        kind (ListPipelinesKind | Unset):
+        organization_id (str | Unset):
+        x_organization_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ListPipelinesResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        page=page,
+        limit=limit,
+        kind=kind,
+        organization_id=organization_id,
+        x_organization_id=x_organization_id,
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    page: int | Unset = 1,
+    limit: int | Unset = 100,
+    kind: ListPipelinesKind | Unset = UNSET,
+    organization_id: str | Unset = UNSET,
+    x_organization_id: str | Unset = UNSET,
+) -> Error | ListPipelinesResponse200 | None:
+    """List pipelines
+
+     Permission: `pipelines:read`.
+
+    Every organization has a default deal pipeline (`new`, `qualified`, `proposal`, `won`, `lost`: the
+    stages `PUT /deals/{id}` takes) and a default conversation pipeline (`new`, `in_progress`,
+    `closed`); the app creates more. At most 52, so the default page holds them all.
+
+    Args:
+        page (int | Unset):  Default: 1.
+        limit (int | Unset):  Default: 100.
+        kind (ListPipelinesKind | Unset):
+        organization_id (str | Unset):
+        x_organization_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ListPipelinesResponse200
+    """
+
+    return sync_detailed(
+        client=client,
+        page=page,
+        limit=limit,
+        kind=kind,
+        organization_id=organization_id,
+        x_organization_id=x_organization_id,
+    ).parsed
+
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    page: int | Unset = 1,
+    limit: int | Unset = 100,
+    kind: ListPipelinesKind | Unset = UNSET,
+    organization_id: str | Unset = UNSET,
+    x_organization_id: str | Unset = UNSET,
+) -> Response[Error | ListPipelinesResponse200]:
+    """List pipelines
+
+     Permission: `pipelines:read`.
+
+    Every organization has a default deal pipeline (`new`, `qualified`, `proposal`, `won`, `lost`: the
+    stages `PUT /deals/{id}` takes) and a default conversation pipeline (`new`, `in_progress`,
+    `closed`); the app creates more. At most 52, so the default page holds them all.
+
+    Args:
+        page (int | Unset):  Default: 1.
+        limit (int | Unset):  Default: 100.
+        kind (ListPipelinesKind | Unset):
+        organization_id (str | Unset):
+        x_organization_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Error | ListPipelinesResponse200]
+    """
+
+    kwargs = _get_kwargs(
+        page=page,
+        limit=limit,
+        kind=kind,
+        organization_id=organization_id,
+        x_organization_id=x_organization_id,
+    )
+
+    response = await client.get_async_httpx_client().request(**kwargs)
+
+    return _build_response(client=client, response=response)
+
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    page: int | Unset = 1,
+    limit: int | Unset = 100,
+    kind: ListPipelinesKind | Unset = UNSET,
+    organization_id: str | Unset = UNSET,
+    x_organization_id: str | Unset = UNSET,
+) -> Error | ListPipelinesResponse200 | None:
+    """List pipelines
+
+     Permission: `pipelines:read`.
+
+    Every organization has a default deal pipeline (`new`, `qualified`, `proposal`, `won`, `lost`: the
+    stages `PUT /deals/{id}` takes) and a default conversation pipeline (`new`, `in_progress`,
+    `closed`); the app creates more. At most 52, so the default page holds them all.
+
+    Args:
+        page (int | Unset):  Default: 1.
+        limit (int | Unset):  Default: 100.
+        kind (ListPipelinesKind | Unset):
+        organization_id (str | Unset):
+        x_organization_id (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Error | ListPipelinesResponse200
+    """
+
+    return (
+        await asyncio_detailed(
+            client=client,
+            page=page,
+            limit=limit,
+            kind=kind,
+            organization_id=organization_id,
+            x_organization_id=x_organization_id,
+        )
+    ).parsed

@@ -1,0 +1,96 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+if TYPE_CHECKING:
+    from ..models.conversation_stage import ConversationStage
+
+
+T = TypeVar("T", bound="GetConversationStageResponse200")
+
+
+@_attrs_define
+class GetConversationStageResponse200:
+    """
+    Attributes:
+        success (Literal[True]):
+        data (ConversationStage | None):
+    """
+
+    success: Literal[True]
+    data: ConversationStage | None
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.conversation_stage import ConversationStage  # noqa: PLC0415
+
+        success = self.success
+
+        data: dict[str, Any] | None
+        if isinstance(self.data, ConversationStage):
+            data = self.data.to_dict()
+        else:
+            data = self.data
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "success": success,
+                "data": data,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.conversation_stage import ConversationStage  # noqa: PLC0415
+
+        d = dict(src_dict)
+        success = cast(Literal[True], d.pop("success"))
+        if success != True:
+            raise ValueError(f"success must match const True, got '{success}'")
+
+        def _parse_data(data: object) -> ConversationStage | None:
+            if data is None:
+                return data
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                data_type_0 = ConversationStage.from_dict(data)
+
+                return data_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            return cast(ConversationStage | None, data)
+
+        data = _parse_data(d.pop("data"))
+
+        get_conversation_stage_response_200 = cls(
+            success=success,
+            data=data,
+        )
+
+        get_conversation_stage_response_200.additional_properties = d
+        return get_conversation_stage_response_200
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,85 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+T = TypeVar("T", bound="State")
+
+
+@_attrs_define
+class State:
+    """
+    Attributes:
+        code (str):
+        name (str):
+        short_name (str):
+        iso2 (str):
+    """
+
+    code: str
+    name: str
+    short_name: str
+    iso2: str
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        code = self.code
+
+        name = self.name
+
+        short_name = self.short_name
+
+        iso2 = self.iso2
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update(
+            {
+                "code": code,
+                "name": name,
+                "shortName": short_name,
+                "iso2": iso2,
+            }
+        )
+
+        return field_dict
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        code = d.pop("code")
+
+        name = d.pop("name")
+
+        short_name = d.pop("shortName")
+
+        iso2 = d.pop("iso2")
+
+        state = cls(
+            code=code,
+            name=name,
+            short_name=short_name,
+            iso2=iso2,
+        )
+
+        state.additional_properties = d
+        return state
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties
