@@ -4,6 +4,7 @@
 use crm_tenancy::Tenancy;
 use wasmtime::component::HasData;
 
+use super::store::store_failure;
 use crate::bindings::platform::crm::plugin::directory;
 use crate::runtime::{Call, HostState, Writes};
 
@@ -44,12 +45,14 @@ impl directory::Host for DirectoryView<'_> {
     async fn publish(&mut self, id: String) -> Result<bool, String> {
         let (tenancy, org) = self.publishing(&id)?;
         self.writes.wrote = true;
-        tenancy.publish(&self.call.module, &id, &org).map_err(|e| e.to_string())
+        let ctx = self.call.ctx.as_deref();
+        tenancy.publish(&self.call.module, &id, &org).map_err(|e| store_failure(ctx, "publishing a public id", e))
     }
 
     async fn withdraw(&mut self, id: String) -> Result<(), String> {
         let (tenancy, org) = self.publishing(&id)?;
         self.writes.wrote = true;
-        tenancy.withdraw(&self.call.module, &id, &org).map_err(|e| e.to_string())
+        let ctx = self.call.ctx.as_deref();
+        tenancy.withdraw(&self.call.module, &id, &org).map_err(|e| store_failure(ctx, "withdrawing a public id", e))
     }
 }

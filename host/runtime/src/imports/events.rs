@@ -5,6 +5,7 @@
 use crm_events::outbox::{self, Writes};
 use wasmtime::component::HasData;
 
+use super::store::store_failure;
 use crate::bindings::platform::crm::plugin::events;
 use crate::runtime::{Call, HostState, Staged};
 
@@ -37,10 +38,10 @@ impl Staged {
         }
         let org = call.org_id().ok_or("no organization")?;
         let staged = std::mem::take(&mut self.0);
-        call.runtime.outbox.writes(org, &call.module, staged).map_err(|e| {
-            tracing::error!(error = %e, "store failure while staging events");
-            "store failure".to_string()
-        })
+        call.runtime
+            .outbox
+            .writes(org, &call.module, staged)
+            .map_err(|e| store_failure(call.ctx.as_deref(), "staging events", e))
     }
 }
 
@@ -72,10 +73,8 @@ impl EventsView<'_> {
     /// Whether a subscription of the organization wants events of this type.
     fn is_wanted(&self, event_type: &str) -> Result<bool, String> {
         let Some(org) = self.call.org_id() else { return Err("no organization: nothing to stage events for".into()) };
-        self.call.runtime.outbox.is_wanted(org, event_type).map_err(|e| {
-            tracing::error!(error = %e, "store failure while reading subscriptions");
-            "store failure".to_string()
-        })
+        let ctx = self.call.ctx.as_deref();
+        self.call.runtime.outbox.is_wanted(org, event_type).map_err(|e| store_failure(ctx, "reading subscriptions", e))
     }
 }
 

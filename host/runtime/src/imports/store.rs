@@ -86,7 +86,11 @@ impl StoreView<'_> {
         ops: Vec<BatchOp>,
     ) -> impl Future<Output = Result<bool, String>> + Send + 'static {
         let (store, turn, ctx) = (self.writes.store.clone(), self.turn.clone(), self.call.ctx.clone());
-        async move { turn.off_turn(store.batch_if_shared(ns, conditions, ops)).await.map_err(|e| failed(ctx.as_deref(), e)) }
+        async move {
+            turn.off_turn(store.batch_if_shared(ns, conditions, ops))
+                .await
+                .map_err(|e| store_failure(ctx.as_deref(), "the commit", e))
+        }
     }
 
     /// One commit of the component's: with the outbox writes it staged, and
@@ -145,21 +149,23 @@ async fn off_the_io_threads<T: Send + 'static>(
 
 impl StoreView<'_> {
     fn failed(&self, e: StoreError) -> String {
-        failed(self.call.ctx.as_deref(), e)
+        store_failure(self.call.ctx.as_deref(), "a store call", e)
     }
 }
 
-/// A store failure as the component sees it (`store failure`), logged; one
-/// that says the store cannot be reached is noted on the call `ctx`, so that
-/// its 5xx answers 503 ([`crate::context::Unreachable`]).
-fn failed(ctx: Option<&CallContext>, e: StoreError) -> String {
+/// A store failure as the component sees it (`store failure`), logged with
+/// what it was `during`. One that says the store cannot be reached is noted
+/// on the call `ctx`, so that its 5xx answers 503
+/// ([`crate::context::Unreachable`]): every import that reaches the store
+/// answers its failures through here.
+pub(crate) fn store_failure(ctx: Option<&CallContext>, during: &str, e: StoreError) -> String {
     if e.is_unavailable() {
-        tracing::warn!(error = %e, "a component call's store cannot be reached");
+        tracing::warn!(error = %e, during, "a component call's store cannot be reached");
         if let Some(ctx) = ctx {
             ctx.unreachable.note();
         }
     } else {
-        tracing::error!(error = %e, "store failure in a component call");
+        tracing::error!(error = %e, during, "store failure in a component call");
     }
     "store failure".into()
 }
