@@ -3,7 +3,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crm_store::Store;
+use crm_store::{Store, StoreError};
 use crm_tenancy::Org;
 
 use crate::bindings::platform::crm::plugin::types;
@@ -39,6 +39,23 @@ impl Unreachable {
     pub(crate) fn note(&self) {
         self.0.store(true, Ordering::Relaxed);
     }
+}
+
+/// A store failure as the component sees it (`store failure`), logged with
+/// what it was `during`. One that says the store cannot be reached is noted
+/// on the call `ctx`, so that its 5xx answers 503
+/// ([`Unreachable`]): every import that reaches the store
+/// answers its failures through here.
+pub(crate) fn store_failure(ctx: Option<&CallContext>, during: &str, e: StoreError) -> String {
+    if e.is_unavailable() {
+        tracing::warn!(error = %e, during, "a component call's store cannot be reached");
+        if let Some(ctx) = ctx {
+            ctx.unreachable.note();
+        }
+    } else {
+        tracing::error!(error = %e, during, "store failure in a component call");
+    }
+    "store failure".into()
 }
 
 impl std::fmt::Debug for CallContext {

@@ -4,8 +4,8 @@
 use crm_tenancy::Tenancy;
 use wasmtime::component::HasData;
 
-use super::store::store_failure;
 use crate::bindings::platform::crm::plugin::directory;
+use crate::context::store_failure;
 use crate::runtime::{Call, HostState, Writes};
 
 /// What the `directory` import may touch: the call, and the store it

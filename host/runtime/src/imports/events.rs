@@ -5,8 +5,8 @@
 use crm_events::outbox::{self, Writes};
 use wasmtime::component::HasData;
 
-use super::store::store_failure;
 use crate::bindings::platform::crm::plugin::events;
+use crate::context::store_failure;
 use crate::runtime::{Call, HostState, Staged};
 
 /// What the `events` import may touch: the call, and what is staged.

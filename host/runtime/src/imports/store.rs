@@ -9,7 +9,7 @@ use crm_store::{BatchOp, Condition, Namespace, StoreError};
 use wasmtime::component::HasData;
 
 use crate::bindings::platform::crm::plugin::store;
-use crate::context::CallContext;
+use crate::context::store_failure;
 use crate::imports::events;
 use crate::runtime::{Call, HostState, Staged, Writes as StoreWrites};
 use crate::turns::Held;
@@ -151,23 +151,6 @@ impl StoreView<'_> {
     fn failed(&self, e: StoreError) -> String {
         store_failure(self.call.ctx.as_deref(), "a store call", e)
     }
-}
-
-/// A store failure as the component sees it (`store failure`), logged with
-/// what it was `during`. One that says the store cannot be reached is noted
-/// on the call `ctx`, so that its 5xx answers 503
-/// ([`crate::context::Unreachable`]): every import that reaches the store
-/// answers its failures through here.
-pub(crate) fn store_failure(ctx: Option<&CallContext>, during: &str, e: StoreError) -> String {
-    if e.is_unavailable() {
-        tracing::warn!(error = %e, during, "a component call's store cannot be reached");
-        if let Some(ctx) = ctx {
-            ctx.unreachable.note();
-        }
-    } else {
-        tracing::error!(error = %e, during, "store failure in a component call");
-    }
-    "store failure".into()
 }
 
 impl store::Host for StoreView<'_> {
