@@ -6,6 +6,8 @@
 //! crm-stats median N...          the median (the mean of the middle two when even)
 //! crm-stats spread N...          "median (min–max)"
 //! crm-stats cpu PID...           CPU time (user and system) the processes used, in µs
+//! crm-stats cpu-tree PID...      the same with their children's, live and exited (PostgreSQL's
+//!                                backends under its postmaster)
 //! crm-stats per BEFORE AFTER N   (AFTER - BEFORE) / N, rounded: two `cpu` readings per request
 //! crm-stats order ROUND A B...   A B... in round 1, 3, ...; ... B A in round 2, 4, ...
 //! ```
@@ -24,6 +26,9 @@ fn main() -> ExitCode {
         "median" => numbers().and_then(|n| median(&n)).map(format_number),
         "spread" => numbers().and_then(|n| spread(&n)),
         "cpu" => rest.iter().map(|pid| pid.parse().ok().map(cpu_micros)).sum::<Option<u64>>().map(|t| t.to_string()),
+        "cpu-tree" => {
+            rest.iter().map(|pid| pid.parse().ok().map(tree_cpu_micros)).sum::<Option<u64>>().map(|t| t.to_string())
+        }
         "order" => rest.split_first().and_then(|(round, items)| order(round.parse().ok()?, items)),
         "per" => match numbers().as_deref() {
             Some(&[before, after, n]) if n > 0.0 => Some(format!("{:.0}", (after - before) / n)),
@@ -41,7 +46,7 @@ fn main() -> ExitCode {
 }
 
 fn usage() -> ExitCode {
-    eprintln!("usage: crm-stats median|spread N... | cpu PID... | per BEFORE AFTER N | order ROUND ITEM...");
+    eprintln!("usage: crm-stats median|spread N... | cpu|cpu-tree PID... | per BEFORE AFTER N | order ROUND ITEM...");
     ExitCode::from(2)
 }
 
@@ -86,15 +91,52 @@ fn order(round: u32, items: &[String]) -> Option<String> {
 /// The CPU time process `pid` has used (user and system), in microseconds;
 /// 0 for one that is gone.
 fn cpu_micros(pid: u32) -> u64 {
-    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return 0 };
-    // The command name may hold spaces: fields are counted after its `)`.
-    let Some(after_name) = stat.rsplit_once(')').map(|(_, rest)| rest) else { return 0 };
-    let fields: Vec<&str> = after_name.split_whitespace().collect();
-    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
-    let ticks: u64 = [11, 12].iter().filter_map(|&i| fields.get(i)?.parse::<u64>().ok()).sum();
+    stat_fields(pid).map_or(0, |fields| ticks_to_micros(sum_fields(&fields, &[UTIME, STIME])))
+}
+
+/// The CPU time of process `pid` and of every process under it: the ones
+/// still running, and the ones that exited and were waited for, which the
+/// kernel adds to their parent's `cutime` and `cstime`. A backend that
+/// PostgreSQL started and reaped during a round is counted this way.
+fn tree_cpu_micros(pid: u32) -> u64 {
+    let Some(fields) = stat_fields(pid) else { return 0 };
+    let own = ticks_to_micros(sum_fields(&fields, &[UTIME, STIME, CUTIME, CSTIME]));
+    own + children(pid).into_iter().map(tree_cpu_micros).sum::<u64>()
+}
+
+/// Indices of `/proc/PID/stat` fields, counted after the command name's `)`
+/// (the name may hold spaces): ppid is the line's 4th field, utime, stime,
+/// cutime and cstime its 14th to 17th.
+const PPID: usize = 1;
+const UTIME: usize = 11;
+const STIME: usize = 12;
+const CUTIME: usize = 13;
+const CSTIME: usize = 14;
+
+fn stat_fields(pid: u32) -> Option<Vec<String>> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let (_, after_name) = stat.rsplit_once(')')?;
+    Some(after_name.split_whitespace().map(str::to_owned).collect())
+}
+
+fn sum_fields(fields: &[String], which: &[usize]) -> u64 {
+    which.iter().filter_map(|&i| fields.get(i)?.parse::<u64>().ok()).sum()
+}
+
+fn ticks_to_micros(ticks: u64) -> u64 {
     // SAFETY: sysconf reads a constant of the system; it has no preconditions.
     let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as u64;
     ticks * 1_000_000 / hz
+}
+
+/// The processes whose parent is `pid`.
+fn children(pid: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else { return Vec::new() };
+    entries
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&child| stat_fields(child).and_then(|f| f.get(PPID)?.parse::<u32>().ok()) == Some(pid))
+        .collect()
 }
 
 #[cfg(test)]
@@ -130,5 +172,16 @@ mod tests {
         }
         assert!(x > 0);
         assert!(cpu_micros(std::process::id()) > 0);
+    }
+
+    #[test]
+    fn a_tree_counts_its_children_and_the_ones_that_exited() {
+        let me = std::process::id();
+        let before = tree_cpu_micros(me);
+        let busy = "i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done";
+        assert!(std::process::Command::new("sh").args(["-c", busy]).status().unwrap().success());
+        let child_cpu = tree_cpu_micros(me) - before;
+        assert!(child_cpu >= 50_000, "a child busy for a while, waited for: {child_cpu} µs");
+        assert!(cpu_micros(me) <= tree_cpu_micros(me));
     }
 }

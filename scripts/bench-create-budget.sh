@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# The CPU a durable create costs, ours beside PostgreSQL's, in one run
+# (issue 70's budget). Over N contacts of one organization (default
+# 100,000, seeded through the admin bulk path; PostgreSQL gets the same rows
+# and the indexes of bench-peer.sh):
+#   - ROUNDS rounds (default 4), each side first in half of them, of SECONDS
+#     (default 6) of creates at 64 connections: ours through crm-load, a
+#     contact with a city; theirs through pgbench, the same row;
+#   - per round and side: the rate, and the CPU per create: the host
+#     process's CPU (user and system, every thread) over the round divided by
+#     the creates it acknowledged (its own 201 count), and PostgreSQL's
+#     (the postmaster and every backend and helper under it, the exited ones
+#     included) divided by pgbench's inserts; the load generators are not in
+#     either;
+#   - then one more round of ours under `perf record --call-graph dwarf`,
+#     whose samples are split by stage of a create (below), and the median
+#     CPU per create shared out by that split.
+# A stage is the first of these that a sample's stack names, from its leaf
+# up (so the store's memcpy is the store's, a copy into the guest the
+# boundary's), else its thread's (the combiner, the flusher, fjall's
+# workers), else "other":
+#   HTTP in and out       hyper, warp, the host's http module, the sockets in the kernel
+#   authentication        the token check (crm_tenancy, the API's auth)
+#   compute turn          waiting for, taking and giving back a turn
+#   instantiation         a fresh instance of the component
+#   the boundary          lifting and lowering values across it (wasmtime's func, typed)
+#   store import          the host's side of a store call before the engine
+#   store commit          the combiner and the engine (fjall, lsm-tree, crossbeam)
+#   durable wait          the group commit's flush and its fsync
+#   hand-offs             waking and parking threads (futex, scheduling, tokio's own)
+#   the component         compiled Wasm (code the profiler cannot name) and wasmtime's libcalls
+#   allocator             mimalloc
+# Needs perf, Debian's postgresql (PostgreSQL 15) and root.
+#
+# Usage: scripts/bench-create-budget.sh [N] [ROUNDS] [SECONDS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-100000}
+ROUNDS=${2:-4}
+SECS=${3:-6}
+PORT=${PORT:-18860}
+PGPORT=${PGPORT:-18870}
+. scripts/bench-lib.sh
+
+start_postgres "$PGPORT" max_connections=200 shared_buffers=256MB synchronous_commit=on
+postgres_contacts "$N"
+POSTMASTER=$(head -1 "$PGDIR/data/postmaster.pid")
+start_host "$HOST"
+read_and_write_orgs "$N"
+METRICS=http://127.0.0.1:$((PORT + 1))/metrics
+CREATE_ARGS=(-c 64 -X POST -H "Authorization: Bearer $WRITE_TOKEN" -H "content-type: application/json")
+
+# The creates the host has acknowledged so far.
+acknowledged() {
+  curl -fs "$METRICS" | awk '/^crm_http_requests_total/ && /route="\/api\/contacts"/ && /method="POST"/ && /status="201"/ {s += $NF}
+    END {printf "%d\n", s}'
+}
+
+# `ours ROUND`: "rate p50 p99 µs-per-create".
+ours() {
+  local n0 c0 line n1 c1
+  n0=$(acknowledged) c0=$(cpu_micros)
+  line=$(load_figures -d "$SECS" "${CREATE_ARGS[@]}" -b "{\"email\":\"b$1n{n}@w.co\",\"firstName\":\"N\",\"cityCode\":\"{city}\"}" \
+    "http://127.0.0.1:$PORT/api/contacts")
+  n1=$(acknowledged) c1=$(cpu_micros)
+  echo "$line $(micros_per "$c0" "$c1" $((n1 - n0)))"
+}
+
+# "rate p50 p99 µs-per-insert"; the backends pgbench ends are reaped, and
+# so counted, before the second reading.
+theirs() {
+  local c0 line c1
+  c0=$("$STATS" cpu-tree "$POSTMASTER")
+  line=$(pg_measure "$WORK/create.sql" 64)
+  sleep 0.5
+  c1=$("$STATS" cpu-tree "$POSTMASTER")
+  echo "$line $(micros_per "$c0" "$c1" "$(cat "$WORK"/pglog* | wc -l)")"
+}
+
+declare -A FIG
+for round in $(seq "$ROUNDS"); do
+  for side in $(alternate "$round" ours theirs); do
+    FIG[$side]+="$($side "$round");"
+  done
+  echo "round $round: ours $(tr ';' '\n' <<<"${FIG[ours]}" | tail -2 | head -1), PostgreSQL $(tr ';' '\n' <<<"${FIG[theirs]}" | tail -2 | head -1)"
+done
+
+show() { tr ';' '\n' <<<"$1" | awk 'NF {printf "%s%.0f/s %.0f µs", (i++ ? " | " : ""), $1, $4}'; }
+OURS_US=$(median "$(figures_column 4 "${FIG[ours]}")")
+THEIRS_US=$(median "$(figures_column 4 "${FIG[theirs]}")")
+echo
+echo "rate and CPU per create, by round"
+echo "  ours        $(show "${FIG[ours]}")"
+echo "  PostgreSQL  $(show "${FIG[theirs]}")"
+awk -v o="$(median "$(figures_column 1 "${FIG[ours]}")")" -v t="$(median "$(figures_column 1 "${FIG[theirs]}")")" \
+  -v ou="$OURS_US" -v tu="$THEIRS_US" \
+  'BEGIN {printf "  median      rate %.0f against %.0f/s (%.2fx); CPU %.0f against %.0f µs a create (%.2fx)\n", o, t, o / t, ou, tu, ou / tu}'
+
+# The split, from one more round of ours with perf attached.
+perf record -F 499 --call-graph dwarf,16384 -p "$PID" -o "$WORK/perf.data" -- sleep "$SECS" >/dev/null 2>&1 &
+PERF=$!
+"$LOAD" -d "$SECS" "${CREATE_ARGS[@]}" -b '{"email":"p{n}@w.co","firstName":"N","cityCode":"{city}"}' \
+  "http://127.0.0.1:$PORT/api/contacts" | grep 'req/s=' | sed 's/^/perf round: /'
+wait "$PERF" || true
+echo
+echo "stages of a create (share of the host's samples; µs of the median $OURS_US µs a create)"
+perf script -i "$WORK/perf.data" -F comm,ip,sym,dso 2>/dev/null | python3 scripts/create-stages.py "$OURS_US"
