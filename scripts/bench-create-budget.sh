@@ -22,7 +22,9 @@
 #   HTTP in and out       hyper, warp, the host's http module, the sockets in the kernel
 #   authentication        the token check (crm_tenancy, the API's auth)
 #   compute turn          waiting for, taking and giving back a turn
-#   instantiation         a fresh instance of the component
+#   resetting the instance's memory
+#                         the pool's reset of a slot once its instance is dropped
+#   instantiation         a fresh instance of the component, its page faults included
 #   the boundary          lifting and lowering values across it (wasmtime's func, typed)
 #   store import          the host's side of a store call before the engine
 #   store commit          the combiner and the engine (fjall, lsm-tree, crossbeam)
@@ -30,6 +32,7 @@
 #   hand-offs             waking and parking threads (futex, scheduling, tokio's own)
 #   the component         compiled Wasm (code the profiler cannot name) and wasmtime's libcalls
 #   allocator             mimalloc
+# KEEP_PROFILE=FILE keeps the profile (perf.data) for another look.
 # Needs perf, Debian's postgresql (PostgreSQL 15) and root.
 #
 # Usage: scripts/bench-create-budget.sh [N] [ROUNDS] [SECONDS]
@@ -104,4 +107,6 @@ PERF=$!
 wait "$PERF" || true
 echo
 echo "stages of a create (share of the host's samples; µs of the median $OURS_US µs a create)"
-perf script -i "$WORK/perf.data" -F comm,ip,sym,dso 2>/dev/null | python3 scripts/create-stages.py "$OURS_US"
+# --no-inline: perf's addr2line for inlined frames hangs on the host's binary.
+perf script --no-inline -i "$WORK/perf.data" -F comm,ip,sym,dso 2>/dev/null | python3 scripts/create-stages.py "$OURS_US"
+[ -z "${KEEP_PROFILE:-}" ] || cp "$WORK/perf.data" "$KEEP_PROFILE"

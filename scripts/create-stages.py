@@ -18,7 +18,9 @@ STAGES = [
                         r"__sys_sendto|__sys_recvfrom|ip_finish|ip_rcv|__dev_queue|net_rx|loopback|do_writev|ksys_write|ksys_read"),
     ("authentication", r"crm_tenancy::tokens|crm_server::api::auth|sha2::|hmac::"),
     ("compute turn", r"crm_runtime::turns"),
-    ("instantiation", r"instantiate|InstancePre|instance::allocator|pooling|memory_image|madvise|mmap|munmap|mprotect|"
+    ("resetting the instance's memory", r"deallocate_memory|deallocate_table|clear_and_remain_ready|reset_with_|"
+                                        r"decommit|madvise|pagemap_scan"),
+    ("instantiation", r"instantiate|InstancePre|instance::allocator|pooling|memory_image|mmap|munmap|mprotect|"
                       r"page_fault|handle_mm_fault|clear_page|StoreInner.*::new|Store<.*>::new"),
     ("the boundary", r"\bLower\b|\bLift\b|::lower|::lift|lower_|lift_|component::func|ResourceTable"),
     ("hand-offs", r"crossbeam_channel|std::sync::mpmc|futex|tokio::sync|std::thread::park|parking_lot"),

@@ -11,6 +11,9 @@ pub const EPOCH_TICK: Duration = Duration::from_millis(10);
 /// Largest linear memory one instance may have.
 pub const DEFAULT_MEMORY_CAP: usize = 64 << 20;
 
+/// Bytes of a pool slot's linear memory kept resident between instances.
+pub const KEEP_RESIDENT: usize = 64 << 10;
+
 /// Instances that may exist at once (requests beyond it wait for a slot).
 pub const POOL_INSTANCES: u32 = 256;
 
@@ -23,11 +26,16 @@ pub fn new_engine(memory_cap: usize) -> wasmtime::Result<Engine> {
         .total_tables(POOL_INSTANCES * 8)
         .total_stacks(POOL_INSTANCES)
         .max_memory_size(memory_cap)
-        // Keep a little of each slot resident so reuse avoids page faults.
-        .linear_memory_keep_resident(2 << 20)
+        // What every reset of a slot pays: `pagemap_scan` skips the pages an
+        // instance never touched, but a page once written stays resident and
+        // is zeroed by every reset after, whether its instance wrote it or
+        // not. At 2 MiB, slots that a bulk import or a list had filled cost
+        // each create a 2 MiB memset, a third of its CPU; a create or a page
+        // of 20 touches a few dozen pages, which above this are given back
+        // and fault in again (BENCHMARKS.md, "A create's CPU, stage by stage").
+        .linear_memory_keep_resident(KEEP_RESIDENT)
         .table_keep_resident(64 << 10)
-        // Reset only the pages an instance dirtied (Linux 6.7+), not the
-        // first 2 MiB of every slot.
+        // Skip the pages never touched at a reset (Linux 6.7+).
         .pagemap_scan(Enabled::Auto);
     let mut config = compile_settings();
     config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
