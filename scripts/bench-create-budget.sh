@@ -17,8 +17,8 @@
 #     CPU per create shared out by that split.
 # A stage is the first of these that a sample's stack names, from its leaf
 # up (so the store's memcpy is the store's, a copy into the guest the
-# boundary's), else its thread's (the combiner, the flusher, fjall's
-# workers), else "other":
+# boundary's), else its thread's (the combiner, the flusher), else "other";
+# fjall's workers' samples are always theirs:
 #   HTTP in and out       hyper, warp, the host's http module, the sockets in the kernel
 #   authentication        the token check (crm_tenancy, the API's auth)
 #   compute turn          waiting for, taking and giving back a turn
@@ -28,6 +28,8 @@
 #   the boundary          lifting and lowering values across it (wasmtime's func, typed)
 #   store import          the host's side of a store call before the engine
 #   store commit          the combiner and the engine (fjall, lsm-tree, crossbeam)
+#   the engine's flushes and compactions
+#                         every sample of fjall's worker threads
 #   durable wait          the group commit's flush and its fsync
 #   hand-offs             waking and parking threads (futex, scheduling, tokio's own)
 #   the component         compiled Wasm (code the profiler cannot name) and wasmtime's libcalls

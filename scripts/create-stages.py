@@ -2,7 +2,8 @@
 call graphs) by stage of a create, for scripts/bench-create-budget.sh, whose
 header says what each stage holds. A sample's stage is the first stage whose
 pattern names a frame of its stack, from the leaf up (within one frame, the
-first stage in STAGES); else its thread's; else "other host code".
+first stage in STAGES); else its thread's; else "other host code". A sample
+of one of fjall's workers is always theirs (BACKGROUND).
 
 Usage: perf script ... | python3 scripts/create-stages.py MICROS_PER_CREATE
 """
@@ -33,8 +34,10 @@ STAGES = [
     ("hand-offs", r"schedule|__switch_to|finish_task_switch|try_to_wake_up|wake_up|ttwu|pick_next|enqueue|dequeue|"
                   r"epoll|tokio::runtime|do_idle|cpuidle"),
 ]
-THREADS = {"store-combiner": "store commit", "store-flusher": "durable wait", "fjall:worker": "store engine's background work",
-           "wasm-epoch": "wasmtime, the rest"}
+# Threads whose every sample is one stage: fjall's workers flush memtables
+# into tables and compact them, work a create causes later, off its path.
+BACKGROUND = {"fjall:worker": "the engine's flushes and compactions"}
+THREADS = {"store-combiner": "store commit", "store-flusher": "durable wait", "wasm-epoch": "wasmtime, the rest"}
 COMPILED = [(name, re.compile(pattern)) for name, pattern in STAGES]
 FRAME = re.compile(r"^\s*[0-9a-f]+\s+(.*?)\s+\((.*)\)\s*$")
 
@@ -57,6 +60,8 @@ def samples(lines):
 
 
 def stage(thread, frames):
+    if thread in BACKGROUND:
+        return BACKGROUND[thread]
     for symbol in frames:
         for name, pattern in COMPILED:
             if pattern.search(symbol):
