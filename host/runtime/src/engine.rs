@@ -30,9 +30,10 @@ pub fn new_engine(memory_cap: usize) -> wasmtime::Result<Engine> {
         // instance never touched, but a page once written stays resident and
         // is zeroed by every reset after, whether its instance wrote it or
         // not. At 2 MiB, slots that a bulk import or a list had filled cost
-        // each create a 2 MiB memset, a third of its CPU; a create or a page
-        // of 20 touches a few dozen pages, which above this are given back
-        // and fault in again (BENCHMARKS.md, "A create's CPU, stage by stage").
+        // each create a 2 MiB memset, a third of its CPU. Pages above this
+        // bound are given back and fault in again when used; of the bounds
+        // measured, 64 KiB cost a create and a page of 20 the least
+        // (BENCHMARKS.md, "A create's CPU, stage by stage").
         .linear_memory_keep_resident(KEEP_RESIDENT)
         .table_keep_resident(64 << 10)
         // Skip the pages never touched at a reset (Linux 6.7+).
