@@ -13,27 +13,9 @@
 #     included) divided by pgbench's inserts; the load generators are not in
 #     either;
 #   - then one more round of ours under `perf record --call-graph dwarf`,
-#     whose samples are split by stage of a create (below), and the median
-#     CPU per create shared out by that split.
-# A stage is the first of these that a sample's stack names, from its leaf
-# up (so the store's memcpy is the store's, a copy into the guest the
-# boundary's), else its thread's (the combiner, the flusher), else "other";
-# fjall's workers' samples are always theirs:
-#   HTTP in and out       hyper, warp, the host's http module, the sockets in the kernel
-#   authentication        the token check (crm_tenancy, the API's auth)
-#   compute turn          waiting for, taking and giving back a turn
-#   resetting the instance's memory
-#                         the pool's reset of a slot once its instance is dropped
-#   instantiation         a fresh instance of the component, its page faults included
-#   the boundary          lifting and lowering values across it (wasmtime's func, typed)
-#   store import          the host's side of a store call before the engine
-#   store commit          the combiner and the engine (fjall, lsm-tree, crossbeam)
-#   the engine's flushes and compactions
-#                         every sample of fjall's worker threads
-#   durable wait          the group commit's flush and its fsync
-#   hand-offs             waking and parking threads (futex, scheduling, tokio's own)
-#   the component         compiled Wasm (code the profiler cannot name) and wasmtime's libcalls
-#   allocator             mimalloc
+#     whose samples scripts/create-stages.py splits by stage of a create
+#     (its header lists the stages and the rule), and the median CPU per
+#     create shared out by that split.
 # KEEP_PROFILE=FILE keeps the profile (perf.data) for another look.
 # Needs perf, Debian's postgresql (PostgreSQL 15) and root.
 #
@@ -82,12 +64,15 @@ theirs() {
   echo "$line $(micros_per "$c0" "$c1" "$(cat "$WORK"/pglog* | wc -l)")"
 }
 
+# The last of a side's ;-ended figures.
+last_figure() { tr ';' '\n' <<<"$1" | grep . | tail -1; }
+
 declare -A FIG
 for round in $(seq "$ROUNDS"); do
   for side in $(alternate "$round" ours theirs); do
     FIG[$side]+="$($side "$round");"
   done
-  echo "round $round: ours $(tr ';' '\n' <<<"${FIG[ours]}" | tail -2 | head -1), PostgreSQL $(tr ';' '\n' <<<"${FIG[theirs]}" | tail -2 | head -1)"
+  echo "round $round: ours $(last_figure "${FIG[ours]}"), PostgreSQL $(last_figure "${FIG[theirs]}")"
 done
 
 show() { tr ';' '\n' <<<"$1" | awk 'NF {printf "%s%.0f/s %.0f µs", (i++ ? " | " : ""), $1, $4}'; }

@@ -1,9 +1,27 @@
 """Splits a host's `perf script -F comm,ip,sym,dso` samples (recorded with
-call graphs) by stage of a create, for scripts/bench-create-budget.sh, whose
-header says what each stage holds. A sample's stage is the first stage whose
-pattern names a frame of its stack, from the leaf up (within one frame, the
-first stage in STAGES); else its thread's; else "other host code". A sample
-of one of fjall's workers is always theirs (BACKGROUND).
+call graphs) by stage of a create, for scripts/bench-create-budget.sh.
+
+A sample's stage is the first stage whose pattern names a frame of its
+stack, from the leaf up (so the store's memcpy is the store's, a copy into
+the guest the boundary's; within one frame, the first stage in STAGES);
+else its thread's (THREADS); else "other host code". A sample of one of
+fjall's workers is always theirs (BACKGROUND). The stages:
+
+  HTTP in and out       hyper, warp, the host's http module, the sockets in the kernel
+  authentication        the token check (crm_tenancy, the API's auth)
+  compute turn          waiting for, taking and giving back a turn
+  resetting the instance's memory
+                        the pool's reset of a slot once its instance is dropped
+  instantiation         a fresh instance of the component, its page faults included
+  the boundary          lifting and lowering values across it (wasmtime's func, typed)
+  store import          the host's side of a store call before the engine
+  store commit          the combiner and the engine (fjall, lsm-tree, crossbeam)
+  the engine's flushes and compactions
+                        every sample of fjall's worker threads
+  durable wait          the group commit's flush and its fsync
+  hand-offs             waking and parking threads (futex, scheduling, tokio's own)
+  the component         compiled Wasm (code the profiler cannot name) and wasmtime's libcalls
+  allocator             mimalloc
 
 Usage: perf script ... | python3 scripts/create-stages.py MICROS_PER_CREATE
 """
@@ -53,8 +71,7 @@ def samples(lines):
         elif not line[0].isspace():
             thread, frames = line.strip(), []
         elif m := FRAME.match(line):
-            symbol = re.sub(r"\+0x[0-9a-f]+$", "", m.group(1))
-            frames.append("[unknown]" if symbol == "[unknown]" else symbol)
+            frames.append(re.sub(r"\+0x[0-9a-f]+$", "", m.group(1)))
     if thread is not None:
         yield thread, frames
 
