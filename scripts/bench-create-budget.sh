@@ -12,6 +12,9 @@
 #     (the postmaster and every backend and helper under it, the exited ones
 #     included) divided by pgbench's inserts; the load generators are not in
 #     either;
+#   - per round, too, the CPU of fjall's worker thread (its flushes and
+#     compactions) per create of ours, which a profile of one round
+#     catches only when a flush falls in it;
 #   - then one more round of ours under `perf record --call-graph dwarf`,
 #     whose samples scripts/create-stages.py splits by stage of a create
 #     (its header lists the stages and the rule), and the median CPU per
@@ -43,14 +46,17 @@ acknowledged() {
     END {printf "%d\n", s}'
 }
 
-# `ours ROUND`: "rate p50 p99 µs-per-create".
+# The CPU of fjall's background worker (flushes and compactions), in µs.
+worker_micros() { "$STATS" cpu-threads "$PID" fjall:worker; }
+
+# `ours ROUND`: "rate p50 p99 µs-per-create worker-µs-per-create".
 ours() {
-  local n0 c0 line n1 c1
-  n0=$(acknowledged) c0=$(cpu_micros)
+  local n0 c0 w0 line n1 c1 w1
+  n0=$(acknowledged) c0=$(cpu_micros) w0=$(worker_micros)
   line=$(load_figures -d "$SECS" "${CREATE_ARGS[@]}" -b "{\"email\":\"b$1n{n}@w.co\",\"firstName\":\"N\",\"cityCode\":\"{city}\"}" \
     "http://127.0.0.1:$PORT/api/contacts")
-  n1=$(acknowledged) c1=$(cpu_micros)
-  echo "$line $(micros_per "$c0" "$c1" $((n1 - n0)))"
+  n1=$(acknowledged) c1=$(cpu_micros) w1=$(worker_micros)
+  echo "$line $(micros_per "$c0" "$c1" $((n1 - n0))) $(micros_per "$w0" "$w1" $((n1 - n0)))"
 }
 
 # "rate p50 p99 µs-per-insert"; the backends pgbench ends are reaped, and
@@ -85,6 +91,8 @@ echo "  PostgreSQL  $(show "${FIG[theirs]}")"
 awk -v o="$(median "$(figures_column 1 "${FIG[ours]}")")" -v t="$(median "$(figures_column 1 "${FIG[theirs]}")")" \
   -v ou="$OURS_US" -v tu="$THEIRS_US" \
   'BEGIN {printf "  median      rate %.0f against %.0f/s (%.2fx); CPU %.0f against %.0f µs a create (%.2fx)\n", o, t, o / t, ou, tu, ou / tu}'
+echo "  fjall's worker, by its thread's CPU in each round: $(figures_column 5 "${FIG[ours]}") µs a create" \
+  "(a flush or compaction lands in some rounds, not others; the profile's share below is of one round)"
 
 # The split, from one more round of ours with perf attached.
 perf record -F 499 --call-graph dwarf,16384 -p "$PID" -o "$WORK/perf.data" -- sleep "$SECS" >/dev/null 2>&1 &

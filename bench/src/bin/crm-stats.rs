@@ -8,6 +8,8 @@
 //! crm-stats cpu PID...           CPU time (user and system) the processes used, in µs
 //! crm-stats cpu-tree PID...      the same with their children's, live and exited (PostgreSQL's
 //!                                backends under its postmaster)
+//! crm-stats cpu-threads PID NAME CPU time of process PID's threads named NAME, in µs
+//!                                (fjall's `fjall:worker`: flushes and compactions)
 //! crm-stats per BEFORE AFTER N   (AFTER - BEFORE) / N, rounded: two `cpu` readings per request
 //! crm-stats order ROUND A B...   A B... in round 1, 3, ...; ... B A in round 2, 4, ...
 //! ```
@@ -29,6 +31,10 @@ fn main() -> ExitCode {
         "cpu-tree" => {
             rest.iter().map(|pid| pid.parse().ok().map(tree_cpu_micros)).sum::<Option<u64>>().map(|t| t.to_string())
         }
+        "cpu-threads" => match rest {
+            [pid, name] => pid.parse().ok().map(|pid| thread_cpu_micros(pid, name).to_string()),
+            _ => None,
+        },
         "order" => rest.split_first().and_then(|(round, items)| order(round.parse().ok()?, items)),
         "per" => match numbers().as_deref() {
             Some(&[before, after, n]) if n > 0.0 => Some(format!("{:.0}", (after - before) / n)),
@@ -46,7 +52,9 @@ fn main() -> ExitCode {
 }
 
 fn usage() -> ExitCode {
-    eprintln!("usage: crm-stats median|spread N... | cpu|cpu-tree PID... | per BEFORE AFTER N | order ROUND ITEM...");
+    eprintln!(
+        "usage: crm-stats median|spread N... | cpu|cpu-tree PID... | cpu-threads PID NAME | per BEFORE AFTER N | order ROUND ITEM..."
+    );
     ExitCode::from(2)
 }
 
@@ -104,6 +112,20 @@ fn tree_cpu_micros(pid: u32) -> u64 {
     own + children(pid).into_iter().map(tree_cpu_micros).sum::<u64>()
 }
 
+/// The CPU time of process `pid`'s threads named `name` (their `comm`),
+/// in microseconds: a background thread's part of a run, whether or not a
+/// profile's samples caught it at work.
+fn thread_cpu_micros(pid: u32, name: &str) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return 0 };
+    tasks
+        .flatten()
+        .filter(|task| std::fs::read_to_string(task.path().join("comm")).is_ok_and(|comm| comm.trim_end() == name))
+        .filter_map(|task| std::fs::read_to_string(task.path().join("stat")).ok())
+        .filter_map(|stat| fields_after_name(&stat))
+        .map(|fields| ticks_to_micros(sum_fields(&fields, &[UTIME, STIME])))
+        .sum()
+}
+
 /// Indices of `/proc/PID/stat` fields, counted after the command name's `)`
 /// (the name may hold spaces): ppid is the line's 4th field, utime, stime,
 /// cutime and cstime its 14th to 17th.
@@ -114,7 +136,11 @@ const CUTIME: usize = 13;
 const CSTIME: usize = 14;
 
 fn stat_fields(pid: u32) -> Option<Vec<String>> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    fields_after_name(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+}
+
+/// A `stat` line's fields after its command name.
+fn fields_after_name(stat: &str) -> Option<Vec<String>> {
     let (_, after_name) = stat.rsplit_once(')')?;
     Some(after_name.split_whitespace().map(str::to_owned).collect())
 }
@@ -183,5 +209,23 @@ mod tests {
         let child_cpu = tree_cpu_micros(me) - before;
         assert!(child_cpu >= 50_000, "a child busy for a while, waited for: {child_cpu} µs");
         assert!(cpu_micros(me) <= tree_cpu_micros(me));
+    }
+
+    #[test]
+    fn a_named_thread_is_counted_and_no_other() {
+        let busy = std::thread::Builder::new()
+            .name("stats-busy".into())
+            .spawn(|| {
+                let started = std::time::Instant::now();
+                let mut x = 0u64;
+                while started.elapsed() < std::time::Duration::from_millis(300) {
+                    x = std::hint::black_box(x.wrapping_add(1));
+                }
+                thread_cpu_micros(std::process::id(), "stats-busy")
+            })
+            .unwrap();
+        let counted = busy.join().unwrap();
+        assert!(counted >= 50_000, "a thread busy for 300 ms: {counted} µs");
+        assert_eq!(thread_cpu_micros(std::process::id(), "no-such-thread"), 0);
     }
 }
