@@ -22,6 +22,9 @@ const POSITION: &str = "SELECT CASE WHEN pg_is_in_recovery() \
                         THEN (pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::bigint \
                         ELSE (SELECT {FLUSHED}) END";
 
+/// The primary's flushed position; no number from a standby.
+const PRIMARY_POSITION: &str = "SELECT CASE WHEN pg_is_in_recovery() THEN NULL ELSE (SELECT {FLUSHED}) END";
+
 impl PostgresStore {
     /// Connects to a read-only replica (a hot standby) of a database that
     /// hosts on its primary have already migrated. Only its reads are used:
@@ -46,8 +49,20 @@ impl PostgresStore {
     /// `within` once connected: a link that is cut answers an error in that
     /// time. Asked over the store's probe connection, beside its pool.
     pub fn log_position(&self, within: Duration) -> StoreResult<u64> {
+        self.ask_position(POSITION.replace("{FLUSHED}", FLUSHED_POSITION), within)
+    }
+
+    /// The primary's flushed log position; an error when the server that
+    /// answered is a standby. A URL naming several servers reconnects the
+    /// probe to whichever answers: a standby not yet promoted must not make
+    /// a lost primary look up.
+    pub fn primary_log_position(&self, within: Duration) -> StoreResult<u64> {
+        self.ask_position(PRIMARY_POSITION.replace("{FLUSHED}", FLUSHED_POSITION), within)
+    }
+
+    /// One position question over the probe connection, bounded by `within` once connected.
+    fn ask_position(&self, sql: String, within: Duration) -> StoreResult<u64> {
         let pool = self.probe.clone();
-        let sql = POSITION.replace("{FLUSHED}", FLUSHED_POSITION);
         let ask = async move {
             // A new connection takes what it takes (each server its connect
             // timeout): cut short at `within`, a connection that is slow to

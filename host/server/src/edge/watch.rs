@@ -138,7 +138,7 @@ impl Watch {
     /// A probe of the primary: where its log is flushed to, and when asked.
     fn probe_primary(&self, primary: &PostgresStore) {
         let sent = Instant::now();
-        let Ok(position) = primary.log_position(PATIENCE) else { return };
+        let Ok(position) = primary.primary_log_position(PATIENCE) else { return };
         let mut state = self.state.lock().expect("watch lock");
         if state.probes.len() == MAX_PROBES {
             state.probes.pop_front();
