@@ -6,11 +6,12 @@ use std::collections::{HashMap, HashSet};
 
 use crm_sdk::http::Error;
 use crm_sdk::runtime;
-use crm_sdk::store::{self, Condition, Write};
+use crm_sdk::store::{Condition, Write};
 
 use crate::checked::{Checked, apply};
 use crate::index;
 use crate::input::ContactInput;
+use crate::postings::{self, Unlogged};
 use crate::record::{self, Attribution, Contact, Stored};
 use crate::unique::{self, Claims};
 
@@ -43,6 +44,8 @@ pub struct Batch {
 pub(crate) struct Chunk {
     pub(crate) conditions: Vec<Condition>,
     pub(crate) writes: Vec<Write>,
+    /// The rows' entries in the search log, under the epoch open at the commit.
+    pub(crate) logged: Vec<Unlogged>,
     /// The unique keys the rows looked up, took, gave back or hold.
     pub(crate) keys: HashSet<String>,
 }
@@ -96,10 +99,13 @@ impl Batch {
     ) -> Result<bool, Error> {
         // The chunk's creates take room the store does not count yet.
         let room = limit.map(|limit| limit.saturating_sub(self.created));
-        let index::Changes { conditions, writes } = index::changes(old, new, room, claims)?;
-        let Some(chunk) = &mut self.chunk else { return Ok(store::commit(&conditions, &writes)?) };
+        let index::Changes { conditions, writes, logged } = index::changes(old, new, room, claims)?;
+        let Some(chunk) = &mut self.chunk else {
+            return Ok(postings::commit_logging(conditions, writes, logged.into_iter().collect())?);
+        };
         chunk.conditions.extend(conditions);
         chunk.writes.extend(writes);
+        chunk.logged.extend(logged);
         chunk.keys.extend(old.into_iter().flat_map(|o| contact_keys(&o.contact)).chain(contact_keys(new)));
         self.created += u64::from(old.is_none());
         Ok(true)

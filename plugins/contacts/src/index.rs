@@ -21,7 +21,7 @@ use crm_sdk::store::{self, Condition, Write};
 
 use std::collections::HashSet;
 
-use crate::postings;
+use crate::postings::Unlogged;
 use crate::record::{self, Contact, Stored};
 use crate::search;
 use crate::unique::{self, Claims};
@@ -66,11 +66,8 @@ pub fn changes(old: Option<&Stored>, new: &Contact, limit: Option<u64>, claims: 
     writes.push(Write::Put((rendered_key(&new.id).into_bytes(), rendered)));
     let projected = search::projection(new);
     let (mut conditions, claimed) = claims.commit_parts(&new.id);
-    if old.is_none_or(|old| search::projection(&old.contact) != projected) {
-        let epoch = postings::Epoch::open()?;
-        writes.push(epoch.entry(new, &projected));
-        conditions.push(epoch.condition());
-    }
+    let logged =
+        old.is_none_or(|old| search::projection(&old.contact) != projected).then(|| Unlogged::new(new, &projected));
     writes.push(Write::Put((search::projection_key(&new.id).into_bytes(), projected.into_bytes())));
     writes.extend(claimed);
     if let Some(old) = old {
@@ -95,13 +92,15 @@ pub fn changes(old: Option<&Stored>, new: &Contact, limit: Option<u64>, claims: 
     if old.is_none() {
         crm_sdk::emit("contact.created", &new.flattened())?;
     }
-    Ok(Changes { conditions, writes })
+    Ok(Changes { conditions, writes, logged })
 }
 
 /// One save's part of a commit.
 pub struct Changes {
     pub conditions: Vec<Condition>,
     pub writes: Vec<Write>,
+    /// Its entry in the search log, which takes the epoch open at the commit.
+    pub logged: Option<Unlogged>,
 }
 
 fn rendered_key(id: &str) -> String {

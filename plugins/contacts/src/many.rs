@@ -17,7 +17,9 @@
 //! between a chunk's check and its commit cannot take the organization past
 //! its plan. The chunk's commit still checks
 //! every row's conditions (its record unchanged, its keys still free, the
-//! plan's room); when one fails (a concurrent request got there first)
+//! plan's room); the rows' entries in the search log take the epoch open at
+//! the commit, not the one open at the chunk's first row, which a fold may
+//! have sealed since ([`crate::postings::Unlogged`]). When one fails (a concurrent request got there first)
 //! nothing of the chunk is written, and its rows run again one commit each,
 //! as they would have alone. Each row is atomic; so is each chunk.
 //!
@@ -31,9 +33,9 @@
 //! costs the host only the body begun last.
 
 use crm_sdk::runtime;
-use crm_sdk::store;
 
 use crate::batch::{self, Batch, Chunk};
+use crate::postings;
 use crate::upsert::{self, Options, Outcome};
 
 /// Who hears how an `upsert_many` goes.
@@ -102,7 +104,7 @@ fn commit(
     let chunk = batch.chunk.replace(Chunk::default()).unwrap_or_default();
     batch.created = 0;
     let committed = chunk.writes.is_empty()
-        || match store::commit(&chunk.conditions, &chunk.writes) {
+        || match postings::commit_logging(chunk.conditions, chunk.writes, chunk.logged) {
             Ok(true) => true,
             Ok(false) => {
                 let message =

@@ -117,19 +117,55 @@ const FOLDED_KEY: &str = "meta/search-folded";
 pub struct Epoch(u64);
 
 impl Epoch {
-    pub fn open() -> Result<Epoch, Error> {
-        Ok(Epoch(kv::counter(EPOCH_KEY)?))
+    pub fn open() -> Result<Epoch, store::Error> {
+        Ok(Epoch(kv::counter_value(store::get(EPOCH_KEY.as_bytes())?.as_deref())))
     }
 
     /// `c`'s log entry with its projection `projected`, for the commit that writes it.
     pub fn entry(&self, c: &Contact, projected: &str) -> Write {
-        Write::Put(([epoch_prefix(self.0).as_slice(), Posting::of(c).bytes()].concat(), projected.as_bytes().to_vec()))
+        self.put(Posting::of(c), projected.as_bytes().to_vec())
+    }
+
+    fn put(&self, posting: Posting, projected: Vec<u8>) -> Write {
+        Write::Put(([epoch_prefix(self.0).as_slice(), posting.bytes()].concat(), projected))
     }
 
     /// What that commit requires: the epoch not sealed meanwhile.
     pub fn condition(&self) -> Condition {
         Condition::Below((SEALED_KEY.as_bytes().to_vec(), self.0 + 1))
     }
+}
+
+/// A contact's entry in the log before its epoch is chosen: it takes the
+/// epoch open when its commit is made ([`commit_logging`]). A chunk of an
+/// import reads the store for up to a hundred rows before it commits; under
+/// the epoch its first row read, a slow store (PostgreSQL beside a debug
+/// host: about a second a chunk) saw more than [`LAG`] folds meanwhile, and
+/// the chunk was refused with nothing else changed.
+pub struct Unlogged {
+    posting: Posting,
+    projected: Vec<u8>,
+}
+
+impl Unlogged {
+    pub fn new(c: &Contact, projected: &str) -> Unlogged {
+        Unlogged { posting: Posting::of(c), projected: projected.as_bytes().to_vec() }
+    }
+}
+
+/// Commits `writes` under `conditions`, with `entries` in the log's epoch
+/// read just before: `false` when the commit was refused.
+pub fn commit_logging(
+    mut conditions: Vec<Condition>,
+    mut writes: Vec<Write>,
+    entries: Vec<Unlogged>,
+) -> Result<bool, store::Error> {
+    if !entries.is_empty() {
+        let epoch = Epoch::open()?;
+        writes.extend(entries.into_iter().map(|e| epoch.put(e.posting, e.projected)));
+        conditions.push(epoch.condition());
+    }
+    store::commit(&conditions, &writes)
 }
 
 fn epoch_prefix(epoch: u64) -> Vec<u8> {
