@@ -53,9 +53,11 @@ impl PostgresStore {
     }
 
     /// The primary's flushed log position; an error when the server that
-    /// answered is a standby. A URL naming several servers reconnects the
-    /// probe to whichever answers: a standby not yet promoted must not make
-    /// a lost primary look up.
+    /// answered is a standby. A URL naming one server (a fixed address, a
+    /// proxy) may lead to an old primary that came back as a standby, which
+    /// must not make a lost primary look up; one naming several already
+    /// connects only to a server that accepts writes (`follow_failovers`,
+    /// in `store.rs`).
     pub fn primary_log_position(&self, within: Duration) -> StoreResult<u64> {
         self.ask_position(PRIMARY_POSITION.replace("{FLUSHED}", FLUSHED_POSITION), within)
     }
