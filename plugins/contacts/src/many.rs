@@ -15,13 +15,13 @@
 //! limit checks adds the chunk's creates, and each create's condition on
 //! the stored count is lowered by those before it, so creates that land
 //! between a chunk's check and its commit cannot take the organization past
-//! its plan. The chunk's commit still checks
-//! every row's conditions (its record unchanged, its keys still free, the
-//! plan's room); the rows' entries in the search log take the epoch open at
-//! the commit, not the one open at the chunk's first row, which a fold may
-//! have sealed since ([`crate::postings::Unlogged`]). When one fails (a concurrent request got there first)
-//! nothing of the chunk is written, and its rows run again one commit each,
-//! as they would have alone. Each row is atomic; so is each chunk.
+//! its plan. The chunk's commit still checks every row's conditions (its
+//! record unchanged, its keys still free, the plan's room); the rows'
+//! entries in the search log take the epoch open at the commit, not the one
+//! open at the chunk's first row, which a fold may have sealed since
+//! ([`crate::postings::Unlogged`]). When one fails (a concurrent request got
+//! there first) nothing of the chunk is written, and its rows run again one
+//! commit each, as they would have alone. Each row is atomic; so is each chunk.
 //!
 //! A dry run writes nothing; what it would have written lives in the
 //! [`Batch`], so a later body finds an earlier one (and the plan limit counts

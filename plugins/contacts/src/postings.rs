@@ -140,7 +140,7 @@ impl Epoch {
 /// epoch open when its commit is made ([`commit_logging`]). A chunk of an
 /// import reads the store for up to a hundred rows before it commits; under
 /// the epoch its first row read, a slow store (PostgreSQL beside a debug
-/// host: about a second a chunk) saw more than [`LAG`] folds meanwhile, and
+/// host: half a second a chunk) saw more than [`LAG`] folds meanwhile, and
 /// the chunk was refused with nothing else changed.
 pub struct Unlogged {
     posting: Posting,
