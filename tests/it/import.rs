@@ -609,9 +609,11 @@ async fn a_fold_between_a_chunk_s_first_row_and_its_commit_does_not_refuse_it() 
     let created = other.await.unwrap();
     assert_eq!(counts(&r), (json!(2000), json!(2000), json!(0), json!(0)), "{}", r.text);
     // Twenty chunks. Each reads the epoch once, just before its commit: two
-    // folds inside that one call on a loaded machine are rare, not never.
+    // folds inside that one call are rare, not never (0 or 1 here alone;
+    // beside other tests once 3 or more). Folds 20 ms apart would let the
+    // old code pass on fjall, with none refused.
     let again = host.log().matches("found the store changed").count();
-    assert!(again <= 2, "{again} of 20 chunks were refused and ran their rows again");
+    assert!(again <= 5, "{again} of 20 chunks were refused and ran their rows again");
     let found = host.get("/api/contacts?search=Plegado&limit=1", &token).await;
     assert_eq!(found.json()["pagination"]["total"], 2000, "{}", found.text);
     assert_eq!(contacts_total(&host, &token).await, 2000 + created);
