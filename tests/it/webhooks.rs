@@ -208,11 +208,11 @@ async fn every_contact_an_import_creates_is_announced_once_while_requests_race_i
     // An import commits its rows a chunk at a time. One row in a hundred
     // updates a contact that API calls keep updating meanwhile: one changed
     // after its chunk read it makes that chunk's commit fail, and its rows
-    // run again. Each contact the import creates is
-    // announced once, whether its chunk committed or ran again. Each caller
-    // updates its contact every 50 ms or so, about a chunk's time on fjall,
-    // a tenth of it on PostgreSQL: callers in a tight loop took the machine
-    // from the import (on PostgreSQL beside a debug host, past two minutes).
+    // run again. Each contact the import creates is announced once, whether
+    // its chunk committed or ran again. Each caller updates its contact every
+    // 50 ms or so, about a chunk's time on fjall, a tenth of it on
+    // PostgreSQL: callers in a tight loop took the machine from the import
+    // (on PostgreSQL beside a debug host, past two minutes).
     let rows: Vec<Value> = (0..ROWS)
         .map(|i| match i % 100 {
             50 => json!({ "email": format!("p{}@acme.co", i / 100), "lastName": "Importado" }),

@@ -128,10 +128,11 @@ impl<P: Progress> Run<'_, P> {
     fn commit(&mut self, batch: &mut Batch, rows: Vec<(usize, Outcome)>, refused: Refused) {
         let chunk = batch.chunk.replace(Chunk::default()).unwrap_or_default();
         batch.created = 0;
-        if chunk.writes.is_empty() {
-            return rows.into_iter().for_each(|(_, outcome)| self.progress.settled(outcome));
-        }
-        let again = match postings::commit_logging(chunk.conditions, chunk.writes, chunk.logged) {
+        let committed = match chunk.writes.is_empty() {
+            true => Ok(true),
+            false => postings::commit_logging(chunk.conditions, chunk.writes, chunk.logged),
+        };
+        let again = match committed {
             Ok(true) => return rows.into_iter().for_each(|(_, outcome)| self.progress.settled(outcome)),
             Ok(false) => {
                 let how = match refused {
