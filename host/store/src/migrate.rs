@@ -12,6 +12,13 @@
 //! writes what sled holds at its end: fjall never keeps a value sled no
 //! longer has.
 //!
+//! The copy yields the cores to requests by pacing, not by priority: after
+//! each page it rests as long as the page took. A thread at the lowest
+//! priority holding a lock while the cores are busy keeps it for seconds,
+//! and every write waiting on it with it; the copy holds two (this turn, and
+//! sled's own, which its reads take and a transaction waits on). In CI a
+//! create waited 6.8 s behind such a copy, past its deadline.
+//!
 //! When the copy ends, the switch waits for writes in flight (they hold
 //! [`Migration::gate`] shared), syncs fjall, writes `migration` in the data
 //! dir as `done`, and from then on everything goes to fjall. sled is closed
@@ -39,6 +46,10 @@ const DONE: &str = "done";
 
 /// Keys copied per turn on the mirror lock.
 const PAGE: usize = 500;
+
+/// How long the copy rests after a page, as a share of the page's time: at
+/// 1 it takes at most half a core.
+const REST_PER_PAGE: f64 = 1.0;
 
 /// Whether `data_dir` holds a sled store a migration may move to fjall.
 pub fn wanted(data_dir: &Path) -> bool {
@@ -227,7 +238,6 @@ impl Migration {
 
     /// The copy, then the switch; logs how it went.
     pub fn run(&self) {
-        crate::priority::lower_this_thread();
         let started = Instant::now();
         tracing::info!(dir = %self.data_dir.display(), "moving the store from sled to fjall while serving");
         let copied = match self.copy() {
@@ -251,11 +261,15 @@ impl Migration {
                 if self.abandoned.load(Ordering::Acquire) {
                     return Err(StoreError::new("a mirror failed"));
                 }
-                // A page is read and written in one turn: no mirrored write between.
-                let _turn = self.turn.lock().expect("the copy's turn");
-                let Some(page) = pages.next().transpose()? else { break };
-                self.fjall.batch(&ns, page.iter().map(|(k, v)| BatchOp::Put(k.clone(), v.clone())).collect())?;
-                copied += page.len() as u64;
+                let paging = Instant::now();
+                {
+                    // A page is read and written in one turn: no mirrored write between.
+                    let _turn = self.turn.lock().expect("the copy's turn");
+                    let Some(page) = pages.next().transpose()? else { break };
+                    copied += page.len() as u64;
+                    self.fjall.batch(&ns, page.into_iter().map(|(k, v)| BatchOp::Put(k, v)).collect())?;
+                }
+                std::thread::sleep(paging.elapsed().mul_f64(REST_PER_PAGE));
             }
         }
         Ok(copied)
