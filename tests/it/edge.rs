@@ -77,8 +77,20 @@ impl Site {
     }
 
     /// Cuts the edge side off the primary: its database, its write host and
-    /// every standby's stream.
+    /// every standby's stream; first waits until every standby has replayed
+    /// what the primary has flushed, so that what was written before the cut
+    /// is there to read (a write's answer can reach the client before its
+    /// log reaches a standby: the two cross the same link).
     fn cut(&self) {
+        let flushed = sql(&self.primary, "SELECT pg_current_wal_flush_lsn()");
+        let caught_up = format!("SELECT pg_last_wal_replay_lsn() >= '{flushed}'::pg_lsn");
+        let until = Instant::now() + Duration::from_secs(10);
+        for edge in &self.edges {
+            while sql(&edge.standby, &caught_up) != "t" {
+                assert!(Instant::now() < until, "a standby did not replay up to {flushed} in 10 s");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
         self.to_database.cut();
         self.to_write_host.cut();
         self.edges.iter().for_each(|e| e.stream.cut());
@@ -89,6 +101,13 @@ impl Site {
         self.to_write_host.mend();
         self.edges.iter().for_each(|e| e.stream.mend());
     }
+}
+
+/// The one value `query` answers on `server`.
+fn sql(server: &Throwaway, query: &str) -> String {
+    let out = server.psql().args(["-d", "postgres", "-At", "-c", query]).output().expect("run psql");
+    assert!(out.status.success(), "{query}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
 fn port_of(url: &str) -> u16 {
