@@ -35,6 +35,15 @@ use crm_store::group_commit::GroupCommit;
 
 use crate::retry::Failure;
 
+/// The primary's flushed log position, in bytes from the log's start: a
+/// macro, so the questions that ask it are constants made once (`concat!`).
+macro_rules! flushed_position {
+    () => {
+        "(pg_current_wal_flush_lsn() - '0/0'::pg_lsn)::bigint"
+    };
+}
+pub(crate) use flushed_position;
+
 /// How `durable()` is kept.
 pub(crate) enum Durability {
     /// Every commit is durable when it returns.
@@ -54,7 +63,8 @@ impl Durability {
             "BEGIN; SET LOCAL synchronous_commit = on; \
              INSERT INTO crm_flush (slot, flushes) VALUES ({slot}, 1) \
              ON CONFLICT (slot) DO UPDATE SET flushes = crm_flush.flushes + 1; COMMIT; \
-             SELECT {FLUSHED_POSITION}"
+             SELECT {}",
+            flushed_position!()
         );
         Durability::OnFlush(GroupCommit::start(move || {
             runtime.block_on(async {
@@ -75,9 +85,6 @@ impl Durability {
         }
     }
 }
-
-/// The primary's flushed log position, in bytes from the log's start.
-pub(crate) const FLUSHED_POSITION: &str = "(pg_current_wal_flush_lsn() - '0/0'::pg_lsn)::bigint";
 
 /// The first value of the first row of a simple query's answer, as a number.
 pub(crate) fn first_number(answer: &[tokio_postgres::SimpleQueryMessage]) -> Option<u64> {

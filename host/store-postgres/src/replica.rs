@@ -13,17 +13,20 @@ use std::time::Duration;
 use crm_store::StoreResult;
 use crm_store::combine::CommitWindow;
 
-use crate::durability::{FLUSHED_POSITION, first_number};
+use crate::durability::{first_number, flushed_position};
 use crate::retry::Failure;
 use crate::store::{PostgresStore, Role};
 
 /// The standby's replayed position, or the primary's flushed one.
-const POSITION: &str = "SELECT CASE WHEN pg_is_in_recovery() \
-                        THEN (pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::bigint \
-                        ELSE (SELECT {FLUSHED}) END";
+const POSITION: &str = concat!(
+    "SELECT CASE WHEN pg_is_in_recovery() THEN (pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::bigint ELSE (SELECT ",
+    flushed_position!(),
+    ") END"
+);
 
 /// The primary's flushed position; no number from a standby.
-const PRIMARY_POSITION: &str = "SELECT CASE WHEN pg_is_in_recovery() THEN NULL ELSE (SELECT {FLUSHED}) END";
+const PRIMARY_POSITION: &str =
+    concat!("SELECT CASE WHEN pg_is_in_recovery() THEN NULL ELSE (SELECT ", flushed_position!(), ") END");
 
 impl PostgresStore {
     /// Connects to a read-only replica (a hot standby) of a database that
@@ -49,7 +52,7 @@ impl PostgresStore {
     /// `within` once connected: a link that is cut answers an error in that
     /// time. Asked over the store's probe connection, beside its pool.
     pub fn log_position(&self, within: Duration) -> StoreResult<u64> {
-        self.ask_position(POSITION.replace("{FLUSHED}", FLUSHED_POSITION), within)
+        self.ask_position(POSITION, within)
     }
 
     /// The primary's flushed log position; an error when the server that
@@ -59,11 +62,11 @@ impl PostgresStore {
     /// connects only to a server that accepts writes (`follow_failovers`,
     /// in `store.rs`).
     pub fn primary_log_position(&self, within: Duration) -> StoreResult<u64> {
-        self.ask_position(PRIMARY_POSITION.replace("{FLUSHED}", FLUSHED_POSITION), within)
+        self.ask_position(PRIMARY_POSITION, within)
     }
 
     /// One position question over the probe connection, bounded by `within` once connected.
-    fn ask_position(&self, sql: String, within: Duration) -> StoreResult<u64> {
+    fn ask_position(&self, sql: &'static str, within: Duration) -> StoreResult<u64> {
         let pool = self.probe.clone();
         let ask = async move {
             // A new connection takes what it takes (each server its connect
@@ -71,7 +74,7 @@ impl PostgresStore {
             // make on a loaded machine (password hashing and all) would
             // never be made. Only the question is bounded.
             let client = pool.get().await?;
-            let answered = tokio::time::timeout(within, client.simple_query(&sql)).await;
+            let answered = tokio::time::timeout(within, client.simple_query(sql)).await;
             let answer = answered.map_err(|_| Failure::unanswered("no answer in time"))??;
             first_number(&answer).ok_or_else(|| Failure::final_("the database named no log position"))
         };
