@@ -36,5 +36,8 @@ done
 export RUST_TEST_THREADS=${RUST_TEST_THREADS:-3}
 # `--workspace` rather than `-p crm-tests`: the same feature set as the
 # README's `cargo test --workspace`, so the build before is reused instead of
-# every dependency built (and stored) a second time.
+# every dependency built (and stored) a second time. The tests start the
+# `crm-host` in target/, which `--test it` alone does not rebuild: the build
+# of everything first (half a second when the README's command ran before).
+cargo test --locked --workspace --no-run -q
 CRM_TEST_STORE=$backend cargo test --locked --workspace --test it -- --include-ignored "${skip[@]}" "$@"
