@@ -82,11 +82,11 @@ impl Site {
     /// is there to read (a write's answer can reach the client before its
     /// log reaches a standby: the two cross the same link).
     fn cut(&self) {
-        let flushed = sql(&self.primary, "SELECT pg_current_wal_flush_lsn()");
+        let flushed = self.primary.answer("postgres", "SELECT pg_current_wal_flush_lsn()").unwrap();
         let caught_up = format!("SELECT pg_last_wal_replay_lsn() >= '{flushed}'::pg_lsn");
         let until = Instant::now() + Duration::from_secs(10);
         for edge in &self.edges {
-            while sql(&edge.standby, &caught_up) != "t" {
+            while edge.standby.answer("postgres", &caught_up).unwrap() != "t" {
                 assert!(Instant::now() < until, "a standby did not replay up to {flushed} in 10 s");
                 std::thread::sleep(Duration::from_millis(20));
             }
@@ -101,13 +101,6 @@ impl Site {
         self.to_write_host.mend();
         self.edges.iter().for_each(|e| e.stream.mend());
     }
-}
-
-/// The one value `query` answers on `server`.
-fn sql(server: &Throwaway, query: &str) -> String {
-    let out = server.psql().args(["-d", "postgres", "-At", "-c", query]).output().expect("run psql");
-    assert!(out.status.success(), "{query}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
 fn port_of(url: &str) -> u16 {

@@ -56,9 +56,7 @@ fn sessions_encrypted(name: &str) -> Vec<bool> {
         "SELECT s.ssl FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid) \
          WHERE a.application_name = 'crm-host' AND a.datname = '{name}'"
     );
-    let out = database().server.psql().args(["-d", "postgres", "-At", "-c", &sql]).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).lines().map(|l| l == "t").collect()
+    database().server.answer("postgres", &sql).unwrap().lines().map(|l| l == "t").collect()
 }
 
 /// A host on `store_url`, which has stored a contact and found it again.

@@ -140,9 +140,8 @@ fn key_sets_are_read_key_by_key_on_a_grown_table() {
     let url = server().database(database).unwrap();
     let index_entries_read = || -> u64 {
         let sql = "SELECT coalesce(sum(idx_tup_read), 0) FROM pg_stat_user_indexes WHERE relname = 'crm_kv'";
-        let out = server().psql().args(["-d", database, "-Atc", sql]).output().unwrap();
-        let text = String::from_utf8_lossy(&out.stdout);
-        text.trim().parse().unwrap_or_else(|_| panic!("{text}{}", String::from_utf8_lossy(&out.stderr)))
+        let text = server().answer(database, sql).unwrap();
+        text.parse().unwrap_or_else(|_| panic!("not a number: {text}"))
     };
     // One session, so the calls below reuse what it prepared.
     let store = PostgresStore::connect(&url, 1).unwrap();
@@ -182,7 +181,7 @@ fn key_sets_are_read_key_by_key_on_a_grown_table() {
     }
     drop(store); // a session's statistics are flushed as it ends
     let gone = "SELECT count(*) FROM pg_stat_activity WHERE datname = 'grown'";
-    while server().psql().args(["-d", "postgres", "-Atc", gone]).output().unwrap().stdout != b"0\n" {
+    while server().answer("postgres", gone).unwrap() != "0" {
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     let read = index_entries_read() - before;

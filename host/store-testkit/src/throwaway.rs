@@ -253,6 +253,17 @@ impl Throwaway {
         }
     }
 
+    /// What `query` answers on `database`: its rows unaligned, one a line,
+    /// trimmed; psql's error when it fails.
+    pub fn answer(&self, database: &str, query: &str) -> Result<String, String> {
+        let out = self.psql().args(["-d", database, "-At", "-c", query]).output();
+        let out = out.map_err(|e| format!("cannot run psql: {e}"))?;
+        match out.status.success() {
+            true => Ok(String::from_utf8_lossy(&out.stdout).trim().to_string()),
+            false => Err(format!("{query}: {}", String::from_utf8_lossy(&out.stderr))),
+        }
+    }
+
     /// `psql` on this server as the `postgres` role, quiet and stopping at the
     /// first error; add `-d`, `-c` or `-f`.
     pub fn psql(&self) -> Command {
