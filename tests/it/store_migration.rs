@@ -1,12 +1,14 @@
 //! A data dir sled wrote is moved to fjall at start, while the host serves
 //! it (`host/store/src/migrate.rs`): no request fails meanwhile, every
 //! write made during the move is kept, sled's folder goes once the move
-//! ends, and the next start is on fjall with everything there. A host told
-//! `--store-engine sled` keeps sled.
+//! ends, and the next start is on fjall with everything there; a `kill -9`
+//! under writes, during the copy or after the switch, loses nothing
+//! acknowledged. A host told `--store-engine sled` keeps sled.
 //!
 //! The second host runs on the default engine whatever `CRM_TEST_STORE`
 //! says, so `scripts/test-store.sh` skips this file.
 
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crm_store::embedded::Engine;
@@ -78,6 +80,112 @@ async fn a_sled_data_dir_moves_to_fjall_while_the_host_serves_it() {
     assert_eq!(kept.json()["data"]["email"], "durante@x.co");
     let renamed = again.get(&format!("/api/contacts/{first}"), &token).await;
     assert_eq!(renamed.json()["data"]["firstName"], "Renombrada", "a write made during the move");
+}
+
+/// Seeds `n` contacts on a sled host in `dir` and stops it: a data dir to move.
+async fn sled_data_dir(dir: &std::path::Path, n: usize) -> String {
+    let mut old = Host::start_in(dir, &[("CRM_STORE_ENGINE", "sled")]).await;
+    let (org, token) = old.org_with_token(json!({ "name": "Movida", "plan": "unlimited" })).await;
+    for chunk in (0..n).collect::<Vec<_>>().chunks(1_000) {
+        let rows: Vec<Value> =
+            chunk.iter().map(|i| json!({ "email": format!("seed{i}@x.co"), "cityCode": "05001" })).collect();
+        let r =
+            old.admin(Method::POST, &format!("/admin/orgs/{org}/contacts/bulk"), Some(&json!({ "rows": rows }))).await;
+        assert_eq!(r.status, 200, "{}", r.text);
+    }
+    assert!(old.terminate().await, "the sled host stops cleanly");
+    token
+}
+
+/// Writers creating contacts until the host goes; each acknowledged id is
+/// pushed to `acked`. Any answer but 201 fails the test.
+fn writers(host: &Host, token: &str, run: usize, acked: &Arc<Mutex<Vec<String>>>) -> Vec<tokio::task::JoinHandle<()>> {
+    (0..8)
+        .map(|w| {
+            let (client, url, token, acked) =
+                (host.client.clone(), format!("{}/api/contacts", host.api), token.to_string(), acked.clone());
+            tokio::spawn(async move {
+                for i in 0.. {
+                    let body = json!({ "email": format!("k{run}w{w}n{i}@x.co"), "cityCode": "11001" });
+                    let answer = match client.post(&url).bearer_auth(&token).json(&body).send().await {
+                        Ok(answer) => answer,
+                        Err(_) => return, // killed
+                    };
+                    let status = answer.status();
+                    let Ok(text) = answer.text().await else { return };
+                    assert_eq!(status, 201, "a create during the move: {text}");
+                    let id = serde_json::from_str::<Value>(&text).unwrap()["data"]["id"].as_str().unwrap().to_string();
+                    acked.lock().unwrap().push(id);
+                }
+            })
+        })
+        .collect()
+}
+
+/// What the data dir's marker says of the move (`copying`, `done`), if any.
+fn marker(dir: &std::path::Path) -> Option<String> {
+    std::fs::read_to_string(dir.join("migration")).ok().map(|s| s.trim().to_string())
+}
+
+/// Every acknowledged contact is served, and the total equals a recount.
+async fn nothing_acknowledged_is_lost(host: &Host, token: &str, acked: &[String], seeded: usize, when: &str) {
+    let total = host.get("/api/contacts?limit=1", token).await.json()["pagination"]["total"].as_u64().unwrap();
+    let recount = host.get("/api/contacts?limit=1&createdFrom=2000-01-01", token).await.json()["pagination"]["total"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(total, recount, "{when}: the total is off");
+    assert!(total as usize >= seeded + acked.len(), "{when}: {total} contacts, {} acknowledged", seeded + acked.len());
+    for chunk in acked.chunks(16) {
+        let paths: Vec<String> = chunk.iter().map(|id| format!("/api/contacts/{id}")).collect();
+        let reads = futures_util::future::join_all(paths.iter().map(|path| host.get(path, token))).await;
+        for (id, read) in chunk.iter().zip(reads) {
+            assert_eq!(read.status, 200, "{when}: acknowledged contact {id} is gone: {}", read.text);
+        }
+    }
+}
+
+/// Two kills while the copy runs (each next start begins it again from
+/// sled, whole), then one after the switch (the next start serves fjall),
+/// all under writers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kill_9_during_the_move_or_after_it_loses_nothing_acknowledged() {
+    const SEEDED: usize = 20_000;
+    let dir = tempfile::tempdir().unwrap();
+    let token = sled_data_dir(dir.path(), SEEDED).await;
+    let acked = Arc::new(Mutex::new(Vec::new()));
+    for run in 0..3 {
+        let mut host = Host::start_in(dir.path(), &[]).await;
+        if run > 0 {
+            let now = acked.lock().unwrap().clone();
+            nothing_acknowledged_is_lost(&host, &token, &now, SEEDED, &format!("after kill {run}")).await;
+        }
+        let before = acked.lock().unwrap().len();
+        let writing = writers(&host, &token, run, &acked);
+        let moving = Instant::now();
+        let ended = || !Engine::Sled.dir(dir.path()).exists();
+        while acked.lock().unwrap().len() < before + 100 || (run == 2 && !ended()) {
+            assert!(moving.elapsed() < Duration::from_secs(120), "run {run}: no progress in 120 s");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        host.kill9();
+        for w in writing {
+            w.await.unwrap();
+        }
+        match run {
+            2 => assert_eq!(marker(dir.path()), None, "the move had ended"),
+            _ => assert_eq!(marker(dir.path()).as_deref(), Some("copying"), "run {run}: killed during the copy"),
+        }
+        eprintln!(
+            "kill {}: {} creates acknowledged in {:?}",
+            run + 1,
+            acked.lock().unwrap().len() - before,
+            moving.elapsed()
+        );
+    }
+    let host = Host::start_in(dir.path(), &[]).await;
+    assert_eq!(Engine::found_in(dir.path()), Some(Engine::Fjall));
+    let acked = acked.lock().unwrap().clone();
+    nothing_acknowledged_is_lost(&host, &token, &acked, SEEDED, "after the kill past the switch").await;
 }
 
 #[tokio::test]
