@@ -15,6 +15,11 @@
 #   - per round, too, the CPU of fjall's worker thread (its flushes and
 #     compactions) per create of ours, which a profile of one round
 #     catches only when a flush falls in it;
+#   - in each round too, the floor: `crm-floor` (bench/src/bin/crm-floor.rs),
+#     an HTTP server that only appends each body to a file and answers 201
+#     once a grouped fdatasync covers it, under the same load; its CPU per
+#     request is what any durable create costs on this machine before it
+#     does anything of a create;
 #   - then one more round of ours under `perf record --call-graph dwarf`,
 #     whose samples scripts/create-stages.py splits by stage of a create
 #     (its header lists the stages and the rule), and the median CPU per
@@ -59,6 +64,21 @@ ours() {
   echo "$line $(micros_per "$c0" "$c1" $((n1 - n0))) $(micros_per "$w0" "$w1" $((n1 - n0)))"
 }
 
+FLOOR_PORT=$((PORT + 5))
+target/release/crm-floor "$FLOOR_PORT" "$WORK/floor.log" &
+FLOOR=$!
+trap 'kill $FLOOR 2>/dev/null || true; cleanup' EXIT
+
+# `floor ROUND`: "rate p50 p99 µs-per-request".
+floor() {
+  local n0 c0 line n1 c1
+  n0=$(wc -l <"$WORK/floor.log") c0=$(cpu_micros "$FLOOR")
+  line=$(load_figures -d "$SECS" "${CREATE_ARGS[@]}" -b "{\"email\":\"f$1n{n}@w.co\",\"firstName\":\"N\",\"cityCode\":\"{city}\"}" \
+    "http://127.0.0.1:$FLOOR_PORT/api/contacts")
+  n1=$(wc -l <"$WORK/floor.log") c1=$(cpu_micros "$FLOOR")
+  echo "$line $(micros_per "$c0" "$c1" $((n1 - n0)))"
+}
+
 # "rate p50 p99 µs-per-insert"; the backends pgbench ends are reaped, and
 # so counted, before the second reading.
 theirs() {
@@ -75,10 +95,10 @@ last_figure() { tr ';' '\n' <<<"$1" | grep . | tail -1; }
 
 declare -A FIG
 for round in $(seq "$ROUNDS"); do
-  for side in $(alternate "$round" ours theirs); do
+  for side in $(alternate "$round" ours theirs floor); do
     FIG[$side]+="$($side "$round");"
   done
-  echo "round $round: ours $(last_figure "${FIG[ours]}"), PostgreSQL $(last_figure "${FIG[theirs]}")"
+  echo "round $round: ours $(last_figure "${FIG[ours]}"), PostgreSQL $(last_figure "${FIG[theirs]}"), floor $(last_figure "${FIG[floor]}")"
 done
 
 show() { tr ';' '\n' <<<"$1" | awk 'NF {printf "%s%.0f/s %.0f µs", (i++ ? " | " : ""), $1, $4}'; }
@@ -88,9 +108,11 @@ echo
 echo "rate and CPU per create, by round"
 echo "  ours        $(show "${FIG[ours]}")"
 echo "  PostgreSQL  $(show "${FIG[theirs]}")"
+echo "  floor       $(show "${FIG[floor]}")"
 awk -v o="$(median "$(figures_column 1 "${FIG[ours]}")")" -v t="$(median "$(figures_column 1 "${FIG[theirs]}")")" \
   -v ou="$OURS_US" -v tu="$THEIRS_US" \
   'BEGIN {printf "  median      rate %.0f against %.0f/s (%.2fx); CPU %.0f against %.0f µs a create (%.2fx)\n", o, t, o / t, ou, tu, ou / tu}'
+echo "  the floor   $(median "$(figures_column 4 "${FIG[floor]}")") µs a request at $(median "$(figures_column 1 "${FIG[floor]}")")/s (HTTP and a grouped fdatasync, nothing else)"
 echo "  fjall's worker, by its thread's CPU in each round: $(figures_column 5 "${FIG[ours]}") µs a create" \
   "(a flush or compaction lands in some rounds, not others; the profile's share below is of one round)"
 

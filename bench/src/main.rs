@@ -1,7 +1,8 @@
 //! `crm-load`: drives a running host over loopback and prints requests per second
 //! and latency percentiles. Plain HTTP, or TLS for an `https://` URL (`--cacert`:
-//! the authority to trust). The crate's other binary, `crm-stats`
-//! (`src/bin/crm-stats.rs`), is the bench scripts' one statistics routine.
+//! the authority to trust). The crate's other binaries: `crm-stats`
+//! (`src/bin/crm-stats.rs`), the bench scripts' one statistics routine, and
+//! `crm-floor` (`src/bin/crm-floor.rs`), the least a durable create costs.
 //!
 //! Each of `--connections` keeps one HTTP/1.1 keep-alive connection and sends
 //! requests back to back for `--duration` seconds (after `--warmup`), or until
