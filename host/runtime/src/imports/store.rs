@@ -118,9 +118,13 @@ impl StoreView<'_> {
             return Ok(true);
         }
         let mut joined = std::mem::take(&mut self.writes.deferred);
-        let conditions = [std::mem::take(&mut joined.conditions), conditions].concat();
-        let ops = [std::mem::take(&mut joined.ops), ops, std::mem::take(&mut outbox.ops)].concat();
-        let applied = self.shared_commit(ns, conditions, ops).await?;
+        // Moved, not `concat`ed: a slice's concat clones every key and value.
+        let mut all_conditions = std::mem::take(&mut joined.conditions);
+        all_conditions.extend(conditions);
+        let mut all_ops = std::mem::take(&mut joined.ops);
+        all_ops.extend(ops);
+        all_ops.append(&mut outbox.ops);
+        let applied = self.shared_commit(ns, all_conditions, all_ops).await?;
         self.writes.wrote |= applied;
         if applied {
             for writes in joined.outboxes.iter().chain([&outbox]) {
