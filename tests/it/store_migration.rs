@@ -97,31 +97,6 @@ async fn sled_data_dir(dir: &std::path::Path, n: usize) -> String {
     token
 }
 
-/// Writers creating contacts until the host goes; each acknowledged id is
-/// pushed to `acked`. Any answer but 201 fails the test.
-fn writers(host: &Host, token: &str, run: usize, acked: &Arc<Mutex<Vec<String>>>) -> Vec<tokio::task::JoinHandle<()>> {
-    (0..8)
-        .map(|w| {
-            let (client, url, token, acked) =
-                (host.client.clone(), format!("{}/api/contacts", host.api), token.to_string(), acked.clone());
-            tokio::spawn(async move {
-                for i in 0.. {
-                    let body = json!({ "email": format!("k{run}w{w}n{i}@x.co"), "cityCode": "11001" });
-                    let answer = match client.post(&url).bearer_auth(&token).json(&body).send().await {
-                        Ok(answer) => answer,
-                        Err(_) => return, // killed
-                    };
-                    let status = answer.status();
-                    let Ok(text) = answer.text().await else { return };
-                    assert_eq!(status, 201, "a create during the move: {text}");
-                    let id = serde_json::from_str::<Value>(&text).unwrap()["data"]["id"].as_str().unwrap().to_string();
-                    acked.lock().unwrap().push(id);
-                }
-            })
-        })
-        .collect()
-}
-
 /// What the data dir's marker says of the move (`copying`, `done`), if any.
 fn marker(dir: &std::path::Path) -> Option<String> {
     std::fs::read_to_string(dir.join("migration")).ok().map(|s| s.trim().to_string())
@@ -129,10 +104,8 @@ fn marker(dir: &std::path::Path) -> Option<String> {
 
 /// Every acknowledged contact is served, and the total equals a recount.
 async fn nothing_acknowledged_is_lost(host: &Host, token: &str, acked: &[String], seeded: usize, when: &str) {
-    let total = host.get("/api/contacts?limit=1", token).await.json()["pagination"]["total"].as_u64().unwrap();
-    let recount = host.get("/api/contacts?limit=1&createdFrom=2000-01-01", token).await.json()["pagination"]["total"]
-        .as_u64()
-        .unwrap();
+    let total = host.contacts_total(token, "").await;
+    let recount = host.contacts_total(token, "createdFrom=2000-01-01").await;
     assert_eq!(total, recount, "{when}: the total is off");
     assert!(total as usize >= seeded + acked.len(), "{when}: {total} contacts, {} acknowledged", seeded + acked.len());
     for chunk in acked.chunks(16) {
@@ -160,7 +133,8 @@ async fn a_kill_9_during_the_move_or_after_it_loses_nothing_acknowledged() {
             nothing_acknowledged_is_lost(&host, &token, &now, SEEDED, &format!("after kill {run}")).await;
         }
         let before = acked.lock().unwrap().len();
-        let writing = writers(&host, &token, run, &acked);
+        let body = move |w, i| json!({ "email": format!("k{run}w{w}n{i}@x.co"), "cityCode": "11001" });
+        let writing = host.create_until_gone(&token, 8, body, &acked);
         let moving = Instant::now();
         let ended = || !Engine::Sled.dir(dir.path()).exists();
         while acked.lock().unwrap().len() < before + 100 || (run == 2 && !ended()) {

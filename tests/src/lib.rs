@@ -24,6 +24,7 @@ pub mod wan;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 pub use reqwest::{Method, StatusCode};
@@ -503,6 +504,46 @@ impl Host {
         let org = self.create_org(body).await;
         let token = self.create_token(&org, &["*"]).await;
         (org, token)
+    }
+
+    /// The total a list of contacts with `query` shows.
+    pub async fn contacts_total(&self, token: &str, query: &str) -> u64 {
+        let r = self.get(&format!("/api/contacts?limit=1&{query}"), token).await;
+        assert_eq!(r.status, StatusCode::OK, "{query}: {}", r.text);
+        r.json()["pagination"]["total"].as_u64().unwrap()
+    }
+
+    /// `writers` tasks creating contacts back to back (writer `w`'s `i`th
+    /// body is `body(w, i)`) until the host goes: for a host killed under
+    /// writes. The id of each acknowledged create is pushed to `acked`;
+    /// any answer but 201 fails the test.
+    pub fn create_until_gone(
+        &self,
+        token: &str,
+        writers: usize,
+        body: impl Fn(usize, usize) -> Value + Send + Sync + 'static,
+        acked: &Arc<Mutex<Vec<String>>>,
+    ) -> Vec<tokio::task::JoinHandle<()>> {
+        let body = Arc::new(body);
+        (0..writers)
+            .map(|w| {
+                let (client, url, token) =
+                    (self.client.clone(), format!("{}/api/contacts", self.api), token.to_string());
+                let (body, acked) = (body.clone(), acked.clone());
+                tokio::spawn(async move {
+                    for i in 0.. {
+                        let Ok(answer) = client.post(&url).bearer_auth(&token).json(&body(w, i)).send().await else {
+                            return; // the host went
+                        };
+                        let status = answer.status();
+                        let Ok(text) = answer.text().await else { return };
+                        assert_eq!(status, StatusCode::CREATED, "a create answered: {text}");
+                        let created: Value = serde_json::from_str(&text).unwrap();
+                        acked.lock().unwrap().push(created["data"]["id"].as_str().unwrap().to_string());
+                    }
+                })
+            })
+            .collect()
     }
 }
 
