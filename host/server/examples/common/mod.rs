@@ -1,5 +1,6 @@
-//! What the in-process micro-benchmarks share: a runtime on a fresh sled
-//! store with the host's components, and a caller in a new organization.
+//! What the in-process micro-benchmarks share: a runtime on a fresh store of
+//! the host's default engine (`STORE=sled` for the other) with the host's
+//! components, and a caller in a new organization.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -8,10 +9,10 @@ use std::time::Duration;
 use crm_runtime::{CallContext, LoadedModule, Runtime, loader};
 use crm_server::components::embedded;
 use crm_server::shipping::outbound::ReqwestClient;
-use crm_store::{SledStore, Store};
+use crm_store::embedded::{self as engines, Engine};
 use crm_tenancy::Tenancy;
 
-/// A runtime as the host builds it, on a sled store in `dir`, its
+/// A runtime as the host builds it, on a store in `dir`, its
 /// components compiled into `cache`.
 pub struct Bench {
     pub runtime: Arc<Runtime>,
@@ -29,7 +30,12 @@ impl Bench {
         plugins: Option<&Path>,
         plan: &str,
     ) -> Result<Bench, Box<dyn std::error::Error>> {
-        let store: Arc<dyn Store> = Arc::new(SledStore::open(&dir.join("store"))?);
+        let engine = match std::env::var("STORE").as_deref() {
+            Ok("sled") => Engine::Sled,
+            _ => Engine::DEFAULT,
+        };
+        std::fs::create_dir_all(dir)?;
+        let store = engines::open(engine, dir, engine.default_cache_mb() << 20, Default::default())?;
         let timeout = Duration::from_secs(25);
         let outbox = crm_events::Outbox::new(store.clone(), crm_events::webhook_url::Policy { allow_private: false });
         let runtime = Runtime::new(
