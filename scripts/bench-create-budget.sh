@@ -42,14 +42,7 @@ postgres_contacts "$N"
 POSTMASTER=$(head -1 "$PGDIR/data/postmaster.pid")
 start_host "$HOST"
 read_and_write_orgs "$N"
-METRICS=http://127.0.0.1:$((PORT + 1))/metrics
 CREATE_ARGS=(-c 64 -X POST -H "Authorization: Bearer $WRITE_TOKEN" -H "content-type: application/json")
-
-# The creates the host has acknowledged so far.
-acknowledged() {
-  curl -fs "$METRICS" | awk '/^crm_http_requests_total/ && /route="\/api\/contacts"/ && /method="POST"/ && /status="201"/ {s += $NF}
-    END {printf "%d\n", s}'
-}
 
 # The CPU of fjall's background worker (flushes and compactions), in µs.
 worker_micros() { "$STATS" cpu-threads "$PID" fjall:worker; }
@@ -57,10 +50,10 @@ worker_micros() { "$STATS" cpu-threads "$PID" fjall:worker; }
 # `ours ROUND`: "rate p50 p99 µs-per-create worker-µs-per-create".
 ours() {
   local n0 c0 w0 line n1 c1 w1
-  n0=$(acknowledged) c0=$(cpu_micros) w0=$(worker_micros)
+  n0=$(acknowledged_creates) c0=$(cpu_micros) w0=$(worker_micros)
   line=$(load_figures -d "$SECS" "${CREATE_ARGS[@]}" -b "{\"email\":\"b$1n{n}@w.co\",\"firstName\":\"N\",\"cityCode\":\"{city}\"}" \
     "http://127.0.0.1:$PORT/api/contacts")
-  n1=$(acknowledged) c1=$(cpu_micros) w1=$(worker_micros)
+  n1=$(acknowledged_creates) c1=$(cpu_micros) w1=$(worker_micros)
   echo "$line $(micros_per "$c0" "$c1" $((n1 - n0))) $(micros_per "$w0" "$w1" $((n1 - n0)))"
 }
 

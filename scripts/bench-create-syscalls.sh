@@ -21,15 +21,8 @@ PORT=${PORT:-18960}
 # shellcheck disable=SC2086 # HOST_ENV is a list of NAME=VALUE words
 start_host "$HOST" ${HOST_ENV:-}
 read_and_write_orgs 20000
-METRICS=http://127.0.0.1:$((PORT + 1))/metrics
 EVENTS=syscalls:sys_enter_futex,context-switches,page-faults,syscalls:sys_enter_madvise,tlb:tlb_flush
 CREATE_ARGS=(-c 64 -X POST -H "Authorization: Bearer $WRITE_TOKEN" -H "content-type: application/json")
-
-# The creates the host has acknowledged so far.
-acknowledged() {
-  curl -fs "$METRICS" | awk '/^crm_http_requests_total/ && /route="\/api\/contacts"/ && /method="POST"/ && /status="201"/ {s += $NF}
-    END {printf "%d\n", s}'
-}
 
 # `creates SECONDS TAG`: crm-load's figures for SECONDS of creates.
 creates() {
@@ -39,12 +32,12 @@ creates() {
 
 creates 4 warm >/dev/null
 for round in $(seq "$ROUNDS"); do
-  n0=$(acknowledged) c0=$(cpu_micros)
+  n0=$(acknowledged_creates) c0=$(cpu_micros)
   perf stat -x, -e "$EVENTS" -p "$PID" -o "$WORK/stat.txt" -- sleep "$SECS" &
   stat=$!
   line=$(creates "$SECS" "r$round")
   wait "$stat" || true
-  n1=$(acknowledged) c1=$(cpu_micros)
+  n1=$(acknowledged_creates) c1=$(cpu_micros)
   n=$((n1 - n0))
   echo "round $round: $(show_figures "$line;"), $(micros_per "$c0" "$c1" "$n") µs of host CPU a create; a create:"
   awk -F, -v n="$n" '/^[0-9]/ {printf "  %-32s %6.2f\n", $3, $1 / n}' "$WORK/stat.txt"

@@ -30,6 +30,8 @@
 #   cpu_micros [PID...]             the CPU (user + kernel) these processes have used, in µs
 #                                   (default: the host, $PID)
 #   micros_per BEFORE AFTER N       the CPU between two cpu_micros readings, in µs per one of N
+#   acknowledged_creates            the POST /api/contacts the host has answered 201 so far
+#                                   (its own metrics)
 #   figures_column N "FIGURES"      the Nth number (from 1) of each ;-separated figure of a
 #                                   round ("req/s p50 p99;req/s p50 p99;..."), for median
 #   show_figures "FIGURES"          those figures as "R/s p50 P p99 Q | ..."
@@ -81,6 +83,12 @@ spread() { "$STATS" spread $1; }
 cpu_micros() { "$STATS" cpu "${@:-$PID}"; }
 
 micros_per() { "$STATS" per "$1" "$2" "$3"; }
+
+# The contact creates the host has acknowledged so far (its own 201 count).
+acknowledged_creates() {
+  curl -fs "http://127.0.0.1:$((PORT + 1))/metrics" | awk '/^crm_http_requests_total/ && /route="\/api\/contacts"/ && /method="POST"/ && /status="201"/ {s += $NF}
+    END {printf "%d\n", s}'
+}
 
 alternate() { "$STATS" order "$@"; }
 
