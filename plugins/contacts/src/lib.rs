@@ -146,7 +146,7 @@ impl many::Progress for ToHost {
     }
 
     fn settled(&mut self, outcome: upsert::Outcome) {
-        upsert_progress::settled(outcome.status, outcome.contact_id.as_deref(), &outcome.body.to_string());
+        upsert_progress::settled(outcome.status, outcome.contact_id.as_deref(), &outcome.body.into_json());
     }
 }
 
@@ -155,7 +155,7 @@ impl From<upsert::Outcome> for contacts::UpsertOutcome {
         contacts::UpsertOutcome {
             status: outcome.status,
             contact_id: outcome.contact_id,
-            body: outcome.body.to_string(),
+            body: outcome.body.into_json(),
         }
     }
 }
