@@ -42,7 +42,6 @@ postgres_contacts "$N"
 POSTMASTER=$(head -1 "$PGDIR/data/postmaster.pid")
 start_host "$HOST"
 read_and_write_orgs "$N"
-CREATE_ARGS=(-c 64 -X POST -H "Authorization: Bearer $WRITE_TOKEN" -H "content-type: application/json")
 
 # The CPU of fjall's background worker (flushes and compactions), in µs.
 worker_micros() { "$STATS" cpu-threads "$PID" fjall:worker; }
@@ -51,8 +50,7 @@ worker_micros() { "$STATS" cpu-threads "$PID" fjall:worker; }
 ours() {
   local n0 c0 w0 line n1 c1 w1
   n0=$(acknowledged_creates) c0=$(cpu_micros) w0=$(worker_micros)
-  line=$(load_figures -d "$SECS" "${CREATE_ARGS[@]}" -b "{\"email\":\"b$1n{n}@w.co\",\"firstName\":\"N\",\"cityCode\":\"{city}\"}" \
-    "http://127.0.0.1:$PORT/api/contacts")
+  line=$(contact_creates "$SECS" "b$1" "http://127.0.0.1:$PORT/api/contacts" | as_figures)
   n1=$(acknowledged_creates) c1=$(cpu_micros) w1=$(worker_micros)
   echo "$line $(micros_per "$c0" "$c1" $((n1 - n0))) $(micros_per "$w0" "$w1" $((n1 - n0)))"
 }
@@ -66,8 +64,7 @@ trap 'kill $FLOOR 2>/dev/null || true; cleanup' EXIT
 floor() {
   local n0 c0 line n1 c1
   n0=$(wc -l <"$WORK/floor.log") c0=$(cpu_micros "$FLOOR")
-  line=$(load_figures -d "$SECS" "${CREATE_ARGS[@]}" -b "{\"email\":\"f$1n{n}@w.co\",\"firstName\":\"N\",\"cityCode\":\"{city}\"}" \
-    "http://127.0.0.1:$FLOOR_PORT/api/contacts")
+  line=$(contact_creates "$SECS" "f$1" "http://127.0.0.1:$FLOOR_PORT/api/contacts" | as_figures)
   n1=$(wc -l <"$WORK/floor.log") c1=$(cpu_micros "$FLOOR")
   echo "$line $(micros_per "$c0" "$c1" $((n1 - n0)))"
 }
@@ -112,8 +109,7 @@ echo "  fjall's worker, by its thread's CPU in each round: $(figures_column 5 "$
 # The split, from one more round of ours with perf attached.
 perf record -F 499 --call-graph dwarf,16384 -p "$PID" -o "$WORK/perf.data" -- sleep "$SECS" >/dev/null 2>&1 &
 PERF=$!
-"$LOAD" -d "$SECS" "${CREATE_ARGS[@]}" -b '{"email":"p{n}@w.co","firstName":"N","cityCode":"{city}"}' \
-  "http://127.0.0.1:$PORT/api/contacts" | grep 'req/s=' | sed 's/^/perf round: /'
+contact_creates "$SECS" p "http://127.0.0.1:$PORT/api/contacts" | grep 'req/s=' | sed 's/^/perf round: /'
 wait "$PERF" || true
 echo
 echo "stages of a create (share of the host's samples; µs of the median $OURS_US µs a create)"

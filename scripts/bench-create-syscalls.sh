@@ -22,20 +22,14 @@ PORT=${PORT:-18960}
 start_host "$HOST" ${HOST_ENV:-}
 read_and_write_orgs 20000
 EVENTS=syscalls:sys_enter_futex,context-switches,page-faults,syscalls:sys_enter_madvise,tlb:tlb_flush
-CREATE_ARGS=(-c 64 -X POST -H "Authorization: Bearer $WRITE_TOKEN" -H "content-type: application/json")
+API=http://127.0.0.1:$PORT/api/contacts
 
-# `creates SECONDS TAG`: crm-load's figures for SECONDS of creates.
-creates() {
-  load_figures -d "$1" "${CREATE_ARGS[@]}" -b "{\"email\":\"$2n{n}@w.co\",\"firstName\":\"N\",\"cityCode\":\"{city}\"}" \
-    "http://127.0.0.1:$PORT/api/contacts"
-}
-
-creates 4 warm >/dev/null
+contact_creates 4 warm "$API" >/dev/null
 for round in $(seq "$ROUNDS"); do
   n0=$(acknowledged_creates) c0=$(cpu_micros)
   perf stat -x, -e "$EVENTS" -p "$PID" -o "$WORK/stat.txt" -- sleep "$SECS" &
   stat=$!
-  line=$(creates "$SECS" "r$round")
+  line=$(contact_creates "$SECS" "r$round" "$API" | as_figures)
   wait "$stat" || true
   n1=$(acknowledged_creates) c1=$(cpu_micros)
   n=$((n1 - n0))

@@ -37,6 +37,10 @@
 #   show_figures "FIGURES"          those figures as "R/s p50 P p99 Q | ..."
 #   load_figures ARG...             crm-load with ARGs; prints "req/s p50_ms p99_ms", one figure
 #                                   as figures_column reads them
+#   as_figures                      the same figure, of crm-load's output on stdin
+#   contact_creates SECONDS TAG URL crm-load's output for SECONDS of creates into URL at 64
+#                                   connections with $WRITE_TOKEN, each a new contact with a
+#                                   city (its email tagged TAG)
 #   alternate ROUND ITEM...         the ITEMs in the order round ROUND (from 1) runs them: as
 #                                   given in odd rounds, reversed in even ones, so each of what a
 #                                   round compares goes first in half the rounds
@@ -92,7 +96,14 @@ acknowledged_creates() {
 
 alternate() { "$STATS" order "$@"; }
 
-load_figures() { "$LOAD" "$@" | awk '/^req\/s=/ {gsub(/[a-z0-9\/]+=|ms/, ""); print $1, $2, $4}'; }
+load_figures() { "$LOAD" "$@" | as_figures; }
+
+as_figures() { awk '/^req\/s=/ {gsub(/[a-z0-9\/]+=|ms/, ""); print $1, $2, $4}'; }
+
+contact_creates() {
+  "$LOAD" -d "$1" -c 64 -X POST -H "Authorization: Bearer $WRITE_TOKEN" -H "content-type: application/json" \
+    -b "{\"email\":\"$2n{n}@w.co\",\"firstName\":\"N\",\"cityCode\":\"{city}\"}" "$3"
+}
 
 figures_column() { tr ';' '\n' <<<"$2" | awk -v n="$1" 'NF {printf "%s ", $n}'; }
 
